@@ -1,0 +1,41 @@
+# Two commands from nothing: `make lab` and `make test`. Each bootstraps what it needs:
+# uv (into .tools/, from PyPI) and the project environment (.venv/, from uv.lock).
+
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+VENV := .venv
+BIN := $(VENV)/bin
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab test lint typecheck pytest bench env clean
+
+env: $(VENV)/.synced
+
+$(UV):
+	$(PYTHON) -m venv .tools
+	.tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
+
+$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --locked --all-extras --python $(PYTHON)
+	touch $@
+
+lab: env
+	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/01_play.ipynb
+
+test: lint typecheck pytest
+
+lint: env
+	$(BIN)/ruff check .
+
+typecheck: env
+	$(BIN)/mypy
+
+pytest: env
+	$(BIN)/python -m pytest
+
+bench: env
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf .tools $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,170 @@
+"""Actions, their text notation and their stable integer ids.
+
+Three kinds of action, in the game's words:
+
+* ``play goblin 7 #34 on mine 2``: a creature onto available mine slot 2 (1-based in text);
+* ``play orc 3 #6 on claimed 1``: a creature onto your own first claimed mine (in the
+  order you claimed them; a mine's id is never shown, since its creature face is down);
+* ``draw deck`` / ``draw camp goblin``: end the turn by drawing;
+* ``discard goblin 7 #34``: the stuck rule (D3).
+
+Ids are stable for a given deck size ``n`` and mine count ``m`` (OpenSpiel style), and
+sort plays before draws before discards, so ``sorted`` legal actions read naturally.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import RACES, Deck, Race
+from .errors import InvalidActionError
+
+__all__ = ["Play", "Draw", "Discard", "Action", "ParsedAction", "parse_action", "action_id", "action_from_id", "action_text"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Play:
+    """Play creature ``card`` onto available mine ``slot`` (0-based) or onto the
+    player's claimed mine number ``claim`` (0-based, in claim order). Exactly one is set.
+
+    >>> Play(34, slot=1)
+    Play(card=34, slot=1, claim=None)
+    """
+
+    card: int
+    slot: int | None = None
+    claim: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.slot is None) == (self.claim is None):
+            raise InvalidActionError("a play names exactly one target: slot= (an available mine) or claim= (a claimed mine)")
+        for name in ("card", "slot", "claim"):
+            v = getattr(self, name)
+            if v is not None and (type(v) is not int or v < 0):
+                raise InvalidActionError(f"play {name} must be a non-negative whole number, got {v!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the top card of the deck (``race=None``) or of a Camp race pile."""
+
+    race: Race | None = None
+
+    def __post_init__(self) -> None:
+        if self.race is not None and not isinstance(self.race, Race):
+            raise InvalidActionError(f"draw race must be a Race or None, got {self.race!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard ``card`` to the Camp (only when stuck, rule D3)."""
+
+    card: int
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not int or self.card < 0:
+            raise InvalidActionError(f"discard card must be a non-negative whole number, got {self.card!r}")
+
+
+Action = Play | Draw | Discard
+
+
+# -- ids ---------------------------------------------------------------------------
+# plays on slots: [0, n*m); plays on claimed mines: [n*m, n*m + n*n);
+# draw deck: B; draw camp race r: B+1+r; discard card c: B+5+c, where B = n*m + n*n.
+
+def action_id(action: Action, n: int, m: int) -> int:
+    """The stable integer id of ``action`` for a deck of ``n`` cards and ``m`` mines."""
+    base = n * m + n * n
+    if isinstance(action, Play):
+        if action.slot is not None:
+            return action.card * m + action.slot
+        return n * m + action.card * n + action.claim  # type: ignore[operator]
+    if isinstance(action, Draw):
+        return base if action.race is None else base + 1 + action.race.index
+    return base + 5 + action.card
+
+
+def action_from_id(aid: int, n: int, m: int) -> Action:
+    """Inverse of :func:`action_id`; raises InvalidActionError for an id out of range."""
+    base = n * m + n * n
+    if type(aid) is not int or not 0 <= aid < base + 5 + n:
+        raise InvalidActionError(f"action id must be a whole number 0..{base + 4 + n}, got {aid!r}")
+    if aid < n * m:
+        return Play(aid // m, slot=aid % m)
+    if aid < base:
+        card, claim = divmod(aid - n * m, n)
+        return Play(card, claim=claim)
+    if aid == base:
+        return Draw()
+    if aid < base + 5:
+        return Draw(RACES[aid - base - 1])
+    return Discard(aid - base - 5)
+
+
+# -- text --------------------------------------------------------------------------
+
+def action_text(action: Action, deck: Deck) -> str:
+    """Canonical text form, e.g. ``'play goblin 7 #34 on mine 2'``."""
+    if isinstance(action, Play):
+        label = deck[action.card].label
+        if action.slot is not None:
+            return f"play {label} on mine {action.slot + 1}"
+        return f"play {label} on claimed {(action.claim or 0) + 1}"
+    if isinstance(action, Draw):
+        return "draw deck" if action.race is None else f"draw camp {action.race.value}"
+    return f"discard {deck[action.card].label}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedAction:
+    """Text read without a game: the card is still a loose reference (``'goblin 7'``,
+    ``'#34'``), which a game resolves against the hand of the player to move."""
+
+    kind: str  # "play", "draw" or "discard"
+    card: str | None = None
+    slot: int | None = None
+    claim: int | None = None
+    race: Race | None = None
+
+
+_PLAY_RE = re.compile(r"play\s+(?P<card>.+?)\s+(?:on|onto)\s+(?:(?:mine\s*)?(?P<slot>\d+)|claimed\s*(?:mine\s*)?(?P<claim>\d+))")
+_DRAW_RE = re.compile(r"draw\s+(?:(?P<deck>deck)|(?:from\s+)?(?:camp\s+)?(?P<race>[a-z]+))")
+_DISCARD_RE = re.compile(r"discard\s+(?P<card>.+)")
+
+
+def parse_action(text: str) -> ParsedAction:
+    """Read an action's text form (case and spacing are forgiven).
+
+    >>> parse_action("draw camp goblin")
+    ParsedAction(kind='draw', card=None, slot=None, claim=None, race=Race.GOBLIN)
+    >>> parse_action("play goblin 7 on mine 2").slot
+    1
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be text or an action object, not {type(text).__name__}")
+    t = " ".join(text.strip().lower().split())
+    if m := _PLAY_RE.fullmatch(t):
+        if m["slot"] is not None:
+            slot = int(m["slot"])
+            if slot < 1:
+                raise InvalidActionError(f"cannot read {text!r}: mines are numbered from 1")
+            return ParsedAction("play", card=m["card"], slot=slot - 1)
+        claim = int(m["claim"])
+        if claim < 1:
+            raise InvalidActionError(f"cannot read {text!r}: claimed mines are numbered from 1")
+        return ParsedAction("play", card=m["card"], claim=claim - 1)
+    if m := _DRAW_RE.fullmatch(t):
+        if m["deck"]:
+            return ParsedAction("draw")
+        try:
+            return ParsedAction("draw", race=Race.parse(m["race"]))
+        except ValueError:
+            raise InvalidActionError(f"cannot read {text!r}: draw from 'deck' or a camp pile (orc, dwarf, goblin, giant)") from None
+    if m := _DISCARD_RE.fullmatch(t):
+        return ParsedAction("discard", card=m["card"])
+    raise InvalidActionError(
+        f"cannot read action {text!r}: expected 'play <card> on mine <1-4>', "
+        "'play <card> on claimed <n>', 'draw deck', 'draw camp <race>' or 'discard <card>'"
+    )

@@ -1,0 +1,168 @@
+"""Events: what an accepted action caused, in order.
+
+``Game.apply`` returns a list of these. Each reads as a sentence through
+:func:`describe`, which hides what the viewing seat may not see (the card a
+player drew from the deck).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import RACES, Deck
+
+__all__ = [
+    "Played", "Claimed", "Refilled", "OverseerPlaced", "Developed", "Drew",
+    "Discarded", "Stuck", "GameOver", "Event", "describe", "event_to_dict",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """``seat`` played ``card`` onto ``mine``: available slot ``slot``, or the seat's
+    claimed mine number ``claim`` (0-based, in claim order)."""
+    seat: int
+    card: int
+    slot: int | None
+    claim: int | None
+    mine: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """Mine ``mine`` at ``slot`` was claimed by ``seat``. ``reason`` is ``"king"`` (seat
+    holds the King of the last card's race) or ``"no_king"`` (that race is not in the
+    game, so the player who played it, ``by``, claims). ``to_camp`` is the stack, in order."""
+    seat: int
+    mine: int
+    slot: int
+    by: int
+    race: int
+    reason: str
+    to_camp: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Refilled:
+    """The empty ``slot`` was refilled with the deck's top card, ``mine``."""
+    slot: int
+    mine: int
+
+
+@dataclass(frozen=True, slots=True)
+class OverseerPlaced:
+    """``seat`` put ``card`` of its own race on top of overseer mine ``mine``."""
+    seat: int
+    card: int
+    mine: int
+
+
+@dataclass(frozen=True, slots=True)
+class Developed:
+    """``seat`` developed ``mine``; its stack ``to_camp`` went to the Camp."""
+    seat: int
+    mine: int
+    to_camp: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    """``seat`` drew ``card`` from the deck (``race is None``) or a Camp pile."""
+    seat: int
+    card: int
+    race: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """``seat`` had no legal play and discarded ``card`` to the Camp (D3)."""
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stuck:
+    """``seat`` starts a turn with no legal play (rule D3 applies)."""
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The deck ran out (D2). Final ``scores`` per seat and the ``winners`` (D4)."""
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = Played | Claimed | Refilled | OverseerPlaced | Developed | Drew | Discarded | Stuck | GameOver
+
+
+def _names(seats: Sequence[int], names: Sequence[str]) -> str:
+    words = [names[s] for s in seats]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def describe(event: Event, deck: Deck, names: Sequence[str], viewer: int | None = None) -> str:
+    """One sentence for ``event``. A deck draw names the card only for its drawer
+    (``viewer`` = that seat) or the full table (``viewer=None``)."""
+    if isinstance(event, Played):
+        if event.slot is not None:
+            where = f"mine {event.slot + 1}"
+        else:
+            where = f"their claimed mine {(event.claim or 0) + 1} ({deck[event.mine].mine})"
+        return f"{names[event.seat]} played {deck[event.card].creature} on {where}."
+    if isinstance(event, Claimed):
+        race = RACES[event.race].value
+        if event.reason == "king":
+            how = f"the {race} King is {names[event.seat]}'s"
+        else:
+            how = f"no one holds the {race} King, so the player claims"
+        return f"{names[event.seat]} claims mine {event.slot + 1} ({deck[event.mine].mine}): {how}."
+    if isinstance(event, Refilled):
+        return f"Mine {event.slot + 1} refilled from the deck: {deck[event.mine].mine}."
+    if isinstance(event, OverseerPlaced):
+        return f"{names[event.seat]} placed the overseer {deck[event.card].creature} on {deck[event.mine].mine}."
+    if isinstance(event, Developed):
+        return f"{names[event.seat]} developed mine {deck[event.mine].mine} for {deck[event.mine].points} points."
+    if isinstance(event, Drew):
+        if event.race is not None:
+            return f"{names[event.seat]} drew {deck[event.card].creature} from the {RACES[event.race].value} camp pile."
+        if viewer is None or viewer == event.seat:
+            return f"{names[event.seat]} drew {deck[event.card].creature} from the deck."
+        return f"{names[event.seat]} drew from the deck."
+    if isinstance(event, Discarded):
+        return f"{names[event.seat]} had no legal play and discarded {deck[event.card].creature}."
+    if isinstance(event, Stuck):
+        return f"{names[event.seat]} has no legal play and must discard."
+    scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event.scores))
+    verb = "wins" if len(event.winners) == 1 else "share the win"
+    return f"Game over: {scores}. {_names(event.winners, names)} {verb}."
+
+
+def event_to_dict(event: Event, deck: Deck, names: Sequence[str], viewer: int | None = None) -> dict[str, object]:
+    """JSON-safe form for ``viewer`` (None: the full table).
+
+    Cards appear as their visible face only: creatures as ``"goblin 7"``, mines as
+    ``"d3 s2 p4"``; a card drawn from the deck is left out for the other seats. Only
+    the full table (``viewer=None``) also gets card ids. ``text`` is :func:`describe`.
+    """
+    out: dict[str, object] = {"kind": type(event).__name__.lower()}
+    for name in event.__slots__:
+        value = getattr(event, name)
+        if name == "card":
+            hidden = isinstance(event, Drew) and event.race is None and viewer is not None and viewer != event.seat
+            out["card"] = None if hidden else deck[value].creature
+            if viewer is None:
+                out["card_id"] = value
+        elif name == "mine":
+            out["mine"] = str(deck[value].mine)
+            if viewer is None:
+                out["mine_id"] = value
+        elif name == "to_camp":
+            out["to_camp"] = [deck[c].creature for c in value]
+        elif name == "race":
+            out["race"] = None if value is None else RACES[value].value
+        else:
+            out[name] = list(value) if isinstance(value, tuple) else value
+    out["text"] = describe(event, deck, names, viewer)
+    return out

@@ -1,0 +1,535 @@
+"""``Game``: the public face of the engine.
+
+A Game is a start position plus the actions applied since; the live position is a
+:class:`State`. Undo replays from the start (exact, and fast: a whole game replays
+in about a millisecond). Every public method validates its input first, so a
+refused call leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, action_text, parse_action
+from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
+from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError
+from .events import Event, describe
+from .rules import apply_id, legal_ids, points, refusal, scores, winners
+from .ruleset import Rules
+from .scenario import load_layout
+from .state import OVER, PHASES, State, setup
+from .views import board_text, view
+
+__all__ = ["Game", "Mine", "ClaimedMine"]
+
+
+@dataclass(frozen=True, slots=True)
+class Mine:
+    """An available mine slot: ``card`` (None once the deck ran dry) and its stack."""
+    number: int
+    card: Card | None
+    stack: tuple[Card, ...]
+
+    @property
+    def face(self) -> MineFace | None:
+        return None if self.card is None else self.card.mine
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedMine:
+    """A mine a player claimed and has not developed: ``card`` and development ``stack``."""
+    number: int
+    card: Card
+    stack: tuple[Card, ...]
+
+    @property
+    def face(self) -> MineFace:
+        return self.card.mine
+
+    @property
+    def needs_overseer(self) -> bool:
+        """Full overseer mine: only the owner's own race may go on top now."""
+        return self.card.overseer and len(self.stack) >= self.card.size
+
+
+def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if type(players) is int:
+        if not 2 <= players <= 4:
+            raise InvalidStateError(f"players must be 2..4, got {players}")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidStateError(f"players must be 2..4 or a list of 2-4 names, got {players!r:.60}")
+    names = tuple(players)
+    if not 2 <= len(names) <= 4:
+        raise InvalidStateError(f"players must be 2..4 names, got {len(names)}")
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 or "\n" in name:
+            raise InvalidStateError(f"players[{i}]: a name is 1-40 characters on one line, got {name!r:.60}")
+    if len(set(names)) != len(names):
+        raise InvalidStateError(f"players: names must differ, got {list(names)}")
+    return names
+
+
+def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None:
+    if races is None:
+        return None
+    if isinstance(races, (str, Race)):
+        raise InvalidStateError("races must be a list with one King race per player")
+    try:
+        kings = [Race.parse(r).index for r in races]  # type: ignore[arg-type]
+    except KumError as exc:
+        raise InvalidStateError(f"races: {exc}") from None
+    if len(kings) != players or len(set(kings)) != players:
+        raise InvalidStateError(f"races: need {players} different King races, got {[RACES[k].value for k in kings]}")
+    return kings
+
+
+class Game:
+    """A game of Kings Under Mountains.
+
+    >>> g = Game(["Ada", "Bo"], seed=7)
+    >>> g.current_player, g.phase, len(g.hand(0)), g.deck_size
+    (0, 'play', 6, 59)
+    >>> events = g.apply(g.legal_actions()[0])
+    >>> g.phase
+    'draw'
+    >>> g.undo(); g.phase
+    1
+    'play'
+    """
+
+    def __init__(
+        self,
+        players: int | Sequence[str] = 2,
+        *,
+        seed: int | None = None,
+        races: Iterable[Race | str] | None = None,
+        rules: Rules | None = None,
+        first_player: int | None = None,
+    ) -> None:
+        names = _player_names(players)
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise InvalidStateError(f"rules must be a kum.Rules, got {type(rules).__name__}")
+        if seed is None:
+            import secrets  # only here: it costs import time
+
+            seed = secrets.randbelow(2**31)
+        if type(seed) is not int or seed < 0:
+            raise InvalidStateError(f"seed must be a whole number >= 0, got {seed!r}")
+        if first_player is not None and (type(first_player) is not int or not 0 <= first_player < len(names)):
+            raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {first_player!r}")
+        kings = _kings(races, len(names))
+        self._start(setup(rules, names, seed, [RACES[k] for k in kings] if kings else None, first_player), None)
+
+    def _start(self, state: State, layout: Mapping[str, Any] | None) -> None:
+        self._state = state
+        self._initial = state.clone()
+        self._layout = layout  # the scenario a game started from, for its record
+        self._history: list[int] = []
+        self._logs: list[list[Event]] = []
+        self._future: list[int] = []
+        self._listeners: list[Callable[[Game], None]] = []
+        self._state_id = getattr(self, "_state_id", -1) + 1
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def from_scenario(
+        cls,
+        players: int | Sequence[str] = 2,
+        *,
+        races: Iterable[Race | str] | None = None,
+        rules: Rules | None = None,
+        seed: int = 0,
+        first_player: int = 0,
+        **layout: Any,
+    ) -> Game:
+        """Build any legal position by hand. Layout fields (all optional):
+
+        ``hands`` (a list per seat; None deals that hand), ``mines`` (one entry per slot:
+        a card, or ``{"mine": card, "stack": [cards]}``), ``claimed`` and ``developed``
+        (a list per seat), ``camp`` (race -> pile, bottom to top), ``deck`` (cards on top
+        of the deck, top first), ``known`` (hand cards drawn from the Camp), ``current``,
+        ``phase``, ``turn``. Cards are ids or text (``"goblin 7"``, ``"#34"``). Cards left
+        over go into the deck below those listed, shuffled by ``seed``. Races default to
+        orc, dwarf, goblin, giant in seat order.
+
+        >>> g = Game.from_scenario(["Ada", "Bo"], races=["orc", "goblin"],
+        ...     hands=[["goblin 7"], ["orc 1"]], mines=[{"mine": "#0", "stack": ["dwarf 5"]}, 1, 2, 3])
+        >>> g.apply("play goblin 7 on mine 1")[-1].seat  # goblin King is Bo's
+        1
+        """
+        names = _player_names(players)
+        rules = Rules() if rules is None else rules
+        kings = _kings(races, len(names)) or list(range(len(names)))
+        game = cls.__new__(cls)
+        state = load_layout(rules, names, kings, layout, seed=seed, first=first_player, strict=False)
+        game._start(state, state.layout())
+        game._state.seed = game._initial.seed = None
+        return game
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        """Inverse of :meth:`to_dict`."""
+        from .records import game_from_dict
+        return game_from_dict(cls, data)
+
+    @classmethod
+    def from_record(cls, text: str) -> Game:
+        """Inverse of :meth:`record`: the identical game, history included."""
+        from .records import game_from_record
+        return game_from_record(cls, text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe, versioned: start position, actions, redo list and current position."""
+        from .records import game_to_dict
+        return game_to_dict(self)
+
+    def record(self) -> str:
+        """The game as readable text in the spirit of chess PGN (see records.py)."""
+        from .records import game_record
+        return game_record(self)
+
+    def clone(self) -> Game:
+        """An independent copy (history included; listeners are not copied)."""
+        g = Game.__new__(Game)
+        g._state = self._state.clone()
+        g._initial, g._layout = self._initial, self._layout
+        g._history, g._logs, g._future = self._history[:], self._logs[:], self._future[:]
+        g._listeners, g._state_id = [], self._state_id
+        return g
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._state.names
+
+    @property
+    def num_players(self) -> int:
+        return self._state.players
+
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
+
+    @property
+    def deck(self) -> Deck:
+        """The table of all cards (look a card up by id: ``game.deck[34]``)."""
+        return self._state.cards
+
+    @property
+    def seed(self) -> int | None:
+        """The seed that dealt this game (None for a game built from a scenario)."""
+        return self._initial.seed
+
+    def king(self, seat: int) -> Race:
+        return RACES[self._state.kings[self._seat(seat)]]
+
+    @property
+    def kings(self) -> tuple[Race, ...]:
+        return tuple(RACES[k] for k in self._state.kings)
+
+    @property
+    def current_player(self) -> int:
+        return self._state.current
+
+    @property
+    def first_player(self) -> int:
+        return self._state.first
+
+    @property
+    def phase(self) -> str:
+        """"play", "draw", "discard" (stuck rule) or "over"."""
+        return PHASES[self._state.phase]
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == OVER
+
+    @property
+    def turn(self) -> int:
+        """Turns completed so far."""
+        return self._state.turn
+
+    @property
+    def state_id(self) -> int:
+        """Grows by one at every change (apply, undo, redo): a stale id means a stale view."""
+        return self._state_id
+
+    def hand(self, seat: int) -> list[Card]:
+        return [self.deck[c] for c in self._state.hands[self._seat(seat)]]
+
+    @property
+    def mines(self) -> tuple[Mine, ...]:
+        s = self._state
+        return tuple(
+            Mine(i + 1, None if m < 0 else s.cards[m], tuple(s.cards[c] for c in st))
+            for i, (m, st) in enumerate(zip(s.mines, s.mine_stacks, strict=True))
+        )
+
+    def claimed(self, seat: int) -> list[ClaimedMine]:
+        s = self._state
+        return [
+            ClaimedMine(k + 1, s.cards[m], tuple(s.cards[c] for c in s.stacks[m]))
+            for k, m in enumerate(s.claimed[self._seat(seat)])
+        ]
+
+    def developed(self, seat: int) -> list[Card]:
+        return [self.deck[c] for c in self._state.developed[self._seat(seat)]]
+
+    @property
+    def camp(self) -> dict[Race, list[Card]]:
+        return {race: [self.deck[c] for c in self._state.camp[race.index]] for race in RACES}
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._state.deck)
+
+    @property
+    def deck_top(self) -> MineFace | None:
+        """The public mine face of the deck's top card (None when empty)."""
+        return self.deck[self._state.deck[-1]].mine if self._state.deck else None
+
+    def scores(self) -> list[int]:
+        """Developed minus claimed-but-undeveloped points, per seat (final once over)."""
+        return scores(self._state)
+
+    def points(self, seat: int) -> tuple[int, int]:
+        """(developed points, undeveloped points) of ``seat``."""
+        return points(self._state, self._seat(seat))
+
+    def winners(self) -> list[int]:
+        """Seats that won (ties share, D4); empty until the game is over."""
+        return winners(self._state) if self.is_over else []
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Actions applied since the start, oldest first."""
+        return tuple(self._action(a) for a in self._history)
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event since the start, in order."""
+        return [e for events in self._logs for e in events]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The JSON-safe observation of ``seat`` under D6 (``None``: the full table)."""
+        return view(self._state, None if seat is None else self._seat(seat))
+
+    def describe(self, event: Event, viewer: int | None = None) -> str:
+        """An event as a sentence (hiding a deck draw from other viewers)."""
+        return describe(event, self.deck, self.players, viewer)
+
+    # -- actions -----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to move, sorted by id (stable)."""
+        return [self._action(a) for a in legal_ids(self._state)]
+
+    def legal_action_ids(self) -> list[int]:
+        return legal_ids(self._state)
+
+    def action_id(self, action: Action | str | int) -> int:
+        """The stable id of an action (text is resolved against this position)."""
+        return self._resolve(action)
+
+    def action_text(self, action: Action | int) -> str:
+        if type(action) is int:
+            action = self._action(action)
+        return action_text(action, self.deck)  # type: ignore[arg-type]
+
+    def parse_action(self, text: str) -> Action:
+        """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
+        return self._action(self._resolve(text))
+
+    def apply(self, action: Action | str | int) -> list[Event]:
+        """Apply one legal action; return the events it caused.
+
+        Raises :class:`InvalidActionError` for text that does not parse and
+        :class:`IllegalActionError` (naming the rule) for a forbidden action; the
+        game is then unchanged.
+        """
+        aid = self._resolve(action)
+        reason = refusal(self._state, aid)
+        if reason is not None:
+            raise IllegalActionError(f"{self.action_text(aid)}: {reason}")
+        log: list[Event] = []
+        apply_id(self._state, aid, log)
+        self._history.append(aid)
+        self._logs.append(log)
+        self._future.clear()
+        self._changed()
+        return log
+
+    def play(self, card: Card | int | str, target: int | str) -> list[Event]:
+        """Play ``card`` onto mine ``target``: ``2`` or ``"mine 2"`` (an available mine,
+        numbered from 1) or ``"claimed 1"`` (your first claimed mine)."""
+        label = self._card_text(card)
+        if type(target) is int:
+            target = f"mine {target}"
+        if not isinstance(target, str):
+            raise InvalidActionError(f"target must be a mine number or text like 'mine 2', got {target!r}")
+        return self.apply(f"play {label} on {target}")
+
+    def draw(self, source: str | Race = "deck") -> list[Event]:
+        """Draw from ``"deck"`` or a Camp pile (``"goblin"``)."""
+        source = source.value if isinstance(source, Race) else source
+        if not isinstance(source, str):
+            raise InvalidActionError(f"source must be 'deck' or a race, got {source!r}")
+        return self.apply("draw deck" if source.strip().lower() == "deck" else f"draw camp {source}")
+
+    def discard(self, card: Card | int | str) -> list[Event]:
+        """Discard ``card`` (only when stuck, D3)."""
+        return self.apply(f"discard {self._card_text(card)}")
+
+    def undo(self, steps: int = 1) -> int:
+        """Take back up to ``steps`` actions; return how many were undone."""
+        if type(steps) is not int or steps < 0:
+            raise InvalidActionError(f"steps must be a whole number >= 0, got {steps!r}")
+        steps = min(steps, len(self._history))
+        if steps:
+            keep = len(self._history) - steps
+            self._future.extend(reversed(self._history[keep:]))
+            del self._history[keep:], self._logs[keep:]
+            self._replay()
+            self._changed()
+        return steps
+
+    def redo(self, steps: int = 1) -> int:
+        """Re-apply up to ``steps`` undone actions; return how many were redone."""
+        if type(steps) is not int or steps < 0:
+            raise InvalidActionError(f"steps must be a whole number >= 0, got {steps!r}")
+        done = 0
+        while done < steps and self._future:
+            aid = self._future.pop()
+            log: list[Event] = []
+            apply_id(self._state, aid, log)
+            self._history.append(aid)
+            self._logs.append(log)
+            done += 1
+        if done:
+            self._changed()
+        return done
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._future)
+
+    def load(self, other: Game) -> None:
+        """Become ``other`` (a loaded dict, record or scenario), keeping listeners:
+        a board showing this game follows."""
+        if not isinstance(other, Game):
+            raise InvalidStateError(f"load takes a kum.Game, got {type(other).__name__}")
+        listeners = self._listeners
+        self._state = other._state.clone()
+        self._initial, self._layout = other._initial, other._layout
+        self._history, self._logs, self._future = other._history[:], other._logs[:], other._future[:]
+        self._listeners = listeners
+        self._changed()
+
+    # -- listeners (the widget re-renders on change) ---------------------------------------
+
+    def on_change(self, callback: Callable[[Game], None], *, remove: bool = False) -> None:
+        """Call ``callback(game)`` after every change (or stop, with ``remove=True``)."""
+        if remove:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+        elif callback not in self._listeners:
+            self._listeners.append(callback)
+
+    def _changed(self) -> None:
+        self._state_id += 1
+        for callback in list(self._listeners):
+            callback(self)
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _replay(self) -> None:
+        self._state = self._initial.clone()
+        self._logs = []
+        for aid in self._history:
+            log: list[Event] = []
+            apply_id(self._state, aid, log)
+            self._logs.append(log)
+
+    def _seat(self, seat: Any) -> int:
+        if type(seat) is not int or not 0 <= seat < self._state.players:
+            raise InvalidStateError(f"seat must be 0..{self._state.players - 1}, got {seat!r}")
+        return seat
+
+    def _action(self, aid: int) -> Action:
+        return action_from_id(aid, self._state.n, self._state.m)
+
+    def _card_text(self, card: Card | int | str) -> str:
+        if isinstance(card, Card):
+            if card.id >= len(self.deck) or self.deck[card.id] != card:
+                raise InvalidActionError(f"{card} is not a card of this game's deck")
+            return f"#{card.id}"
+        if type(card) is int:
+            return f"#{card}"
+        if isinstance(card, str):
+            return card
+        raise InvalidActionError(f"a card is a Card, an id or text like 'goblin 7', got {card!r:.60}")
+
+    def _resolve(self, action: Action | str | int) -> int:
+        s = self._state
+        if isinstance(action, (Play, Draw, Discard)):
+            aid = action_id(action, s.n, s.m)
+            if (isinstance(action, Play) and action.card >= s.n) or (isinstance(action, Discard) and action.card >= s.n):
+                raise InvalidActionError(f"no card #{action.card} in this deck (ids 0..{s.n - 1})")
+            if isinstance(action, Play) and action.claim is not None and action.claim >= s.n:
+                raise IllegalActionError(f"no claimed mine {action.claim + 1}")
+            if isinstance(action, Play) and (action.slot or 0) >= s.m:
+                raise IllegalActionError(f"there is no mine {action.slot + 1}: mines are 1..{s.m}")  # type: ignore[operator]
+            return aid
+        if type(action) is int:
+            action_from_id(action, s.n, s.m)  # range check
+            return action
+        if isinstance(action, str):
+            return self._resolve_text(parse_action(action), action)
+        raise InvalidActionError(f"an action is text, an action object or an id, got {type(action).__name__}")
+
+    def _resolve_text(self, p: ParsedAction, text: str) -> int:
+        s = self._state
+        if p.kind == "draw":
+            return action_id(Draw(p.race), s.n, s.m)
+        try:
+            ids = _match_ids(s.cards, p.card or "")
+        except KumError as exc:
+            raise InvalidActionError(f"{text!r}: {exc}") from None
+        hand = s.hands[s.current]
+        mine = [c for c in ids if c in hand]
+        if len(ids) == 1 or not mine:
+            card = ids[0]  # refusal() will say it is not in hand
+        elif len(mine) == 1:
+            card = mine[0]
+        else:
+            options = " or ".join(repr(self.deck[c].label) for c in mine)
+            raise InvalidActionError(f"{text!r} is ambiguous: {self.players[s.current]} holds {options}")
+        if p.kind == "discard":
+            return action_id(Discard(card), s.n, s.m)
+        if p.slot is not None and p.slot >= s.m:
+            raise IllegalActionError(f"{text!r}: there is no mine {p.slot + 1}: mines are 1..{s.m}")
+        if p.claim is not None and p.claim >= s.n:
+            raise IllegalActionError(f"{text!r}: no claimed mine {p.claim + 1}")
+        return action_id(Play(card, slot=p.slot, claim=p.claim), s.n, s.m)
+
+    def __str__(self) -> str:
+        return board_text(self._state)
+
+    def __repr__(self) -> str:
+        seed = f"seed={self.seed}" if self.seed is not None else "scenario"
+        return f"<kum.Game {', '.join(self.players)}; {seed}; turn {self.turn + 1}; {self.phase}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self._state == other._state and self._history == other._history
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,218 @@
+"""Saving games: ``to_dict`` / ``from_dict`` and the text record.
+
+A record reads like a chess PGN: tag pairs, then one numbered line per turn::
+
+    [Game "Kings Under Mountains"]
+    [Format "kum-record 1"]
+    [Player0 "Ada"]
+    [Player1 "Bo"]
+    [Kings "orc goblin"]
+    [FirstPlayer "0"]
+    [Seed "42"]
+    [Result "Ada 9, Bo -2; Ada wins"]
+
+    1. Ada: play goblin 7 #34 on mine 2; draw deck
+    2. Bo: play orc 0 #1 on mine 2; draw camp goblin
+
+A game built from a scenario has ``[Layout "..."]`` (its start position as JSON) in
+place of the seed; non-default rules appear as ``[Rules "stuck=draw"]`` and a custom
+deck as ``[Deck "..."]`` (its cards' text forms).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .cards import RACES, Card, Deck, Race
+from .errors import InvalidRecordError, InvalidStateError, KumError
+from .rules import apply_id
+from .ruleset import Rules
+from .scenario import load_layout
+from .state import setup
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["game_to_dict", "game_from_dict", "game_record", "game_from_record", "FORMAT_VERSION"]
+
+FORMAT_VERSION = 1
+_TAG_RE = re.compile(r'\[(?P<key>[A-Za-z0-9]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]')
+_MOVE_RE = re.compile(r"(?P<turn>\d+)\.\s+(?P<rest>.*)")
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    return {
+        "format": "kum-game",
+        "version": FORMAT_VERSION,
+        "players": list(game.players),
+        "kings": [k.value for k in game.kings],
+        "first_player": game.first_player,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "layout": None if game.seed is not None else game._initial.layout(),
+        "actions": [game.action_text(a) for a in game._history],
+        "redo": [game.action_text(a) for a in reversed(game._future)],
+        "state": game._state.layout(),
+    }
+
+
+def _start_state(cls: type[Game], players: Any, kings: Any, rules: Rules, seed: Any, layout: Any, first: Any) -> Any:
+    from .game import _kings, _player_names
+
+    names = _player_names(players)
+    king_ids = _kings(kings, len(names))
+    if king_ids is None:
+        raise InvalidStateError("kings: missing")
+    if type(first) is not int or not 0 <= first < len(names):
+        raise InvalidStateError(f"first_player: expected a seat 0..{len(names) - 1}, got {first!r}")
+    if layout is not None:
+        return load_layout(rules, names, king_ids, layout, seed=None, first=first, strict=True)
+    if type(seed) is not int or seed < 0:
+        raise InvalidStateError(f"seed: expected a whole number >= 0 (or a layout), got {seed!r}")
+    return setup(rules, names, seed, [RACES[k] for k in king_ids], first)
+
+
+def _replay(game: Game, texts: list[Any], where: str) -> None:
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise InvalidStateError(f"{where}[{i}]: expected action text, got {type(text).__name__}")
+        try:
+            game.apply(text)
+        except KumError as exc:
+            raise InvalidStateError(f"{where}[{i}] {text!r}: {exc}") from None
+
+
+def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
+    if not isinstance(data, Mapping):
+        raise InvalidStateError(f"a saved game is a dict, got {type(data).__name__}")
+    if data.get("format") != "kum-game":
+        raise InvalidStateError(f"format: expected 'kum-game', got {data.get('format')!r}")
+    if data.get("version") != FORMAT_VERSION:
+        raise InvalidStateError(f"version: this kum_widget reads version {FORMAT_VERSION}, got {data.get('version')!r}")
+    for key in ("players", "kings", "rules", "actions"):
+        if key not in data:
+            raise InvalidStateError(f"missing field {key!r}")
+    try:
+        rules = Rules.from_dict(data["rules"])
+    except KumError as exc:
+        raise InvalidStateError(f"rules: {exc}") from None
+    state = _start_state(cls, data["players"], data["kings"], rules, data.get("seed"), data.get("layout"), data.get("first_player", 0))
+    game = cls.__new__(cls)
+    game._start(state, data.get("layout"))
+    for key in ("actions", "redo"):
+        if not isinstance(data.get(key, []), list):
+            raise InvalidStateError(f"{key}: expected a list of action texts")
+    redo = data.get("redo", [])
+    _replay(game, list(data["actions"]) + list(redo), "actions")
+    game.undo(len(redo))
+    if "state" in data and data["state"] != game._state.layout():
+        raise InvalidStateError("state: does not match the position the actions lead to (edited by hand?)")
+    return game
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def game_record(game: Game) -> str:
+    tags = [("Game", "Kings Under Mountains"), ("Format", f"kum-record {FORMAT_VERSION}")]
+    tags += [(f"Player{i}", name) for i, name in enumerate(game.players)]
+    tags += [("Kings", " ".join(k.value for k in game.kings)), ("FirstPlayer", str(game.first_player))]
+    rules = {k: v for k, v in game.rules.diff().items() if k != "deck"}
+    if rules:
+        tags.append(("Rules", " ".join(f"{k}={v}" for k, v in rules.items())))
+    if game.rules.deck != Deck.standard():
+        tags.append(("Deck", ", ".join(str(c) for c in game.rules.deck)))
+    if game.seed is not None:
+        tags.append(("Seed", str(game.seed)))
+    else:
+        tags.append(("Layout", json.dumps(game._initial.layout(), separators=(",", ":"))))
+    if game.is_over:
+        sc = game.scores()
+        won = " and ".join(game.players[w] for w in game.winners())
+        verb = "wins" if len(game.winners()) == 1 else "share the win"
+        tags.append(("Result", ", ".join(f"{n} {p}" for n, p in zip(game.players, sc, strict=True)) + f"; {won} {verb}"))
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in tags]
+    lines.append("")
+    replay = game._initial.clone()
+    turn_line: list[str] = []
+    turn_seat, turn_no = replay.current, replay.turn
+    for aid in game._history:
+        if replay.turn != turn_no or replay.current != turn_seat:
+            lines.append(f"{turn_no + 1}. {game.players[turn_seat]}: " + "; ".join(turn_line))
+            turn_line, turn_seat, turn_no = [], replay.current, replay.turn
+        turn_line.append(game.action_text(aid))
+        apply_id(replay, aid)
+    if turn_line:
+        lines.append(f"{turn_no + 1}. {game.players[turn_seat]}: " + "; ".join(turn_line))
+    return "\n".join(lines) + "\n"
+
+
+def game_from_record(cls: type[Game], text: str) -> Game:
+    if not isinstance(text, str):
+        raise InvalidRecordError(f"a record is text, got {type(text).__name__}")
+    tags: dict[str, str] = {}
+    moves: list[tuple[int, str]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("["):
+            m = _TAG_RE.fullmatch(line)
+            if m is None:
+                raise InvalidRecordError(f'line {n}: cannot read tag {line[:60]!r}: expected [Name "value"]')
+            tags[m["key"]] = _unescape(m["value"])
+        else:
+            moves.append((n, line))
+    try:
+        players = [tags[f"Player{i}"] for i in range(4) if f"Player{i}" in tags]
+        kings = tags.get("Kings", "").split()
+        rules = _rules_from_tags(tags)
+        first = int(tags.get("FirstPlayer", "0")) if tags.get("FirstPlayer", "0").isdigit() else tags["FirstPlayer"]
+        layout = json.loads(tags["Layout"]) if "Layout" in tags else None
+        seed = int(tags["Seed"]) if "Seed" in tags and tags["Seed"].isdigit() else tags.get("Seed")
+        state = _start_state(cls, players, [Race.parse(k) for k in kings] if kings else None, rules, seed, layout, first)
+    except json.JSONDecodeError as exc:
+        raise InvalidRecordError(f"tag Layout: not valid JSON ({exc.msg})") from None
+    except KumError as exc:
+        raise InvalidRecordError(f"record header: {exc}") from None
+    game = cls.__new__(cls)
+    game._start(state, layout)
+    for n, line in moves:
+        m = _MOVE_RE.fullmatch(line)
+        if m is None:
+            raise InvalidRecordError(f"line {n}: cannot read {line[:60]!r}: expected 'N. Name: action; action'")
+        name = game.players[game.current_player]
+        if game.is_over:
+            raise InvalidRecordError(f"line {n}: the game is already over")
+        if not m["rest"].startswith(name + ":"):
+            raise InvalidRecordError(f"line {n}: expected {name}'s turn ('{m['turn']}. {name}: ...'), got {line[:60]!r}")
+        for action in filter(None, (a.strip() for a in m["rest"][len(name) + 1:].split(";"))):
+            try:
+                game.apply(action)
+            except KumError as exc:
+                raise InvalidRecordError(f"line {n}: {exc}") from None
+    return game
+
+
+def _rules_from_tags(tags: Mapping[str, str]) -> Rules:
+    options: dict[str, Any] = {}
+    for item in tags.get("Rules", "").split():
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise InvalidRecordError(f"tag Rules: expected name=value, got {item!r}")
+        options[key] = int(value) if value.isdigit() else value
+    if "Deck" in tags:
+        try:
+            cards = [Card.parse(c) for c in tags["Deck"].split(", ")]
+        except KumError as exc:
+            raise InvalidRecordError(f"tag Deck: {exc}") from None
+        options["deck"] = Deck(cards)
+    return Rules.from_dict(options)
