@@ -54,6 +54,9 @@ class ClaimedMine:
         return self.card.overseer and len(self.stack) >= self.card.size
 
 
+_ACTIONS: dict[tuple[int, int, int], Action] = {}  # actions are immutable: share them
+
+
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if type(players) is int:
         if not 2 <= players <= 4:
@@ -466,7 +469,12 @@ class Game:
         return seat
 
     def _action(self, aid: int) -> Action:
-        return action_from_id(aid, self._state.n, self._state.m)
+        s = self._state
+        key = (s.n, s.m, aid)
+        action = _ACTIONS.get(key)
+        if action is None:
+            action = _ACTIONS[key] = action_from_id(aid, s.n, s.m)
+        return action
 
     def _card_text(self, card: Card | int | str) -> str:
         if isinstance(card, Card):
