@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import kum_widget as kum  # noqa: E402
-from kum_widget.engine.rules import apply_id, legal_ids  # noqa: E402
-from kum_widget.engine.state import OVER, setup  # noqa: E402
+import kum_widget as kum
+from kum_widget.engine.rules import apply_id, legal_ids
+from kum_widget.engine.state import OVER, setup
 
 
 def core_games(seconds: float, players: int = 2) -> tuple[int, int, float]:

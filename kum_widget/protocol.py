@@ -8,7 +8,8 @@ implementation. Actions are opaque, hashable, sortable values whose text form
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Protocol, Sequence, TypeVar, runtime_checkable
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["GameState"]
 
