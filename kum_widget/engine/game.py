@@ -94,7 +94,7 @@ class Game:
 
     >>> g = Game(["Ada", "Bo"], seed=7)
     >>> g.current_player, g.phase, len(g.hand(0)), g.deck_size
-    (0, 'play', 6, 59)
+    (0, 'play', 6, 60)
     >>> events = g.apply(g.legal_actions()[0])
     >>> g.phase
     'draw'
@@ -161,9 +161,11 @@ class Game:
         orc, dwarf, goblin, giant in seat order.
 
         >>> g = Game.from_scenario(["Ada", "Bo"], races=["orc", "goblin"],
-        ...     hands=[["goblin 7"], ["orc 1"]], mines=[{"mine": "#0", "stack": ["dwarf 5"]}, 1, 2, 3])
-        >>> g.apply("play goblin 7 on mine 1")[-1].seat  # goblin King is Bo's
-        1
+        ...     hands=[["goblin 7"], ["orc 1"]], mines=[{"mine": "#0", "stack": ["dwarf 5"]}, 10, 11, 12])
+        >>> [type(e).__name__ for e in g.apply("play goblin 7 on mine 1")]
+        ['Played', 'Claimed', 'Refilled']
+        >>> g.claimed(1)[0].face  # mine #0 had defense 2; the goblin King is Bo's
+        MineFace.parse('d2 s2 p3')
         """
         names = _player_names(players)
         rules = Rules() if rules is None else rules
