@@ -1,0 +1,6 @@
+"""Bots: they see only their seat's view (``game.view(seat)``) and the legal actions."""
+
+from .base import BOT_NAMES, Bot, RandomBot, bot_move, make_bot
+from .greedy import GreedyBot
+
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "bot_move", "make_bot"]

@@ -1,0 +1,80 @@
+"""Bots: they answer with legal actions from their seat's view alone, and GreedyBot beats RandomBot."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import kum_widget as kum
+from kum_widget.bots import GreedyBot, RandomBot, bot_move, make_bot
+
+
+def play_out(game: kum.Game, bots: list) -> kum.Game:
+    while not game.is_over:
+        game.apply(bot_move(game, bots[game.current_player]))
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bots_finish_games(players: int) -> None:
+    game = play_out(kum.Game(players, seed=11), [GreedyBot(1), RandomBot(2), GreedyBot(3), RandomBot(4)][:players])
+    assert game.is_over and game.winners()
+
+
+def test_bots_see_only_the_view() -> None:
+    seen: list[dict] = []
+
+    class Spy:
+        name = "spy"
+
+        def choose(self, view, legal):
+            seen.append(copy.deepcopy(view))
+            return legal[0]
+
+    game = kum.Game(2, seed=4)
+    for _ in range(6):
+        game.apply(bot_move(game, Spy()))
+    for view in seen:
+        other = view["players"][1 - view["seat"]]
+        assert all(card["id"] is None for card in other["hand"])
+
+
+def test_greedy_is_deterministic_for_a_seed() -> None:
+    a = play_out(kum.Game(2, seed=5), [GreedyBot(1), GreedyBot(2)])
+    b = play_out(kum.Game(2, seed=5), [GreedyBot(1), GreedyBot(2)])
+    assert a.record() == b.record()
+
+
+def test_greedy_beats_random() -> None:
+    wins = 0
+    for g in range(20):
+        greedy_seat = g % 2
+        bots = [RandomBot(g), RandomBot(g)]
+        bots[greedy_seat] = GreedyBot(g)
+        game = play_out(kum.Game(2, seed=100 + g), bots)
+        wins += game.winners() == [greedy_seat]
+    assert wins >= 16
+
+
+def test_make_bot() -> None:
+    assert isinstance(make_bot("greedy"), GreedyBot)
+    assert isinstance(make_bot("Random"), RandomBot)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("alphazero")
+    with pytest.raises(ValueError):
+        make_bot(42)
+
+
+def test_bot_answering_illegal_action_is_refused() -> None:
+    class Bad:
+        name = "bad"
+
+        def choose(self, view, legal):
+            return "draw camp orc"
+
+    game = kum.Game(2, seed=1)
+    before = game.to_dict()
+    with pytest.raises(ValueError, match="not a legal action"):
+        bot_move(game, Bad())
+    assert game.to_dict() == before
