@@ -8,9 +8,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint typecheck pytest bench env clean
+.PHONY: lab test lint typecheck pytest bench env js clean
 
-env: $(VENV)/.synced
+env: $(VENV)/.synced js
+
+# The board's front-end: js/ bundled by esbuild (from the npm registry) into the package.
+js: kum_widget/static/widget.js
+
+kum_widget/static/widget.js: $(wildcard js/*.js js/*.css) package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	npm run --silent build
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -38,4 +45,4 @@ bench: env
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf .tools $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache

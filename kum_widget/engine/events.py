@@ -113,11 +113,10 @@ def describe(event: Event, deck: Deck, names: Sequence[str], viewer: int | None 
         return f"{names[event.seat]} played {deck[event.card].creature} on {where}."
     if isinstance(event, Claimed):
         race = RACES[event.race].value
+        where = f"mine {event.slot + 1} ({deck[event.mine].mine})"
         if event.reason == "king":
-            how = f"the {race} King is {names[event.seat]}'s"
-        else:
-            how = f"no one holds the {race} King, so the player claims"
-        return f"{names[event.seat]} claims mine {event.slot + 1} ({deck[event.mine].mine}): {how}."
+            return f"{names[event.seat]}'s {race}s claim {where}."
+        return f"No one is King of the {race}s, so {names[event.seat]} claims {where}."
     if isinstance(event, Refilled):
         return f"Mine {event.slot + 1} refilled from the deck: {deck[event.mine].mine}."
     if isinstance(event, OverseerPlaced):

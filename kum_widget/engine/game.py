@@ -8,6 +8,7 @@ refused call leaves the game exactly as it was.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -147,7 +148,7 @@ class Game:
         races: Iterable[Race | str] | None = None,
         rules: Rules | None = None,
         seed: int = 0,
-        first_player: int = 0,
+        first_player: int | None = None,
         **layout: Any,
     ) -> Game:
         """Build any legal position by hand. Layout fields (all optional):
@@ -158,7 +159,7 @@ class Game:
         of the deck, top first), ``known`` (hand cards drawn from the Camp), ``current``,
         ``phase``, ``turn``. Cards are ids or text (``"goblin 7"``, ``"#34"``). Cards left
         over go into the deck below those listed, shuffled by ``seed``. Races default to
-        orc, dwarf, goblin, giant in seat order.
+        orc, dwarf, goblin, giant in seat order; the first player to the rules' D5 option.
 
         >>> g = Game.from_scenario(["Ada", "Bo"], races=["orc", "goblin"],
         ...     hands=[["goblin 7"], ["orc 1"]], mines=[{"mine": "#0", "stack": ["dwarf 5"]}, 10, 11, 12])
@@ -169,7 +170,13 @@ class Game:
         """
         names = _player_names(players)
         rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise InvalidStateError(f"rules must be a kum.Rules, got {type(rules).__name__}")
         kings = _kings(races, len(names)) or list(range(len(names)))
+        if first_player is None:
+            first_player = rules.first_player if rules.first_player != "random" else random.Random(seed).randrange(len(names))
+        if type(first_player) is not int or not 0 <= first_player < len(names):
+            raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {first_player!r}")
         game = cls.__new__(cls)
         state = load_layout(rules, names, kings, layout, seed=seed, first=first_player, strict=False)
         game._start(state, state.layout())
@@ -324,6 +331,10 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         """The JSON-safe observation of ``seat`` under D6 (``None``: the full table)."""
         return view(self._state, None if seat is None else self._seat(seat))
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator sees: only public information (D6), no seat's hand."""
+        return view(self._state, None, spectator=True)
 
     def describe(self, event: Event, viewer: int | None = None) -> str:
         """An event as a sentence (hiding a deck draw from other viewers)."""

@@ -134,6 +134,7 @@ def _game_over(s: State, log: list[Event] | None) -> None:
 def _deck_emptied(s: State, log: list[Event] | None) -> bool:
     """D2: the deck just ran out. True if that ends the game now."""
     if s.rules.end == "immediate":
+        s.turn += 1  # the turn in which the deck ran out is complete
         _game_over(s, log)
         return True
     return False

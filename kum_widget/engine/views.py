@@ -27,7 +27,7 @@ def _face(s: State, c: int) -> dict[str, Any]:
     return {"defense": d.defenses[c], "size": d.sizes[c], "points": d.points[c], "overseer": d.overseers[c]}
 
 
-def _hand_card(s: State, c: int, mine: bool, sees: str) -> dict[str, Any]:
+def _hand_card(s: State, c: int, sees: str) -> dict[str, Any]:
     """``sees`` is "all" (both faces and id), "physical" (D6) or "count" (nothing)."""
     known = bool(s.known[c])
     if sees == "all":
@@ -41,18 +41,21 @@ def _hand_card(s: State, c: int, mine: bool, sees: str) -> dict[str, Any]:
     return out
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
-    """The observation of ``seat`` (or of the full table for ``None``).
+def view(s: State, seat: int | None, *, spectator: bool = False) -> dict[str, Any]:
+    """The observation of ``seat`` (or of the full table for ``None``; or of a
+    spectator, who holds no cards, with ``spectator=True``).
 
     Never contains the creature face of another seat's card drawn from the deck, nor
     the deck below its top card's mine face.
     """
     if seat is not None and not (type(seat) is int and 0 <= seat < s.players):
         raise ValueError(f"seat must be 0..{s.players - 1} or None, got {seat!r}")
+    if spectator:
+        seat = None
     vis = s.rules.visibility
     players = []
     for p in range(s.players):
-        if seat is None or p == seat or vis == "open":
+        if (seat is None and not spectator) or p == seat or vis == "open":
             sees = "all"
         else:
             sees = "physical" if vis == "physical" else "count"
@@ -62,7 +65,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "name": s.names[p],
             "king": RACES[s.kings[p]].value,
             "hand_size": len(s.hands[p]),
-            "hand": [_hand_card(s, c, p == seat, sees) for c in s.hands[p]],
+            "hand": [_hand_card(s, c, sees) for c in s.hands[p]],
             "claimed": [
                 {
                     "number": k + 1,
@@ -81,6 +84,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     return {
         "game": "kings-under-mountains",
         "seat": seat,
+        "spectator": spectator,
         "players": players,
         "mines": [
             {
