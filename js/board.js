@@ -159,7 +159,7 @@ export function buildBoard(root, m, ui, on) {
     : null;
 
   root.dataset.stateId = String(m.state_id);
-  root.replaceChildren(
+  const parts = [
     h("div", { class: "kum-top" },
       h("strong", { class: "kum-title" }, "Kings Under Mountains"),
       h("span", { class: "kum-status", role: "status", "aria-live": "polite" }, status(board, m, names)),
@@ -176,7 +176,8 @@ export function buildBoard(root, m, ui, on) {
     h("details", { class: "kum-logbox", open: true },
       h("summary", {}, "Log"),
       h("ol", { class: "kum-log", dataset: { zone: "log" } }, (m.log || []).slice(-12).map((line) => h("li", {}, line)))),
-  );
+  ];
+  root.replaceChildren(...parts.filter(Boolean));
 }
 
 function handCard(card, i, p, canAct, legal, ui, on, busy) {
