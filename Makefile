@@ -28,7 +28,7 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	touch $@
 
 lab: env
-	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/01_play.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) --config=jupyter/jupyter_server_config.py notebooks/01_play.ipynb
 
 test: lint typecheck pytest
 

@@ -175,7 +175,8 @@ export function buildBoard(root, m, ui, on) {
     h("div", { class: "kum-players" }, players),
     h("details", { class: "kum-logbox", open: true },
       h("summary", {}, "Log"),
-      h("ol", { class: "kum-log", dataset: { zone: "log" } }, (m.log || []).slice(-12).map((line) => h("li", {}, line)))),
+      h("ol", { class: "kum-log", dataset: { zone: "log" }, "aria-label": "Game log, newest first" },
+        (m.log || []).slice(-20).reverse().map((line) => h("li", {}, line)))),
   ];
   root.replaceChildren(...parts.filter(Boolean));
 }

@@ -1,0 +1,173 @@
+"""A real `jupyter lab` on a free localhost port, isolated, for end-to-end tests and
+the latency benchmark. It serves copies of the notebooks (so autosave never touches
+the committed ones) and has its own config, settings, runtime and workspace folders.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+NODELAY_CONFIG = ROOT / "jupyter" / "jupyter_server_config.py"
+
+# Settings that keep the page quiet and every cell rendered (no windowing).
+SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none", "autoStartDefaultKernel": True},
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LabServer:
+    """``with LabServer(notebooks) as lab: page.goto(lab.url("01_play.ipynb"))``"""
+
+    def __init__(self, notebooks: dict[str, Any], *, nodelay: bool = True, theme: str | None = None) -> None:
+        self.notebooks = notebooks  # file name -> notebook JSON (dict)
+        self.nodelay = nodelay
+        self.theme = theme
+        self.port = free_port()
+        self.token = os.urandom(16).hex()
+        self.tmp = Path(tempfile.mkdtemp(prefix="kum-lab-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = self.tmp / "server.log"
+
+    def __enter__(self) -> LabServer:
+        root = self.tmp / "notebooks"
+        root.mkdir()
+        for name, nb in self.notebooks.items():
+            (root / name).write_text(json.dumps(nb))
+        settings = self.tmp / "settings"
+        for rel, value in SETTINGS.items():
+            path = settings / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(value))
+        if self.theme:
+            path = settings / "@jupyterlab/apputils-extension/themes.jupyterlab-settings"
+            path.write_text(json.dumps({"theme": self.theme}))
+        env = {
+            **os.environ,
+            "JUPYTER_CONFIG_DIR": str(self.tmp / "config"),
+            "JUPYTER_RUNTIME_DIR": str(self.tmp / "runtime"),
+            "JUPYTERLAB_SETTINGS_DIR": str(settings),
+            "JUPYTERLAB_WORKSPACES_DIR": str(self.tmp / "workspaces"),
+            "IPYTHONDIR": str(self.tmp / "ipython"),
+        }
+        cmd = [
+            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+            f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
+        ]
+        if os.geteuid() == 0:
+            cmd.append("--allow-root")
+        if self.nodelay:
+            cmd.append(f"--config={NODELAY_CONFIG}")
+        log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status?token={self.token}", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.3)
+        self.__exit__(None, None, None)
+        raise RuntimeError("jupyter lab did not start within 90 s")
+
+    def kernels(self) -> list[dict[str, Any]]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/kernels?token={self.token}", timeout=5) as r:
+            return list(json.load(r))
+
+    def wait_kernel_connected(self, timeout: float = 60) -> None:
+        """Wait until a kernel is idle with the page's websocket attached."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(k.get("connections", 0) >= 1 and k.get("execution_state") == "idle" for k in self.kernels()):
+                return
+            time.sleep(0.25)
+        raise RuntimeError(f"no connected idle kernel after {timeout} s: {self.kernels()}")
+
+    def url(self, notebook: str) -> str:
+        return f"http://127.0.0.1:{self.port}/lab/tree/{notebook}?token={self.token}&reset"
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:  # shut down kernels politely, then the server
+                req = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/shutdown?token={self.token}", method="POST")
+                urllib.request.urlopen(req, timeout=5).close()
+                self.proc.wait(timeout=15)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def set_parameters(nb: dict[str, Any], **values: Any) -> dict[str, Any]:
+    """Rewrite the notebook's cell tagged "parameters" with ``values``."""
+    for cell in nb["cells"]:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["source"] = "\n".join(f"{k} = {v!r}" for k, v in values.items())
+            return nb
+    raise ValueError("the notebook has no cell tagged 'parameters'")
+
+
+def code_cell(source: str) -> dict[str, Any]:
+    return {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+
+
+def wait_idle(page: Any, timeout: float = 60_000) -> None:
+    """Wait until the notebook's kernel is idle (the toolbar's execution indicator),
+    accepting the kernel choice if JupyterLab asks for one."""
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-Dialog", timeout=timeout)
+    dialog = page.locator(".jp-Dialog .jp-mod-accept")
+    if dialog.count():
+        dialog.first.click()
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=timeout)
+
+
+def open_notebook(page: Any, lab: LabServer, name: str) -> None:
+    """Open ``name`` and wait for its kernel: idle, with this page connected to it."""
+    page.goto(lab.url(name))
+    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    wait_idle(page)
+    lab.wait_kernel_connected()
+
+
+def run_all(page: Any) -> None:
+    """Run > Run All Cells; again if no cell started (a click can land before the
+    notebook is wired to its kernel)."""
+    for _ in range(3):
+        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+        try:
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('.jp-InputPrompt')].some(e => /\\[[0-9*]+\\]/.test(e.textContent))",
+                timeout=15_000,
+            )
+            return
+        except Exception:
+            page.keyboard.press("Escape")
+    raise RuntimeError("Run All Cells did not start any cell")
+
+
+def run_cell(page: Any, marker: str) -> None:
+    """Run the code cell whose source contains ``marker`` (click it, Shift+Enter)."""
+    cell = page.locator(".jp-CodeCell", has_text=marker).first
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
