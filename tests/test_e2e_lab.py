@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, set_parameters, wait_idle
 
 SCORES_CELL = 'print("KUM-SCORES", board.game.scores(), board.game.is_over)'

@@ -579,7 +579,7 @@ def test_stuck_variant_draw_keeps_every_card_and_draws_from_the_deck() -> None:
     refused(g, "draw camp orc", "must draw from the deck")
     refused(g, "discard goblin 3")
     events = g.apply("draw deck")
-    assert events == [kum.Drew(0, C("giant", 2), None), kum.Stuck(1)]
+    assert events == [kum.Drew(0, C("giant", 2), None), kum.Stuck(1, "draw")]
     assert hand_ids(g, 0) == [C("goblin", 3), C("dwarf", 4), C("giant", 2)]  # hand grew by one
     assert g.current_player == 1 and g.phase == "draw"
     assert g.legal_actions() == [kum.Draw()]

@@ -129,7 +129,7 @@ class ParsedAction:
     race: Race | None = None
 
 
-_PLAY_RE = re.compile(r"play\s+(?P<card>.+?)\s+(?:on|onto)\s+(?:(?:mine\s*)?(?P<slot>\d+)|claimed\s*(?:mine\s*)?(?P<claim>\d+))")
+_PLAY_RE = re.compile(r"play\s+(?P<card>.+?)\s+(?:on|onto)\s+(?:(?:mine\s*)?(?P<slot>[0-9]{1,6})|claimed\s*(?:mine\s*)?(?P<claim>[0-9]{1,6}))")
 _DRAW_RE = re.compile(r"draw\s+(?:(?P<deck>deck)|(?:from\s+)?(?:camp\s+)?(?P<race>[a-z]+))")
 _DISCARD_RE = re.compile(r"discard\s+(?P<card>.+)")
 

@@ -112,9 +112,9 @@ class MineFace:
         return f"MineFace.parse({str(self)!r})"
 
 
-_FACE_RE = re.compile(r"d(?P<d>\d+)\s+s(?P<s>\d+)\s+p(?P<p>-?\d+)(?:\s+(?P<ov>ov|overseer))?")
+_FACE_RE = re.compile(r"d(?P<d>[0-9]{1,6})\s+s(?P<s>[0-9]{1,6})\s+p(?P<p>-?[0-9]{1,6})(?:\s+(?P<ov>ov|overseer))?")
 _CARD_RE = re.compile(
-    r"(?P<race>[a-z]+)\s*(?P<value>\d+)\s*#(?P<id>\d+)\s*\[(?P<face>[^\]]*)\]"
+    r"(?P<race>[a-z]+)\s*(?P<value>[0-9]{1,6})\s*#(?P<id>[0-9]{1,6})\s*\[(?P<face>[^\]]*)\]"
 )
 
 
@@ -252,7 +252,17 @@ class Deck(Sequence[Card]):
     @classmethod
     def from_csv_text(cls, text: str, *, name: str = "custom") -> Deck:
         """Like :meth:`from_csv`, from the CSV text itself."""
+        if not isinstance(text, str):
+            raise InvalidDeckError(f"a deck table is CSV text, got {type(text).__name__}")
         reader = csv.DictReader(io.StringIO(text))
+        try:
+            return cls._from_rows(reader, name)
+        except csv.Error as exc:
+            row = max(1, reader.line_num - 1)
+            raise InvalidDeckError(f"deck table: row {row}: not valid CSV ({exc})") from None
+
+    @classmethod
+    def _from_rows(cls, reader: csv.DictReader[str], name: str) -> Deck:
         header = [h.strip().lower() for h in (reader.fieldnames or [])]
         missing = [c for c in _COLUMNS[1:] if c not in header]
         if missing:
@@ -301,7 +311,7 @@ class Deck(Sequence[Card]):
 
 
 _STANDARD: Deck | None = None
-_REF_RE = re.compile(r"(?:(?P<race>[a-z]+)\s*(?P<value>\d+))?\s*(?:#(?P<id>\d+))?\s*(?:\[(?P<face>[^\]]*)\])?")
+_REF_RE = re.compile(r"(?:(?P<race>[a-z]+)\s*(?P<value>[0-9]{1,6}))?\s*(?:#(?P<id>[0-9]{1,6}))?\s*(?:\[(?P<face>[^\]]*)\])?")
 
 
 def _match_ids(deck: Deck, text: str) -> list[int]:
@@ -356,6 +366,8 @@ def _card_from_row(row: dict[str | None, str | None], n: int, index: int) -> Car
 
     def number(name: str) -> int:
         text = field(name)
+        if not re.fullmatch(r"-?[0-9]{1,6}", text):
+            raise InvalidDeckError(f"{where}: field '{name}' must be a whole number, got {text[:20]!r}")
         try:
             return int(text)
         except ValueError:

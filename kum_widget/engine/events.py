@@ -83,8 +83,10 @@ class Discarded:
 
 @dataclass(frozen=True, slots=True)
 class Stuck:
-    """``seat`` starts a turn with no legal play (rule D3 applies)."""
+    """``seat`` starts a turn with no legal play (rule D3 applies): it must ``then``
+    "discard" a card and draw from the deck, or (variant) just "draw" from the deck."""
     seat: int
+    then: str = "discard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +124,8 @@ def describe(event: Event, deck: Deck, names: Sequence[str], viewer: int | None 
     if isinstance(event, OverseerPlaced):
         return f"{names[event.seat]} placed the overseer {deck[event.card].creature} on {deck[event.mine].mine}."
     if isinstance(event, Developed):
-        return f"{names[event.seat]} developed mine {deck[event.mine].mine} for {deck[event.mine].points} points."
+        pts = deck[event.mine].points
+        return f"{names[event.seat]} developed mine {deck[event.mine].mine} for {pts} point{'' if pts == 1 else 's'}."
     if isinstance(event, Drew):
         if event.race is not None:
             return f"{names[event.seat]} drew {deck[event.card].creature} from the {RACES[event.race].value} camp pile."
@@ -132,6 +135,8 @@ def describe(event: Event, deck: Deck, names: Sequence[str], viewer: int | None 
     if isinstance(event, Discarded):
         return f"{names[event.seat]} had no legal play and discarded {deck[event.card].creature}."
     if isinstance(event, Stuck):
+        if event.then == "draw":
+            return f"{names[event.seat]} has no legal play and draws from the deck instead."
         return f"{names[event.seat]} has no legal play and must discard."
     scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(event.scores))
     verb = "wins" if len(event.winners) == 1 else "share the win"

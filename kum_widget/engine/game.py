@@ -69,8 +69,11 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if not 2 <= len(names) <= 4:
         raise InvalidStateError(f"players must be 2..4 names, got {len(names)}")
     for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip() or len(name) > 40 or "\n" in name:
-            raise InvalidStateError(f"players[{i}]: a name is 1-40 characters on one line, got {name!r:.60}")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() or name != name.strip():
+            raise InvalidStateError(
+                f"players[{i}]: a name is 1-40 printable characters, no line breaks, "
+                f"no spaces at either end; got {name!r:.60}"
+            )
     if len(set(names)) != len(names):
         raise InvalidStateError(f"players: names must differ, got {list(names)}")
     return names
@@ -79,10 +82,10 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
 def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None:
     if races is None:
         return None
-    if isinstance(races, (str, Race)):
-        raise InvalidStateError("races must be a list with one King race per player")
+    if not isinstance(races, (list, tuple)):
+        raise InvalidStateError(f"races must be a list with one King race per player, got {races!r:.60}")
     try:
-        kings = [Race.parse(r).index for r in races]  # type: ignore[arg-type]
+        kings = [Race.parse(r).index for r in races]
     except KumError as exc:
         raise InvalidStateError(f"races: {exc}") from None
     if len(kings) != players or len(set(kings)) != players:

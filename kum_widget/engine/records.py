@@ -40,7 +40,7 @@ __all__ = ["game_to_dict", "game_from_dict", "game_record", "game_from_record", 
 
 FORMAT_VERSION = 1
 _TAG_RE = re.compile(r'\[(?P<key>[A-Za-z0-9]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]')
-_MOVE_RE = re.compile(r"(?P<turn>\d+)\.\s+(?P<rest>.*)")
+_MOVE_RE = re.compile(r"(?P<turn>[0-9]{1,6})\. (?P<rest>.*)")
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -175,9 +175,9 @@ def game_from_record(cls: type[Game], text: str) -> Game:
         players = [tags[f"Player{i}"] for i in range(4) if f"Player{i}" in tags]
         kings = tags.get("Kings", "").split()
         rules = _rules_from_tags(tags)
-        first = int(tags.get("FirstPlayer", "0")) if tags.get("FirstPlayer", "0").isdigit() else tags["FirstPlayer"]
+        first = _number(tags.get("FirstPlayer", "0"))
         layout = json.loads(tags["Layout"]) if "Layout" in tags else None
-        seed = int(tags["Seed"]) if "Seed" in tags and tags["Seed"].isdigit() else tags.get("Seed")
+        seed = _number(tags["Seed"]) if "Seed" in tags else None
         state = _start_state(cls, players, [Race.parse(k) for k in kings] if kings else None, rules, seed, layout, first)
     except json.JSONDecodeError as exc:
         raise InvalidRecordError(f"tag Layout: not valid JSON ({exc.msg})") from None
@@ -202,17 +202,21 @@ def game_from_record(cls: type[Game], text: str) -> Game:
     return game
 
 
+def _number(text: str) -> int | str:
+    """A tag's whole number (ASCII digits only); other text is left for validation to refuse."""
+    return int(text) if re.fullmatch(r"[0-9]{1,12}", text) else text
+
+
 def _rules_from_tags(tags: Mapping[str, str]) -> Rules:
     options: dict[str, Any] = {}
     for item in tags.get("Rules", "").split():
         key, sep, value = item.partition("=")
         if not sep:
             raise InvalidRecordError(f"tag Rules: expected name=value, got {item!r}")
-        options[key] = int(value) if value.isdigit() else value
+        options[key] = _number(value)
     if "Deck" in tags:
         try:
-            cards = [Card.parse(c) for c in tags["Deck"].split(", ")]
+            options["deck"] = Deck([Card.parse(c) for c in tags["Deck"].split(", ")])
         except KumError as exc:
             raise InvalidRecordError(f"tag Deck: {exc}") from None
-        options["deck"] = Deck(cards)
     return Rules.from_dict(options)

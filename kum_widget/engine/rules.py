@@ -108,9 +108,10 @@ def begin_turn(s: State, log: list[Event] | None) -> None:
     if plays:
         s.phase = PLAY
         return
+    discard = s.rules.stuck == "discard" and bool(s.hands[s.current])
     if log is not None:
-        log.append(Stuck(s.current))
-    if s.rules.stuck == "discard" and s.hands[s.current]:
+        log.append(Stuck(s.current, "discard" if discard else "draw"))
+    if discard:
         s.phase = DISCARD
     else:
         s.phase = DRAW
@@ -298,6 +299,8 @@ def refusal(s: State, aid: int) -> str | None:
         return f"{deck[action.card].label} is not in {who}'s hand"
     if s.phase == DRAW:
         if not isinstance(action, Draw):
+            if s.deck_only:
+                return f"{who} had no legal play and must now draw from the deck"
             return f"{who} has played this turn and must now draw"
         if s.deck_only and action.race is not None:
             return f"after a stuck discard {who} must draw from the deck"

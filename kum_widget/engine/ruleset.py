@@ -120,6 +120,20 @@ class Rules:
         }
 
 
+_dataclass_init = Rules.__init__
+
+
+def _checked_init(self: Rules, *args: Any, **kwargs: Any) -> None:
+    # An unknown option name is bad input like any other: say which, as InvalidRulesError.
+    unknown = set(kwargs) - {f.name for f in dataclasses.fields(Rules)}
+    if unknown or len(args) > len(dataclasses.fields(Rules)):
+        raise InvalidRulesError(f"unknown rule option(s): {', '.join(sorted(unknown)) or 'too many positional'}")
+    _dataclass_init(self, *args, **kwargs)
+
+
+Rules.__init__ = _checked_init  # type: ignore[method-assign]
+
+
 def _deck_from(value: Any) -> Deck:
     if isinstance(value, Deck):
         return value

@@ -1,0 +1,932 @@
+"""Bad input gets a clear error and leaves the game exactly as it was.
+
+Every error the public API raises for bad input must be a ``kum.KumError`` (a
+``ValueError``) whose message names what is wrong, never a bare KeyError, IndexError,
+TypeError or AttributeError; and a refused call must not change the game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from _kum_helpers import FORBIDDEN, max_action_id, play_out
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import kum_widget as kum
+from kum_widget.engine.ruleset import _CHOICES
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def expect_error(fn: Callable[[], object], exc: type[Exception] = kum.KumError, *words: str) -> Exception:
+    """Call ``fn``; it must raise ``exc`` (a KumError) whose message holds every word."""
+    try:
+        fn()
+    except Exception as e:  # classified below
+        assert isinstance(e, kum.KumError), f"expected a kum.KumError, got {type(e).__name__}: {e}"
+        assert isinstance(e, ValueError)
+        assert not isinstance(e, FORBIDDEN), f"{type(e).__name__} must not escape: {e}"
+        assert isinstance(e, exc), f"expected {exc.__name__}, got {type(e).__name__}: {e}"
+        msg = str(e).lower()
+        assert msg.strip(), "the error message is empty"
+        for w in words:
+            assert w.lower() in msg, f"{w!r} not in message {str(e)!r}"
+        return e
+    pytest.fail("no error raised")
+
+
+def refused(game: kum.Game, fn: Callable[[], object], exc: type[Exception] = kum.KumError, *words: str) -> Exception:
+    """Like expect_error, and the game must be exactly as it was."""
+    before, text, sid, twin = game.to_dict(), str(game), game.state_id, game.clone()
+    hands = [game.hand(s) for s in range(game.num_players)]
+    err = expect_error(fn, exc, *words)
+    assert game.to_dict() == before
+    assert str(game) == text
+    assert game == twin
+    assert game.state_id == sid
+    assert [game.hand(s) for s in range(game.num_players)] == hands
+    return err
+
+
+def only_kum_errors(fn: Callable[[], object]) -> None:
+    """For fuzzing: success or a KumError are fine; anything else escapes and fails."""
+    try:
+        fn()
+    except kum.KumError:
+        pass
+
+
+def fresh(seed: int = 11, turns: int = 0) -> kum.Game:
+    game = kum.Game(["Ada", "Bo"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(2 * turns):
+        game.apply(rng.choice(game.legal_action_ids()))
+    return game
+
+
+def finished(seed: int = 11) -> kum.Game:
+    game = kum.Game(["Ada", "Bo"], seed=seed)
+    play_out(game, random.Random(seed))
+    return game
+
+
+WRONG_TYPES: list[Any] = [None, 3.5, {}, {"a": 1}, [], [1, 2], object(), b"draw deck", (1,), {1, 2}]
+
+
+def _card_of(deck: kum.Deck, creature: str, avoid: set[int]) -> int:
+    return next(c.id for c in deck if c.creature == creature and c.id not in avoid)
+
+
+def stuck_scenario() -> kum.Game:
+    """Ada holds both goblin 7s and an orc 5, every mine is topped by a 9 (only a 0 beats
+    it), and she has no claimed mine: she is stuck and must discard (D3)."""
+    deck = kum.Deck.standard()
+    g7 = [c.id for c in deck if c.creature == "goblin 7"]
+    o5 = _card_of(deck, "orc 5", set())
+    used = set(g7) | {o5}
+    nines = [c.id for c in deck if c.value == 9][:4]
+    used |= set(nines)
+    mines = [c.id for c in deck if c.defense >= 2 and c.id not in used][:4]
+    game = kum.Game.from_scenario(
+        ["Ada", "Bo"], races=["orc", "dwarf"], hands=[[*g7, o5], None],
+        mines=[{"mine": m, "stack": [n]} for m, n in zip(mines, nines, strict=True)],
+    )
+    assert game.phase == "discard"
+    return game
+
+
+# -- actions: garbage text, wrong types, out-of-range ids ----------------------------------------
+
+GARBAGE = [
+    "", "   ", "hello", "play", "play on mine 1", "play goblin 7", "play goblin 7 on", "draw", "draw camp",
+    "draw elf", "draw camp elf", "discard", "undo", "\x00", "play goblin 7 on mine", "play goblin 7 under mine 1",
+    "play goblin 7 on mine -1", "play goblin 7 on mine 0", "play goblin 7 on claimed 0", "play #999 on mine 1",
+    "play goblin 12 on mine 1", "play elf 3 on mine 1", "play #-1 on mine 1", "play goblin on mine 1",
+    "play 7 on mine 1", "discard goblin", "discard #80", "drawdeck", "play #5 #6 on mine 1",
+    "play goblin 7 [d9 s9 p9] on mine 1", "play goblin 7 [zzz] on mine 1", "draw deck deck",
+]
+
+
+@pytest.mark.parametrize("text", GARBAGE)
+def test_garbage_action_text(text: str) -> None:
+    game = fresh(turns=3)
+    refused(game, lambda: game.apply(text))
+
+
+def test_garbage_text_messages_say_what_is_expected() -> None:
+    game = fresh()
+    refused(game, lambda: game.apply("hello"), kum.InvalidActionError, "hello", "play", "draw")
+    refused(game, lambda: game.apply("draw camp elf"), kum.InvalidActionError, "elf")
+    refused(game, lambda: game.apply("play goblin 7 on mine 0"), kum.InvalidActionError, "numbered from 1")
+    refused(game, lambda: game.apply("play #999 on mine 1"), kum.InvalidActionError, "#999")
+    refused(game, lambda: game.apply("play goblin 12 on mine 1"), kum.InvalidActionError, "goblin 12")
+
+
+@pytest.mark.parametrize("value", WRONG_TYPES, ids=repr)
+def test_wrong_types_to_apply(value: Any) -> None:
+    game = fresh(turns=2)
+    refused(game, lambda: game.apply(value), kum.InvalidActionError)
+
+
+def test_bool_is_not_an_action_id() -> None:
+    game = fresh()
+    refused(game, lambda: game.apply(True), kum.InvalidActionError)  # type: ignore[arg-type]
+    refused(game, lambda: game.apply(False), kum.InvalidActionError)  # type: ignore[arg-type]
+
+
+def test_out_of_range_action_ids() -> None:
+    game = fresh(turns=2)
+    top = max_action_id(game)
+    for aid in (-1, -(10**9), top + 1, top + 1000, 10**9, 2**64):
+        refused(game, lambda aid=aid: game.apply(aid), kum.InvalidActionError, "action id")
+    # Top of the range is well-formed (a discard) but illegal now.
+    refused(game, lambda: game.apply(top), kum.IllegalActionError, "discard")
+
+
+def test_out_of_range_action_objects() -> None:
+    game = fresh(turns=2)
+    card = game.hand(game.current_player)[0].id
+    refused(game, lambda: game.apply(kum.Play(80, slot=0)), kum.InvalidActionError, "#80")
+    refused(game, lambda: game.apply(kum.Play(10**6, slot=0)), kum.InvalidActionError)
+    refused(game, lambda: game.apply(kum.Play(card, slot=4)), kum.IllegalActionError, "mine 5")
+    refused(game, lambda: game.apply(kum.Play(card, slot=10**6)), kum.IllegalActionError)
+    refused(game, lambda: game.apply(kum.Play(card, claim=0)), kum.IllegalActionError, "claimed mine 1")
+    refused(game, lambda: game.apply(kum.Play(card, claim=10**6)), kum.IllegalActionError)
+    refused(game, lambda: game.apply(kum.Discard(80)), kum.InvalidActionError, "#80")
+    # Bad action objects are refused at construction.
+    expect_error(lambda: kum.Play(-1, slot=0), kum.InvalidActionError)
+    expect_error(lambda: kum.Play(1), kum.InvalidActionError, "exactly one")
+    expect_error(lambda: kum.Play(1, slot=0, claim=0), kum.InvalidActionError)
+    expect_error(lambda: kum.Play("1", slot=0), kum.InvalidActionError)  # type: ignore[arg-type]
+    expect_error(lambda: kum.Play(1, slot=0.5), kum.InvalidActionError)  # type: ignore[arg-type]
+    expect_error(lambda: kum.Draw("goblin"), kum.InvalidActionError)  # type: ignore[arg-type]
+    expect_error(lambda: kum.Discard(-3), kum.InvalidActionError)
+    expect_error(lambda: kum.Discard(None), kum.InvalidActionError)  # type: ignore[arg-type]
+
+
+def test_play_draw_discard_wrong_types() -> None:
+    game = fresh(turns=1)
+    card = game.hand(game.current_player)[0]
+    for bad in WRONG_TYPES:
+        refused(game, lambda bad=bad: game.play(bad, 1), kum.InvalidActionError)
+        refused(game, lambda bad=bad: game.play(card, bad), kum.InvalidActionError)
+        refused(game, lambda bad=bad: game.discard(bad), kum.InvalidActionError)
+    for bad in [None, 3.5, {}, [], object(), 7, True]:
+        refused(game, lambda bad=bad: game.draw(bad), kum.InvalidActionError)
+    for bad_target in (0, 5, -1, 99, "nowhere", "mine", "claimed", "mine 0", True):
+        refused(game, lambda t=bad_target: game.play(card, t))
+    refused(game, lambda: game.play(999, 1), kum.InvalidActionError)
+    refused(game, lambda: game.play(-1, 1), kum.InvalidActionError)
+    refused(game, lambda: game.play("", 1), kum.InvalidActionError)
+    refused(game, lambda: game.draw("elf"), kum.InvalidActionError, "elf")
+    refused(game, lambda: game.draw(""), kum.InvalidActionError)
+    foreign = kum.Card(3, kum.Race.GIANT, 9, kum.MineFace(1, 1, 1))
+    refused(game, lambda: game.play(foreign, 1), kum.InvalidActionError, "not a card of this game")
+    big = kum.Card(500, kum.Race.GIANT, 9, kum.MineFace(1, 1, 1))
+    refused(game, lambda: game.play(big, 1), kum.InvalidActionError)
+
+
+@pytest.mark.parametrize("name", ["undo", "redo"])
+def test_undo_redo_wrong_types(name: str) -> None:
+    game = fresh(turns=3)
+    game.undo(2)
+    method = getattr(game, name)
+    for bad in [None, 3.5, "1", -1, -100, True, [], {}, 1.0]:
+        refused(game, lambda bad=bad: method(bad), kum.InvalidActionError, "steps")
+
+
+@pytest.mark.parametrize("name", ["hand", "claimed", "developed", "king", "points", "view"])
+def test_seat_arguments(name: str) -> None:
+    game = kum.Game(3, seed=4)
+    method = getattr(game, name)
+    for bad in [3, 4, -1, 3.5, "0", [], {}, True, 1.0] + ([] if name == "view" else [None]):
+        refused(game, lambda bad=bad: method(bad), kum.KumError, "seat")
+
+
+def test_card_not_in_hand() -> None:
+    game = fresh()
+    other = game.hand(1)[0]
+    e = refused(game, lambda: game.apply(f"play {other.label} on mine 1"), kum.IllegalActionError)
+    assert "not in" in str(e) and "Ada" in str(e) and other.label in str(e)
+    refused(game, lambda: game.play(other, 1), kum.IllegalActionError, "not in")
+    refused(game, lambda: game.play(other.id, 1), kum.IllegalActionError, "not in")
+    # A card lying on the table (a mine) is not in the hand either.
+    mine_card = game.mines[0].card
+    assert mine_card is not None
+    refused(game, lambda: game.play(mine_card, 2), kum.IllegalActionError, "not in")
+
+
+def test_ambiguous_card_text() -> None:
+    deck = kum.Deck.standard()
+    g7 = [c.id for c in deck if c.creature == "goblin 7"]
+    game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], hands=[[*g7, "orc 5"], None])
+    e = refused(game, lambda: game.apply("play goblin 7 on mine 1"), kum.InvalidActionError, "ambiguous")
+    for c in g7:
+        assert f"#{c}" in str(e)  # names both copies, so the user can pick one
+    refused(game, lambda: game.play("goblin 7", 1), kum.InvalidActionError, "ambiguous")
+    # The full label is not ambiguous.
+    game.apply(f"play goblin 7 #{g7[0]} on mine 1")
+
+
+def test_ambiguous_discard_and_stuck_phase_errors() -> None:
+    game = stuck_scenario()
+    refused(game, lambda: game.apply("discard goblin 7"), kum.InvalidActionError, "ambiguous")
+    refused(game, lambda: game.draw("deck"), kum.IllegalActionError, "discard")
+    card = game.hand(0)[0]
+    for mine in (1, 2, 3, 4):
+        refused(game, lambda mine=mine: game.play(card, mine), kum.IllegalActionError, "discard")
+    refused(game, lambda: game.discard(game.hand(1)[0]), kum.IllegalActionError, "not in")
+    game.discard(card)
+    assert game.phase == "draw"
+    # After a stuck discard, the draw must come from the deck (D3).
+    pile = next(race for race, cards in game.camp.items() if cards)
+    refused(game, lambda: game.draw(pile), kum.IllegalActionError, "deck")
+    refused(game, lambda: game.discard(game.hand(0)[0]), kum.IllegalActionError, "draw")
+
+
+def test_wrong_phase() -> None:
+    game = fresh()
+    assert game.phase == "play"
+    refused(game, lambda: game.draw("deck"), kum.IllegalActionError, "must play")
+    refused(game, lambda: game.apply("draw deck"), kum.IllegalActionError, "must play")
+    refused(game, lambda: game.discard(game.hand(0)[0]), kum.IllegalActionError, "may not discard")
+    game.apply(game.legal_actions()[0])
+    assert game.phase == "draw"
+    refused(game, lambda: game.play(game.hand(0)[0], 1), kum.IllegalActionError, "must now draw")
+    refused(game, lambda: game.discard(game.hand(0)[0]), kum.IllegalActionError, "draw")
+    empty = [race for race, cards in game.camp.items() if not cards]
+    for race in empty:
+        refused(game, lambda race=race: game.draw(race), kum.IllegalActionError, "empty")
+
+
+def test_wrong_target_messages_name_the_rule() -> None:
+    game = fresh()
+    # Ada (orc King) has no claimed mine yet: only the owner plays on a claimed mine.
+    card = game.hand(0)[0]
+    refused(game, lambda: game.play(card, "claimed 1"), kum.IllegalActionError, "no claimed mine")
+    deck = kum.Deck.standard()
+    plain = next(c.id for c in deck if c.defense >= 2 and not c.overseer and c.size >= 2)
+    ov = next(c.id for c in deck if c.overseer and c.size == 2 and c.id != plain)
+    ov2 = next(c.id for c in deck if c.overseer and c.size == 2 and c.id not in (plain, ov))
+    fillers = [next(c.id for c in deck if c.creature == f"dwarf {v}" and c.id not in (plain, ov, ov2)) for v in (2, 3, 4)]
+    game = kum.Game.from_scenario(
+        ["Ada", "Bo"], races=["orc", "dwarf"],
+        hands=[["giant 3", "orc 2", "giant 5"], None],
+        mines=[{"mine": plain, "stack": ["goblin 8"]}, *fillers],
+        claimed=[[{"mine": ov, "stack": ["giant 1", "giant 4"]}, {"mine": ov2, "stack": ["goblin 6"]}], []],
+        deck=["dwarf 1"],
+    )
+    low = next(c for c in game.hand(0) if c.creature == "giant 3")
+    own = next(c for c in game.hand(0) if c.creature == "orc 2")
+    refused(game, lambda: game.play(low, 1), kum.IllegalActionError, "cannot go on mine 1", "top card is goblin 8")
+    # A full overseer mine takes only the owner's own race ...
+    refused(game, lambda: game.play(low, "claimed 1"), kum.IllegalActionError, "overseer", "own race")
+    # ... and until it is full, the owner's own race may not go there.
+    refused(game, lambda: game.play(own, "claimed 2"), kum.IllegalActionError, "own race")
+    refused(game, lambda: game.play(low, "claimed 2"), kum.IllegalActionError, "top card is goblin 6")
+    refused(game, lambda: game.play(low, "claimed 3"), kum.IllegalActionError, "claimed mine")
+    game.play(low, 2)  # an empty stack takes any value
+
+
+def test_everything_is_refused_once_the_game_is_over() -> None:
+    game = finished()
+    assert game.is_over
+    refused(game, lambda: game.draw("deck"), kum.IllegalActionError, "over")
+    refused(game, lambda: game.play(game.hand(0)[0], 1), kum.IllegalActionError, "over")
+    refused(game, lambda: game.discard(game.hand(1)[0]), kum.IllegalActionError, "over")
+    for aid in (0, 1, max_action_id(game)):
+        refused(game, lambda aid=aid: game.apply(aid), kum.IllegalActionError, "over")
+
+
+def test_huge_numbers_in_action_text_are_kum_errors() -> None:
+    """Digit strings longer than Python's int-conversion limit (4300 digits)."""
+    game = fresh()
+    refused(game, lambda: game.apply("play #1 on mine " + "9" * 5000), kum.KumError)
+    refused(game, lambda: game.apply("play goblin " + "9" * 5000 + " on mine 1"), kum.KumError)
+    refused(game, lambda: game.apply("play #" + "9" * 5000 + " on mine 1"), kum.KumError)
+
+
+# -- Game(...) arguments ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"players": 1}, ["players"]),
+        ({"players": 5}, ["players"]),
+        ({"players": 0}, ["players"]),
+        ({"players": -2}, ["players"]),
+        ({"players": 2.0}, ["players"]),
+        ({"players": True}, ["players"]),
+        ({"players": None}, ["players"]),
+        ({"players": "AdaBo"}, ["players"]),
+        ({"players": []}, ["players"]),
+        ({"players": ["Ada"]}, ["players"]),
+        ({"players": ["A", "B", "C", "D", "E"]}, ["players"]),
+        ({"players": ["Ada", "Ada"]}, ["differ"]),
+        ({"players": ["", "Bo"]}, ["players[0]"]),
+        ({"players": ["   ", "Bo"]}, ["players[0]"]),
+        ({"players": ["A\nB", "Bo"]}, ["players[0]"]),
+        ({"players": ["Ada", None]}, ["players[1]"]),
+        ({"players": ["Ada", 7]}, ["players[1]"]),
+        ({"players": ["x" * 41, "Bo"]}, ["players[0]"]),
+        ({"players": 2, "races": ["elf", "orc"]}, ["races", "elf"]),
+        ({"players": 2, "races": ["orc", "orc"]}, ["races"]),
+        ({"players": 2, "races": ["orc"]}, ["races"]),
+        ({"players": 2, "races": ["orc", "dwarf", "goblin"]}, ["races"]),
+        ({"players": 2, "races": "orc"}, ["races"]),
+        ({"players": 2, "races": [None, "orc"]}, ["races"]),
+        ({"players": 2, "races": [1, 2]}, ["races"]),
+        ({"players": 2, "races": 5}, ["races"]),
+        ({"players": 2, "seed": -1}, ["seed"]),
+        ({"players": 2, "seed": "x"}, ["seed"]),
+        ({"players": 2, "seed": 3.5}, ["seed"]),
+        ({"players": 2, "seed": True}, ["seed"]),
+        ({"players": 2, "seed": [1]}, ["seed"]),
+        ({"players": 2, "first_player": 2}, ["first_player"]),
+        ({"players": 2, "first_player": -1}, ["first_player"]),
+        ({"players": 2, "first_player": "0"}, ["first_player"]),
+        ({"players": 2, "first_player": 1.0}, ["first_player"]),
+        ({"players": 2, "rules": "x"}, ["rules"]),
+        ({"players": 2, "rules": {}}, ["rules"]),
+        ({"players": 2, "rules": kum.Rules(first_player=3)}, ["first_player"]),
+        ({"players": 4, "rules": kum.Rules(hand_size=20)}, ["need"]),
+    ],
+    ids=lambda v: repr(v)[:50],
+)
+def test_bad_game_arguments(kwargs: dict[str, Any], words: list[str]) -> None:
+    players = kwargs.pop("players")
+    expect_error(lambda: kum.Game(players, **kwargs), kum.InvalidStateError, *words)
+
+
+def test_small_deck_is_refused_for_many_players() -> None:
+    cards = [kum.Card(i, kum.RACES[i % 4], i % 10, kum.MineFace(1, 1, 1)) for i in range(24)]
+    rules = kum.Rules(deck=kum.Deck(cards))
+    kum.Game(2, seed=1, rules=rules)  # 4 mines + 4 camp + 2 x 6 + 1 = 21 <= 24
+    expect_error(lambda: kum.Game(4, seed=1, rules=rules), kum.InvalidStateError, "24 cards", "need")
+
+
+# -- from_dict ----------------------------------------------------------------------------------
+
+def saved(turns: int = 4) -> dict[str, Any]:
+    return json.loads(json.dumps(fresh(turns=turns).to_dict()))
+
+
+@pytest.mark.parametrize("bad", [None, [], "x", 5, 3.5, True, b"{}"], ids=repr)
+def test_from_dict_not_a_dict(bad: Any) -> None:
+    expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError)
+
+
+@pytest.mark.parametrize("field", ["players", "kings", "rules", "actions"])
+def test_from_dict_missing_field(field: str) -> None:
+    d = saved()
+    del d[field]
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "missing", field)
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("format", "chess", ["format"]),
+    ("format", None, ["format"]),
+    ("version", 2, ["version"]),
+    ("version", "1", ["version"]),
+    ("version", None, ["version"]),
+    ("players", 1, ["players"]),
+    ("players", ["Ada"], ["players"]),
+    ("players", ["Ada", "Ada"], ["players"]),
+    ("players", "Ada", ["players"]),
+    ("kings", ["orc"], ["races"]),
+    ("kings", ["elf", "orc"], ["elf"]),
+    ("kings", None, ["kings"]),
+    ("kings", "orc dwarf", ["races"]),
+    ("kings", 5, ["races"]),
+    ("rules", {"refill": "x"}, ["refill"]),
+    ("rules", {"bogus": 1}, ["bogus"]),
+    ("rules", "x", ["rules"]),
+    ("rules", None, ["rules"]),
+    ("rules", {"deck": 5}, ["deck"]),
+    ("rules", {"deck": "id,race\n0,orc\n"}, ["deck"]),
+    ("seed", -1, ["seed"]),
+    ("seed", "11", ["seed"]),
+    ("seed", None, ["seed"]),
+    ("seed", 1.5, ["seed"]),
+    ("first_player", 5, ["first_player"]),
+    ("first_player", "0", ["first_player"]),
+    ("actions", "draw deck", ["actions"]),
+    ("actions", {"0": "draw deck"}, ["actions"]),
+    ("actions", [5], ["actions[0]"]),
+    ("actions", [None], ["actions[0]"]),
+    ("redo", "x", ["redo"]),
+    ("redo", ["play nonsense"], ["actions"]),
+    ("layout", 5, ["layout"]),
+    ("layout", {"hands": "x"}, ["layout"]),
+])
+def test_from_dict_bad_field(field: str, value: Any, words: list[str]) -> None:
+    d = saved()
+    d[field] = value
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, *words)
+
+
+def test_from_dict_bad_action_names_its_index() -> None:
+    d = saved(turns=4)
+    good = d["actions"][3]
+    d["actions"][3] = "play goblin 99 on mine 1"
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "actions[3]", "goblin 99")
+    d["actions"][3] = "draw deck" if good.startswith("play") else good.replace("draw", "play", 1)
+    e = expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "actions[3]")
+    assert "draw deck" in str(e) or "play" in str(e)
+    d["actions"][3] = good
+    d["actions"].insert(0, "draw deck")  # Ada must play first
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "actions[0]", "must play")
+
+
+def test_from_dict_tampered_state() -> None:
+    d = saved(turns=4)
+    d2 = json.loads(json.dumps(d))
+    d2["state"]["hands"][0][0], d2["state"]["hands"][1][0] = d2["state"]["hands"][1][0], d2["state"]["hands"][0][0]
+    expect_error(lambda: kum.Game.from_dict(d2), kum.InvalidStateError, "state")
+    d3 = json.loads(json.dumps(d))
+    d3["state"]["deck"] = d3["state"]["deck"][::-1]
+    expect_error(lambda: kum.Game.from_dict(d3), kum.InvalidStateError, "state")
+    d4 = json.loads(json.dumps(d))
+    d4["state"]["turn"] += 1
+    expect_error(lambda: kum.Game.from_dict(d4), kum.InvalidStateError, "state")
+    d5 = json.loads(json.dumps(d))
+    d5["seed"] += 1  # a different deal: the stored actions or the state no longer fit
+    expect_error(lambda: kum.Game.from_dict(d5), kum.InvalidStateError)
+    assert kum.Game.from_dict(d) == kum.Game.from_dict(json.loads(json.dumps(d)))
+
+
+def test_from_dict_bad_scenario_layout() -> None:
+    game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], hands=[["goblin 7"], None])
+    d = json.loads(json.dumps(game.to_dict()))
+    assert d["seed"] is None and isinstance(d["layout"], dict)
+    bad = json.loads(json.dumps(d))
+    del bad["layout"]["deck"]
+    expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "deck")
+    bad = json.loads(json.dumps(d))
+    bad["layout"]["hands"][0].append(bad["layout"]["hands"][1][0])  # a card in two hands
+    expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "already placed")
+    bad = json.loads(json.dumps(d))
+    bad["layout"]["bogus"] = 1
+    expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "bogus")
+    bad = json.loads(json.dumps(d))
+    bad["layout"]["current"] = 7
+    expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "current")
+
+
+# -- records -----------------------------------------------------------------------------------
+
+def record_lines(turns: int = 4) -> tuple[kum.Game, list[str]]:
+    game = fresh(turns=turns)
+    return game, game.record().splitlines()
+
+
+def line_of(lines: list[str], prefix: str) -> int:
+    """1-based line number of the first line starting with ``prefix``."""
+    return next(i for i, line in enumerate(lines, start=1) if line.startswith(prefix))
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"[Game]", ["x"], {}], ids=repr)
+def test_record_not_text(bad: Any) -> None:
+    expect_error(lambda: kum.Game.from_record(bad), kum.InvalidRecordError)
+
+
+def test_record_bad_tag_names_the_line() -> None:
+    _, lines = record_lines()
+    n = line_of(lines, "[Seed ")
+    lines[n - 1] = "[Seed 11]"
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {n}", "tag")
+    _, lines = record_lines()
+    lines[0] = '[Game "Kings Under Mountains"'
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, "line 1")
+
+
+def test_record_wrong_players_turn() -> None:
+    _, lines = record_lines()
+    n = line_of(lines, "2. Bo:")
+    lines[n - 1] = lines[n - 1].replace("2. Bo:", "2. Ada:")
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {n}", "Bo")
+
+
+def test_record_illegal_move_names_the_line() -> None:
+    game, lines = record_lines(turns=4)
+    n = line_of(lines, "3. Ada:")
+    foreign = game.deck[game._state.deck[0]]  # the bottom card of the deck: nobody holds it yet
+    rest = lines[n - 1].split(";", 1)[1]
+    lines[n - 1] = f"3. Ada: play {foreign.label} on mine 1;{rest}"
+    e = expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {n}")
+    assert "not in" in str(e) or "cannot" in str(e)
+    # A draw before the play.
+    _, lines = record_lines(turns=4)
+    lines[n - 1] = "3. Ada: draw deck"
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {n}", "must play")
+    # Text that is no action at all.
+    _, lines = record_lines(turns=4)
+    lines[n - 1] = "3. Ada: fly away"
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {n}", "fly away")
+
+
+def test_record_unreadable_move_line() -> None:
+    _, lines = record_lines()
+    lines.append("Ada plays something")
+    n = len(lines)
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {n}")
+
+
+def test_record_move_after_the_end() -> None:
+    game = finished()
+    lines = game.record().splitlines()
+    lines.append(f"999. {game.players[game.current_player]}: draw deck")
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {len(lines)}", "over")
+
+
+@pytest.mark.parametrize(("tag", "value", "words"), [
+    ("Kings", "orc orc", ["races"]),
+    ("Kings", "elf dwarf", ["elf"]),
+    ("Kings", "orc", ["races"]),
+    ("Seed", "-1", ["seed"]),
+    ("Seed", "abc", ["seed"]),
+    ("Seed", "", ["seed"]),
+    ("FirstPlayer", "7", ["first_player"]),
+    ("FirstPlayer", "x", ["first_player"]),
+    ("Player1", "Ada", ["differ"]),
+    ("Player1", "", ["players[1]"]),
+])
+def test_record_bad_header_values(tag: str, value: str, words: list[str]) -> None:
+    _, lines = record_lines()
+    n = line_of(lines, f"[{tag} ")
+    lines[n - 1] = f'[{tag} "{value}"]'
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, *words)
+
+
+def test_record_missing_header_parts() -> None:
+    _, lines = record_lines()
+    no_players = [line for line in lines if not line.startswith("[Player")]
+    expect_error(lambda: kum.Game.from_record("\n".join(no_players)), kum.InvalidRecordError, "players")
+    no_kings = [line for line in lines if not line.startswith("[Kings")]
+    expect_error(lambda: kum.Game.from_record("\n".join(no_kings)), kum.InvalidRecordError, "kings")
+    no_seed = [line for line in lines if not line.startswith("[Seed")]
+    expect_error(lambda: kum.Game.from_record("\n".join(no_seed)), kum.InvalidRecordError, "seed")
+    expect_error(lambda: kum.Game.from_record(""), kum.InvalidRecordError)
+
+
+def test_record_bad_rules_layout_and_deck_tags() -> None:
+    _, lines = record_lines(turns=0)
+    head = [line for line in lines if line.startswith("[")]
+    for extra, words in [
+        ('[Rules "stuck"]', ["rules", "name=value"]),
+        ('[Rules "stuck=sometimes"]', ["stuck"]),
+        ('[Rules "bogus=1"]', ["bogus"]),
+        ('[Rules "hand_size=0"]', ["hand_size"]),
+        ('[Deck "goblin 7 #0 [d1 s1 p1], nonsense"]', ["deck"]),
+    ]:
+        expect_error(lambda h=[*head, extra]: kum.Game.from_record("\n".join(h)), kum.InvalidRecordError, *words)
+    no_seed = [line for line in head if not line.startswith("[Seed")]
+    for layout, words in [("{", ["layout", "json"]), ("[]", ["layout"]), ('{\\"bogus\\": 1}', ["bogus"])]:
+        text = "\n".join([*no_seed, f'[Layout "{layout}"]'])
+        expect_error(lambda text=text: kum.Game.from_record(text), kum.InvalidRecordError, *words)
+
+
+def test_record_bad_deck_tag_message_names_the_tag() -> None:
+    """A Deck tag whose cards are well-formed but whose ids are out of order."""
+    _, lines = record_lines(turns=0)
+    head = [line for line in lines if line.startswith("[")]
+    text = "\n".join([*head, '[Deck "goblin 7 #1 [d1 s1 p1], orc 1 #0 [d1 s1 p1]"]'])
+    expect_error(lambda: kum.Game.from_record(text), kum.InvalidRecordError, "deck", "row 1")
+
+
+@pytest.mark.parametrize("tag", ["Seed", "FirstPlayer"])
+def test_record_unicode_digits_in_numeric_tags(tag: str) -> None:
+    """``str.isdigit`` accepts '²' but ``int`` does not: must still be a KumError."""
+    _, lines = record_lines()
+    n = line_of(lines, f"[{tag} ")
+    lines[n - 1] = f'[{tag} "\u00b2"]'
+    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, tag.lower()[:4])
+
+
+def test_record_unicode_digits_in_rules_tag() -> None:
+    _, lines = record_lines(turns=0)
+    head = [line for line in lines if line.startswith("[")]
+    text = "\n".join([*head, '[Rules "hand_size=\u00b2"]'])
+    expect_error(lambda: kum.Game.from_record(text), kum.InvalidRecordError, "hand_size")
+
+
+# -- deck tables ----------------------------------------------------------------------------
+
+STANDARD_CSV = kum.Deck.standard().to_csv_text()
+
+
+def csv_with(row: int, field: str, value: str) -> str:
+    """The standard CSV with data ``row`` (1-based, header excluded) ``field`` replaced."""
+    lines = STANDARD_CSV.splitlines()
+    header = lines[0].split(",")
+    cells = lines[row].split(",")
+    cells[header.index(field)] = value
+    lines[row] = ",".join(cells)
+    return "\n".join(lines) + "\n"
+
+
+def test_standard_csv_round_trips() -> None:
+    assert kum.Deck.from_csv_text(STANDARD_CSV) == kum.Deck.standard()
+
+
+@pytest.mark.parametrize("column", ["race", "value", "defense", "size", "points", "overseer"])
+def test_deck_missing_column(column: str) -> None:
+    lines = [line.split(",") for line in STANDARD_CSV.splitlines()]
+    i = lines[0].index(column)
+    text = "\n".join(",".join(cells[:i] + cells[i + 1:]) for cells in lines) + "\n"
+    if column == "overseer":
+        # The overseer column may be absent only if it is optional; either way no crash.
+        only_kum_errors(lambda: kum.Deck.from_csv_text(text))
+        return
+    expect_error(lambda: kum.Deck.from_csv_text(text), kum.InvalidDeckError, "missing column", column)
+
+
+@pytest.mark.parametrize(("row", "field", "value", "words"), [
+    (3, "race", "elf", ["row 3", "race", "elf"]),
+    (3, "race", "", ["row 3", "race"]),
+    (5, "value", "seven", ["row 5", "value", "seven"]),
+    (5, "value", "3.5", ["row 5", "value"]),
+    (2, "value", "12", ["row 2", "value", "12"]),
+    (2, "value", "-1", ["row 2", "value"]),
+    (7, "defense", "0", ["row 7", "defense"]),
+    (7, "defense", "x", ["row 7", "defense"]),
+    (8, "size", "10", ["row 8", "size"]),
+    (9, "points", "many", ["row 9", "points"]),
+    (10, "overseer", "maybe", ["row 10", "overseer"]),
+    (11, "id", "99", ["row 11", "id"]),
+    (11, "id", "x", ["row 11", "id"]),
+])
+def test_deck_bad_row_names_row_and_field(row: int, field: str, value: str, words: list[str]) -> None:
+    text = csv_with(row, field, value)
+    expect_error(lambda: kum.Deck.from_csv_text(text), kum.InvalidDeckError, *words)
+
+
+def test_deck_other_bad_tables() -> None:
+    expect_error(lambda: kum.Deck.from_csv_text(""), kum.InvalidDeckError, "missing column")
+    expect_error(lambda: kum.Deck.from_csv_text("hello\n"), kum.InvalidDeckError, "missing column")
+    header = STANDARD_CSV.splitlines()[0]
+    expect_error(lambda: kum.Deck.from_csv_text(header + "\n"), kum.InvalidDeckError, "cards")
+    one = "\n".join(STANDARD_CSV.splitlines()[:2]) + "\n"
+    expect_error(lambda: kum.Deck.from_csv_text(one), kum.InvalidDeckError, "cards")
+    text = STANDARD_CSV.splitlines()[0] + "\n" + STANDARD_CSV.splitlines()[1] + ",surplus\n"
+    expect_error(lambda: kum.Deck.from_csv_text(text), kum.InvalidDeckError, "row 1", "fields")
+    short = STANDARD_CSV.splitlines()[0] + "\n0,orc,1\n"
+    expect_error(lambda: kum.Deck.from_csv_text(short), kum.InvalidDeckError, "row 1")
+
+
+def test_deck_from_missing_file(tmp_path: Any) -> None:
+    expect_error(lambda: kum.Deck.from_csv(tmp_path / "nope.csv"), kum.InvalidDeckError, "nope.csv")
+    binary = tmp_path / "bin.csv"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    expect_error(lambda: kum.Deck.from_csv(binary), kum.InvalidDeckError)
+    bad = tmp_path / "bad.csv"
+    bad.write_text(csv_with(4, "race", "elf"), encoding="utf-8")
+    expect_error(lambda: kum.Deck.from_csv(bad), kum.InvalidDeckError, "row 4", "race")
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"id,race", ["id,race"], {"race": "orc"}], ids=repr)
+def test_deck_csv_text_wrong_type(bad: Any) -> None:
+    expect_error(lambda: kum.Deck.from_csv_text(bad), kum.InvalidDeckError)
+
+
+def test_deck_csv_with_carriage_return_in_a_field() -> None:
+    """A stray '\\r' inside a field (e.g. a file saved on an old Mac) must be a KumError."""
+    text = csv_with(3, "race", "or\rc")
+    expect_error(lambda: kum.Deck.from_csv_text(text), kum.InvalidDeckError, "row")
+
+
+def test_deck_constructor_bad_cards() -> None:
+    expect_error(lambda: kum.Deck([]), kum.InvalidDeckError, "cards")
+    expect_error(lambda: kum.Deck(["goblin 7"]), kum.InvalidDeckError, "row 1")  # type: ignore[list-item]
+    c0 = kum.Card(0, kum.Race.ORC, 1, kum.MineFace(1, 1, 1))
+    c5 = kum.Card(5, kum.Race.ORC, 1, kum.MineFace(1, 1, 1))
+    expect_error(lambda: kum.Deck([c0, c5]), kum.InvalidDeckError, "row 2", "id")
+    c1 = kum.Card(1, kum.Race.ORC, 12, kum.MineFace(1, 1, 1))
+    expect_error(lambda: kum.Deck([c0, c1]), kum.InvalidDeckError, "row 2", "value")
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", sorted(_CHOICES))
+def test_rules_bad_choice(option: str) -> None:
+    for bad in ("sometimes", "", None, 1, ["immediate"], "IMMEDIATE"):
+        expect_error(lambda bad=bad: kum.Rules(**{option: bad}), kum.InvalidRulesError, option)
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"hand_size": 0}, ["hand_size"]),
+    ({"hand_size": 21}, ["hand_size"]),
+    ({"hand_size": "6"}, ["hand_size"]),
+    ({"hand_size": 6.0}, ["hand_size"]),
+    ({"hand_size": True}, ["hand_size"]),
+    ({"mines": 0}, ["mines"]),
+    ({"camp_cards": -1}, ["camp_cards"]),
+    ({"first_player": 4}, ["first_player"]),
+    ({"first_player": -1}, ["first_player"]),
+    ({"first_player": "first"}, ["first_player"]),
+    ({"first_player": 1.5}, ["first_player"]),
+    ({"deck": "standard"}, ["deck"]),
+    ({"deck": None}, ["deck"]),
+])
+def test_rules_bad_values(kwargs: dict[str, Any], words: list[str]) -> None:
+    expect_error(lambda: kum.Rules(**kwargs), kum.InvalidRulesError, *words)
+
+
+def test_rules_unknown_option_names() -> None:
+    expect_error(lambda: kum.Rules().with_(bogus=1), kum.InvalidRulesError, "bogus")
+    expect_error(lambda: kum.Rules().with_(refill="x"), kum.InvalidRulesError, "refill")
+    expect_error(lambda: kum.Rules.from_dict({"bogus": 1}), kum.InvalidRulesError, "bogus")
+    expect_error(lambda: kum.Rules.from_dict("x"), kum.InvalidRulesError, "mapping")  # type: ignore[arg-type]
+    expect_error(lambda: kum.Rules.from_dict({"deck": 5}), kum.InvalidRulesError, "deck")
+    expect_error(lambda: kum.Rules.from_dict({"deck": "not,a,deck\n1,2,3\n"}), kum.InvalidRulesError, "deck")
+
+
+def test_rules_constructor_unknown_option_is_a_rules_error() -> None:
+    """errors.py: InvalidRulesError is 'a rule option with an unknown name'."""
+    expect_error(lambda: kum.Rules(bogus=1), kum.InvalidRulesError, "bogus")  # type: ignore[call-arg]
+
+
+# -- names that a record must carry ------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["Ada:", "Bo;x", 'Q"uote', "back\\slash", "  Ada", "A\rB", "A\u2028B", "A\x85B", "[Ada]"],
+                         ids=repr)
+def test_any_accepted_name_survives_the_record(name: str) -> None:
+    """A name Game() accepts must round-trip through record()/from_record()."""
+    try:
+        game = kum.Game([name, "Bo"], seed=3)
+    except kum.KumError:
+        return  # refusing the name up front is fine
+    play_out(game, random.Random(1))
+    assert kum.Game.from_record(game.record()) == game
+    assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+
+
+def test_scenario_first_player_is_validated() -> None:
+    """from_scenario must refuse a first_player that its own record cannot load."""
+    try:
+        game = kum.Game.from_scenario(["Ada", "Bo"], first_player=5, current=0)
+    except kum.KumError:
+        return
+    game.apply(game.legal_action_ids()[0])
+    assert kum.Game.from_record(game.record()) == game
+
+
+# -- fuzzing -----------------------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+action_like = st.from_regex(
+    r"(play|draw|discard|PLAY|Draw)( +| *#)?[a-z#0-9 \[\]]{0,16}( (on|onto) (mine|claimed)? ?-?[0-9]{0,3})?",
+    fullmatch=True,
+)
+_GAME = fresh(seed=23, turns=5)
+_SAVED = _GAME.to_dict()
+_RECORD = _GAME.record()
+
+
+@FUZZ
+@given(text=st.text(max_size=60) | action_like)
+def test_fuzz_apply_text(text: str) -> None:
+    game = _GAME.clone()
+    before = game.to_dict()
+    try:
+        game.apply(text)
+    except kum.KumError:
+        assert game.to_dict() == before
+    else:
+        assert game.to_dict() != before
+
+
+@FUZZ
+@given(value=json_values)
+def test_fuzz_apply_and_friends_with_json_values(value: Any) -> None:
+    calls: list[Callable[[kum.Game], object]] = [
+        lambda g: g.apply(value), lambda g: g.discard(value), lambda g: g.draw(value),
+        lambda g: g.undo(value), lambda g: g.redo(value), lambda g: g.hand(value), lambda g: g.view(value),
+        lambda g: g.play(value, 1), lambda g: g.play(g.hand(g.current_player)[0], value),
+        lambda g: g.action_id(value), lambda g: g.parse_action(value),
+    ]
+    for call in calls:
+        game = _GAME.clone()
+        before = game.to_dict()
+        try:
+            call(game)
+        except kum.KumError:
+            assert game.to_dict() == before
+
+
+@FUZZ
+@given(value=json_values)
+def test_fuzz_from_dict_arbitrary(value: Any) -> None:
+    only_kum_errors(lambda: kum.Game.from_dict(value))
+
+
+def _paths(value: Any, path: tuple = ()) -> list[tuple]:
+    out = [path]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, (*path, i))
+    return out
+
+
+_SAVED_PATHS = [p for p in _paths(_SAVED) if p]
+
+
+@FUZZ
+@given(path=st.sampled_from(_SAVED_PATHS), value=json_values, drop=st.booleans())
+def test_fuzz_from_dict_mutated(path: tuple, value: Any, drop: bool) -> None:
+    d = json.loads(json.dumps(_SAVED))
+    node = d
+    for key in path[:-1]:
+        node = node[key]
+    if drop and isinstance(node, dict):
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    only_kum_errors(lambda: kum.Game.from_dict(d))
+
+
+@FUZZ
+@given(text=st.text(max_size=200))
+def test_fuzz_from_record_arbitrary(text: str) -> None:
+    only_kum_errors(lambda: kum.Game.from_record(text))
+
+
+_RECORD_LINES = _RECORD.splitlines()
+
+
+@FUZZ
+@given(index=st.integers(0, len(_RECORD_LINES) - 1), text=st.text(max_size=40) | action_like, mode=st.integers(0, 2))
+def test_fuzz_from_record_mutated(index: int, text: str, mode: int) -> None:
+    lines = list(_RECORD_LINES)
+    line = lines[index]
+    if mode == 0:
+        lines[index] = text
+    elif mode == 1 and (m := re.fullmatch(r'\[(\w+) "(.*)"\]', line)):
+        lines[index] = f'[{m[1]} "{text}"]'  # a tag with another value
+    elif mode == 1 and ":" in line:
+        lines[index] = line.split(":", 1)[0] + ": " + text  # a move line with other actions
+    else:
+        lines.insert(index, text)
+    only_kum_errors(lambda: kum.Game.from_record("\n".join(lines)))
+
+
+@FUZZ
+@given(text=st.text(max_size=200))
+def test_fuzz_deck_csv_arbitrary_text(text: str) -> None:
+    only_kum_errors(lambda: kum.Deck.from_csv_text(text))
+
+
+@FUZZ
+@given(value=json_values)
+def test_fuzz_deck_csv_json_values(value: Any) -> None:
+    only_kum_errors(lambda: kum.Deck.from_csv_text(value))
+
+
+_CSV_LINES = STANDARD_CSV.splitlines()
+
+
+@FUZZ
+@given(row=st.integers(0, len(_CSV_LINES) - 1), col=st.integers(0, 6), text=st.text(max_size=12))
+def test_fuzz_deck_csv_mutated_cell(row: int, col: int, text: str) -> None:
+    lines = list(_CSV_LINES)
+    cells = lines[row].split(",")
+    cells[col] = text
+    lines[row] = ",".join(cells)
+    only_kum_errors(lambda: kum.Deck.from_csv_text("\n".join(lines) + "\n"))
+
+
+@FUZZ
+@given(names=st.lists(st.text(min_size=1, max_size=10), min_size=2, max_size=4))
+def test_fuzz_player_names_round_trip(names: list[str]) -> None:
+    try:
+        game = kum.Game(names, seed=1)
+    except kum.KumError:
+        return
+    game.apply(game.legal_action_ids()[0])
+    game.apply(game.legal_action_ids()[0])
+    game.apply(game.legal_action_ids()[0])
+    assert kum.Game.from_record(game.record()) == game
+    assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+
+
+@FUZZ
+@given(kwargs=st.dictionaries(
+    st.sampled_from(["players", "seed", "races", "rules", "first_player"]), json_values, max_size=5))
+def test_fuzz_game_constructor(kwargs: dict[str, Any]) -> None:
+    players = kwargs.pop("players", 2)
+    only_kum_errors(lambda: kum.Game(players, **kwargs))
