@@ -4,25 +4,16 @@ import { creature, creatureText, face, faceText, h, RACE_GLYPH } from "./dom.js"
 
 const RACES = ["orc", "dwarf", "goblin", "giant"];
 
-function targetKey(t) {
-  if (!t) return "";
-  if (t.zone === "mine" || t.zone === "claimed") return `${t.zone}:${t.number}`;
-  if (t.zone === "camp") return `camp:${t.race}`;
-  return t.zone;
-}
-
-/** Index the legal actions: draws by target, plays by card then target, discards by card. */
+/** Index the legal actions the kernel sent. Texts are built from the card label and
+ * the target exactly as the kernel's notation reads; the kernel checks every one. */
 export function indexLegal(legal) {
   const draws = new Map();
   const plays = new Map();
   const discards = new Map();
-  for (const entry of legal || []) {
-    if (entry.kind === "draw") draws.set(targetKey(entry.target), entry.text);
-    else if (entry.kind === "discard") discards.set(entry.card, entry.text);
-    else if (entry.kind === "play") {
-      if (!plays.has(entry.card)) plays.set(entry.card, new Map());
-      plays.get(entry.card).set(targetKey(entry.target), entry.text);
-    }
+  for (const target of legal?.draws || []) draws.set(target, `draw ${target}`);
+  for (const d of legal?.discards || []) discards.set(d.card, `discard ${d.label}`);
+  for (const p of legal?.plays || []) {
+    plays.set(p.card, new Map(p.targets.map((t) => [t, `play ${p.label} on ${t}`])));
   }
   return { draws, plays, discards };
 }
@@ -48,6 +39,29 @@ function status(board, m, names) {
   return `${who} ${phase || board.phase}. Deck: ${board.deck.size}.`;
 }
 
+/** Light up the targets of the selected card, in place: no rebuild, so it shows
+ * within a frame. Clicks are handled by one delegated listener (widget.js). */
+export function applySelection(root, m, ui) {
+  const targets = ui.selected !== null ? indexLegal(m.legal).plays.get(ui.selected) : null;
+  for (const el of root.querySelectorAll('button[data-zone="mine"], button[data-zone="claimed"]')) {
+    const action = targets ? targets.get(el.dataset.key) : undefined;
+    el.classList.toggle("kum-target", Boolean(action));
+    el.disabled = !action || ui.pending;
+    if (action) {
+      el.dataset.action = action;
+      el.setAttribute("aria-label", `${el.dataset.label}. Click to ${action}`);
+    } else {
+      delete el.dataset.action;
+      el.setAttribute("aria-label", el.dataset.label);
+    }
+  }
+  for (const el of root.querySelectorAll("button[data-playable]")) {
+    const selected = Number(el.dataset.card) === ui.selected;
+    el.classList.toggle("kum-selected", selected);
+    el.setAttribute("aria-pressed", String(selected));
+  }
+}
+
 /** Build the whole board into `root`. `m` holds the traits; `ui` the local selection. */
 export function buildBoard(root, m, ui, on) {
   const board = m.board;
@@ -58,15 +72,13 @@ export function buildBoard(root, m, ui, on) {
   const names = board.players.map((p) => p.name);
   const legal = indexLegal(m.legal);
   const busy = ui.pending;
-  const selectedTargets = ui.selected !== null && legal.plays.get(ui.selected);
   const last = m.last_move || {};
-  const lastKey = last.target ? targetKey(last.target) : "";
+  const lastKey = last.target || "";
 
   const actionButton = (key, cls, label, content, zone, extra = {}) => {
-    let action = null;
-    if (zone === "deck" || zone === "camp") action = legal.draws.get(key) || null;
-    else if (selectedTargets) action = selectedTargets.get(key) || null;
-    const isLast = lastKey === key && last.seat !== undefined;
+    // Draws are clickable at once; play targets light up on selection (applySelection).
+    const action = zone === "deck" || zone === "camp" ? legal.draws.get(key) || null : null;
+    const isLast = lastKey === key;
     return h(
       "button",
       {
@@ -74,8 +86,7 @@ export function buildBoard(root, m, ui, on) {
         class: `${cls}${action ? " kum-target" : ""}${isLast ? " kum-last" : ""}`,
         "aria-label": label + (action ? `. Click to ${action}` : ""),
         disabled: !action || busy,
-        dataset: { zone, key, ...(action ? { action } : {}), ...extra },
-        onclick: action ? () => on.act(action) : undefined,
+        dataset: { zone, key, label, ...(action ? { action } : {}), ...extra },
       },
       content,
     );
@@ -96,7 +107,7 @@ export function buildBoard(root, m, ui, on) {
       "div",
       { class: "kum-pile" },
       actionButton(
-        `camp:${race}`,
+        `camp ${race}`,
         `kum-camp kum-race-${race}`,
         `Camp ${race} pile, ${pile.length} cards${top ? `, top ${creatureText(top)}` : ""}`,
         [h("span", { class: "kum-label" }, `${RACE_GLYPH[race]} ${race}`), top ? creature(top) : h("span", { class: "kum-muted" }, "—"), h("span", { class: "kum-count" }, `×${pile.length}`)],
@@ -112,7 +123,7 @@ export function buildBoard(root, m, ui, on) {
   // Available mines
   const mines = board.mines.map((mine) =>
     actionButton(
-      `mine:${mine.number}`,
+      `mine ${mine.number}`,
       "kum-mine",
       `Mine ${mine.number}: ${faceText(mine.mine)}; stack ${mine.stack.map(creatureText).join(", ") || "empty"}`,
       [h("span", { class: "kum-label" }, `Mine ${mine.number}`), face(mine.mine), mine.mine ? stackView(mine.stack, mine.mine.defense) : null],
@@ -122,14 +133,14 @@ export function buildBoard(root, m, ui, on) {
   );
 
   // Players
-  const shown = board.shown_seat;
+  const shown = board.shown_seat ?? null;
   const players = board.players.map((p) => {
     const mineSeat = p.seat === shown || (shown === null && p.seat === board.current && !board.spectator);
     const claimed = p.claimed.map((c) => {
       const need = c.mine.size + (c.mine.overseer ? 1 : 0);
       const content = [h("span", { class: "kum-label" }, `Claimed ${c.number}`), face(c.mine), stackView(c.stack, need), c.needs_overseer ? h("span", { class: "kum-hint" }, "needs own race") : null];
       const label = `${p.name}'s claimed mine ${c.number}: ${faceText(c.mine)}`;
-      if (p.seat === board.current && mineSeat) return actionButton(`claimed:${c.number}`, "kum-claimed", label, content, "claimed", { seat: String(p.seat) });
+      if (p.seat === board.current && mineSeat) return actionButton(`claimed ${c.number}`, "kum-claimed", label, content, "claimed", { seat: String(p.seat) });
       return h("div", { class: "kum-claimed", dataset: { zone: "claimed", seat: String(p.seat) }, "aria-label": label }, content);
     });
     const developed = h("div", { class: "kum-developed", dataset: { zone: "developed", seat: String(p.seat) } }, p.developed.length ? p.developed.map((f) => face(f)) : h("span", { class: "kum-muted" }, "none yet"));
@@ -182,12 +193,12 @@ export function buildBoard(root, m, ui, on) {
 }
 
 function handCard(card, i, p, canAct, legal, ui, on, busy) {
-  const known = card.id !== null && card.id !== undefined;
+  const known = card.id !== undefined && card.id !== null;
   const plays = known && canAct ? legal.plays.get(card.id) : null;
   const discard = known && canAct ? legal.discards.get(card.id) : null;
   const selected = known && ui.selected === card.id;
   const label = `${known || card.race ? creatureText(card) : "hidden creature"}; mine side ${faceText(card)}`;
-  const content = [creature(card), face(card.defense === null ? null : card)];
+  const content = [creature(card), face(card.defense === undefined ? null : card)];
   if (!plays && !discard) {
     return h("div", { class: `kum-card${card.public ? " kum-public" : ""}`, "aria-label": label, dataset: { index: String(i) } }, content);
   }
@@ -200,7 +211,6 @@ function handCard(card, i, p, canAct, legal, ui, on, busy) {
       "aria-pressed": plays ? String(selected) : undefined,
       disabled: busy,
       dataset: { card: String(card.id), key: `card:${card.id}`, ...(plays ? { playable: "" } : {}), ...(discard ? { action: discard } : {}) },
-      onclick: () => (discard ? on.act(discard) : on.select(card.id)),
     },
     content,
   );

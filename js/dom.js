@@ -32,29 +32,26 @@ export function faceText(face) {
   return `defense ${face.defense}, size ${face.size}, ${face.points} points${ov}`;
 }
 
-/** A creature chip: glyph + letter + value, coloured by race (colour is never the only cue). */
+/** A creature chip: glyph + letter + value, coloured by race (colour is never the only
+ * cue). One element per chip (the glyph comes from CSS), so a re-render stays cheap. */
 export function creature(card, extra = "") {
   if (!card || !card.race) {
     return h("span", { class: `kum-creature kum-hidden ${extra}`, title: "creature face hidden" }, "?");
   }
   return h(
     "span",
-    { class: `kum-creature kum-race-${card.race} ${extra}`, title: creatureText(card) },
-    h("span", { class: "kum-glyph", "aria-hidden": "true" }, RACE_GLYPH[card.race] || "?"),
-    h("span", { class: "kum-letter", "aria-hidden": "true" }, RACE_LETTER[card.race] || "?"),
-    h("span", { class: "kum-value" }, String(card.value)),
+    { class: `kum-creature kum-race-${card.race} ${extra}`, title: creatureText(card), dataset: { glyph: RACE_GLYPH[card.race] || "?" } },
+    `${RACE_LETTER[card.race] || "?"}${card.value}`,
   );
 }
 
-/** A mine face: defense, size, points and the overseer sign. */
+/** A mine face: D defense, S size, points, and the overseer sign. */
 export function face(f) {
   if (!f) return h("span", { class: "kum-face kum-empty" }, "empty");
   return h(
     "span",
     { class: "kum-face", title: faceText(f) },
-    h("span", { class: "kum-def", title: "defense: creatures to claim it" }, `D${f.defense}`),
-    h("span", { class: "kum-size", title: "size: creatures to develop it" }, `S${f.size}`),
-    h("span", { class: "kum-pts", title: "points" }, `${f.points}★`),
+    `D${f.defense} S${f.size} ${f.points}★`,
     f.overseer ? h("span", { class: "kum-ov", title: "overseer: finish with your own race" }, "OV") : null,
   );
 }

@@ -1,6 +1,6 @@
 // kum_widget front-end: a thin view. It renders the synced view, marks the legal
 // actions the kernel sent, and sends the chosen action with the state id.
-import { buildBoard } from "./board.js";
+import { applySelection, buildBoard } from "./board.js";
 import { h } from "./dom.js";
 
 const TRAITS = ["board", "legal", "log", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices"];
@@ -21,16 +21,18 @@ function render({ model, el }) {
   const on = {
     select(card) {
       ui.selected = ui.selected === card ? null : card;
-      draw(); // local: targets light up with no kernel round trip
+      applySelection(root, read(model), ui); // local and in place: no round trip, no rebuild
     },
     act(action) {
       on.send({ kind: "act", action });
     },
     send(msg) {
+      if (ui.pending) return; // one click in flight at a time
       ui.pending = true;
       ui.sentAt = performance.now();
       model.send({ ...msg, state_id: model.get("state_id") });
-      draw();
+      // No re-render here: repainting the board now would only delay the reply's arrival.
+      root.setAttribute("aria-busy", "true");
     },
     newGame() {
       ui.newGame = !ui.newGame;
@@ -58,6 +60,7 @@ function render({ model, el }) {
     const focused = root.contains(document.activeElement) ? document.activeElement.dataset.key || document.activeElement.dataset.control : null;
     const m = read(model);
     buildBoard(root, m, ui, on);
+    applySelection(root, m, ui);
     const form = newGameForm(m);
     if (form) root.insertBefore(form, root.children[1] || null);
     if (focused) {
@@ -67,23 +70,38 @@ function render({ model, el }) {
   }
 
   function changed() {
-    // Coalesce a burst of trait changes (one kernel update) into one render.
+    // One kernel update sets several traits in one synchronous burst: render once,
+    // in a microtask right after it (no frame of delay).
     if (frame) return;
-    frame = requestAnimationFrame(() => {
+    frame = 1;
+    const arrivedAt = performance.now();
+    queueMicrotask(() => {
+      if (!frame) return; // cleaned up meanwhile
       frame = 0;
       ui.pending = false;
-      const legal = model.get("legal") || [];
-      if (ui.selected !== null && !legal.some((a) => a.card === ui.selected)) ui.selected = null;
+      root.removeAttribute("aria-busy");
+      const plays = (model.get("legal") || {}).plays || [];
+      if (ui.selected !== null && !plays.some((p) => p.card === ui.selected)) ui.selected = null;
       draw();
-      root.dispatchEvent(new CustomEvent("kum-rendered", { detail: { stateId: model.get("state_id") } }));
+      // Timings for bench/latency.py: when the click was sent, the update arrived, the board was rebuilt.
+      const detail = { stateId: model.get("state_id"), sentAt: ui.sentAt, arrivedAt, renderedAt: performance.now() };
+      root.dispatchEvent(new CustomEvent("kum-rendered", { detail }));
     });
   }
+
+  // One delegated listener: a button with data-action performs it; a playable card selects.
+  root.addEventListener("click", (event) => {
+    const el = event.target.closest("button");
+    if (!el || el.disabled || el.dataset.control) return;
+    if (el.dataset.action) on.act(el.dataset.action);
+    else if (el.dataset.playable !== undefined) on.select(Number(el.dataset.card));
+  });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);
   draw();
   return () => {
     for (const name of TRAITS) model.off(`change:${name}`, changed);
-    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
     root.remove();
   };
 }

@@ -23,9 +23,28 @@ from .engine.actions import Discard, Draw, Play
 __all__ = ["GameWidget"]
 
 _STATIC = Path(__file__).parent / "static"
-_LOG_LINES = 60
+_LOG_LINES = 20  # the board shows this many; fewer bytes per move
 _MSG_KINDS = {"act", "undo", "redo", "new_game", "ready"}
 _HUMAN_NAMES = ("Ada", "Bo", "Cy", "Di")
+
+
+def _compact(value: Any) -> Any:
+    """Drop null and false fields (the front-end reads a missing field as empty):
+    hidden cards and plain mines then cost a third of the bytes."""
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items() if v is not None and v is not False}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
+
+
+def _target(action: Any) -> str:
+    """The board key of an action's target: "mine 2", "claimed 1", "deck", "camp orc", "hand"."""
+    if isinstance(action, Play):
+        return f"mine {action.slot + 1}" if action.slot is not None else f"claimed {(action.claim or 0) + 1}"
+    if isinstance(action, Draw):
+        return "deck" if action.race is None else f"camp {action.race.value}"
+    return "hand"
 
 
 def _static(name: str) -> Path:
@@ -49,7 +68,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     _css = _static("widget.css")
 
     board = t.Dict().tag(sync=True)
-    legal = t.List().tag(sync=True)
+    legal = t.Dict().tag(sync=True)
     log = t.List().tag(sync=True)
     error = t.Unicode("").tag(sync=True)
     state_id = t.Int(0).tag(sync=True)
@@ -97,6 +116,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         self._pending: asyncio.TimerHandle | None = None
         self._stepping = False
         self._ready_seat: int | None = None
+        self._offered: list[str] = []
         super().__init__(seat=seat, reveal=reveal, bot_delay=float(bot_delay))
         self.bot_seats = {str(s): b.name for s, b in self._bots.items()}
         game.on_change(self._on_game_change)
@@ -204,9 +224,10 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         else:
             board = game.view(shown)
         board["shown_seat"] = None if self.reveal else shown
-        legal: list[dict[str, Any]] = []
+        self._offered: list[str] = []
         if not game.is_over and cur in humans and not pass_to and (self.reveal or cur == shown):
-            legal = [self._legal_entry(a) for a in game.legal_actions()]
+            self._offered = [game.action_text(a) for a in game.legal_actions()]
+        legal = self._legal_payload(game.legal_actions() if self._offered else [])
         viewer = None if self.reveal else shown
         lines = []
         for events in game._logs[-_LOG_LINES:]:
@@ -214,28 +235,37 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         last: dict[str, Any] = {}
         if game._history:
             seat = next((e.seat for e in game._logs[-1] if hasattr(e, "seat")), None)
-            last = {"seat": seat, "bot": seat in self._bots, **self._legal_entry(game.history[-1])}
+            action = game.history[-1]
+            last = {"seat": seat, "bot": seat in self._bots, "text": game.action_text(action), "target": _target(action)}
         with self.hold_sync():
             self.last_move = last
-            self.board = board
+            self.board = _compact(board)
             self.legal = legal
             self.log = lines
             self.pass_to = pass_to
             self.state_id = game.state_id
 
-    def _legal_entry(self, action: Any) -> dict[str, Any]:
-        entry: dict[str, Any] = {"text": self._game.action_text(action)}
-        if isinstance(action, Play):
-            entry.update(kind="play", card=action.card)
-            if action.slot is not None:
-                entry["target"] = {"zone": "mine", "number": action.slot + 1}
-            else:
-                entry["target"] = {"zone": "claimed", "number": (action.claim or 0) + 1}
-        elif isinstance(action, Draw):
-            entry.update(kind="draw", card=None, target={"zone": "deck"} if action.race is None else {"zone": "camp", "race": action.race.value})
-        elif isinstance(action, Discard):
-            entry.update(kind="discard", card=action.card, target={"zone": "hand"})
-        return entry
+    @property
+    def offered(self) -> list[str]:
+        """The action texts the board offers now (empty when no human here may act)."""
+        return list(self._offered)
+
+    def _legal_payload(self, actions: list[Any]) -> dict[str, Any]:
+        """The legal actions, grouped so each card's label is sent once: the board
+        builds each text as ``play <label> on <target>``, ``draw <target>``,
+        ``discard <label>``, and the kernel checks it against ``offered``."""
+        plays: dict[int, dict[str, Any]] = {}
+        draws: list[str] = []
+        discards: list[dict[str, Any]] = []
+        for action in actions:
+            if isinstance(action, Play):
+                entry = plays.setdefault(action.card, {"card": action.card, "label": self._game.deck[action.card].label, "targets": []})
+                entry["targets"].append(_target(action))
+            elif isinstance(action, Draw):
+                draws.append(_target(action))
+            elif isinstance(action, Discard):
+                discards.append({"card": action.card, "label": self._game.deck[action.card].label})
+        return {"plays": list(plays.values()), "draws": draws, "discards": discards}
 
     # -- browser messages (trust nothing) -------------------------------------------------
 
@@ -275,9 +305,8 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         text = content.get("action")
         if not isinstance(text, str) or len(text) > 200:
             raise KumError("refused a message from the board: 'action' must be action text")
-        allowed = {entry["text"] for entry in self.legal}
-        if text not in allowed:
-            if not self.legal:
+        if text not in self._offered:
+            if not self._offered:
                 raise KumError("it is not your turn to act on this board")
             raise KumError(f"refused {text[:80]!r}: not a legal action now")
         self.act(text)

@@ -32,15 +32,16 @@ def synced(w: kum.GameWidget) -> str:
 def test_widget_starts_on_human_turn_with_legal_actions() -> None:
     w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
     assert w.game.players == ("Ada", "Greedy bot")
-    assert w.game.current_player == 0 and w.legal
-    assert all(entry["text"] in {w.game.action_text(a) for a in w.game.legal_actions()} for entry in w.legal)
+    assert w.game.current_player == 0 and w.offered
+    assert w.offered == [w.game.action_text(a) for a in w.game.legal_actions()]
+    plays = {f"play {p['label']} on {t}" for p in w.legal["plays"] for t in p["targets"]}
+    assert plays == {t for t in w.offered if t.startswith("play")}
     assert w.board["seat"] == 0 and w.state_id == w.game.state_id
 
 
 def test_click_play_then_draw_then_bot_replies() -> None:
     w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
-    play = next(e for e in w.legal if e["kind"] == "play")
-    click(w, play["text"])
+    click(w, next(t for t in w.offered if t.startswith("play")))
     assert w.error == "" and w.game.phase == "draw"
     click(w, "draw deck")
     assert w.error == ""
@@ -52,7 +53,7 @@ def test_click_play_then_draw_then_bot_replies() -> None:
 def test_stale_state_id_is_refused_and_game_unchanged() -> None:
     w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
     before = w.game.to_dict()
-    send(w, kind="act", action=w.legal[0]["text"], state_id=w.state_id - 1)
+    send(w, kind="act", action=w.offered[0], state_id=w.state_id - 1)
     assert "old board" in w.error
     assert w.game.to_dict() == before
 
@@ -85,7 +86,7 @@ def test_browser_cannot_move_for_a_bot_seat() -> None:
     w = kum.GameWidget(game, seat=0, bots={0: "random"}, bot_delay=0)
     # Seat 0 is a bot, seat 1 (human) to move now; the board shows seat 0 (a bot): no legal list.
     assert game.current_player == 1
-    assert w.legal == []
+    assert w.offered == []
     before = game.to_dict()
     click(w, game.action_text(game.legal_actions()[0]))
     assert "not your turn" in w.error and game.to_dict() == before
@@ -94,10 +95,10 @@ def test_browser_cannot_move_for_a_bot_seat() -> None:
 def test_nothing_private_is_synced() -> None:
     w = kum.GameWidget(bots={1: "greedy"}, seed=8, bot_delay=0)
     for _ in range(10):
-        click(w, w.legal[0]["text"])
+        click(w, w.offered[0])
     bot_hand = w.game.hand(1)
     other = w.board["players"][1]["hand"]
-    assert all(card["id"] is None for card in other)
+    assert all(card.get("id") is None for card in other)
     hidden = [c for c in bot_hand if not w.game._state.known[c.id]]
     payload = synced(w)
     for card in hidden:
@@ -123,12 +124,12 @@ def test_act_undo_new_game_from_cells() -> None:
     w.undo()  # back over the bot's replies to Ada's draw decision
     assert w.game.current_player == 0 and w.game.phase == "draw" and len(w.game.history) == 1
     w.new_game(seed=5)
-    assert w.game.seed == 5 and w.game.history == () and w.legal
+    assert w.game.seed == 5 and w.game.history == () and w.offered
 
 
 def test_undo_and_new_game_from_buttons() -> None:
     w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
-    click(w, w.legal[0]["text"])
+    click(w, w.offered[0])
     send(w, kind="undo")
     assert w.game.history == () and w.error == ""
     send(w, kind="new_game", seed=17, bot="greedy")
@@ -139,7 +140,7 @@ def test_two_widgets_on_one_game_stay_in_step() -> None:
     game = kum.Game(["Ada", "Bo"], seed=4)
     a = kum.GameWidget(game, seat=0)
     b = kum.GameWidget(game, seat=1, reveal=True)
-    click(a, a.legal[0]["text"]) if not a.pass_to else None
+    click(a, a.offered[0]) if not a.pass_to else None
     game.apply(game.legal_actions()[0])
     assert a.state_id == b.state_id == game.state_id
     assert a.board["phase"] == b.board["phase"]
@@ -147,16 +148,16 @@ def test_two_widgets_on_one_game_stay_in_step() -> None:
 
 def test_hot_seat_hides_hand_behind_pass_screen() -> None:
     w = kum.GameWidget(kum.Game(["Ada", "Bo"], seed=4))
-    assert w.pass_to == "Ada" and w.legal == []
-    assert all(c["id"] is None for p in w.board["players"] for c in p["hand"])
+    assert w.pass_to == "Ada" and w.offered == []
+    assert all(c.get("id") is None for p in w.board["players"] for c in p["hand"])
     send(w, kind="ready")
-    assert w.pass_to == "" and w.legal and w.board["seat"] == 0
-    click(w, w.legal[0]["text"])
-    click(w, next(e["text"] for e in w.legal if e["kind"] == "draw"))
-    assert w.pass_to == "Bo" and w.legal == []
-    assert all(c["id"] is None for p in w.board["players"] for c in p["hand"])
+    assert w.pass_to == "" and w.offered and w.board["seat"] == 0
+    click(w, w.offered[0])
+    click(w, next(t for t in w.offered if t.startswith("draw")))
+    assert w.pass_to == "Bo" and w.offered == []
+    assert all(c.get("id") is None for p in w.board["players"] for c in p["hand"])
     send(w, kind="ready")
-    assert w.board["seat"] == 1 and w.legal
+    assert w.board["seat"] == 1 and w.offered
 
 
 def test_bot_that_raises_is_reported_and_game_goes_on() -> None:
@@ -167,10 +168,10 @@ def test_bot_that_raises_is_reported_and_game_goes_on() -> None:
             raise RuntimeError("boom")
 
     w = kum.GameWidget(bots={1: Broken()}, seed=3, bot_delay=0)
-    click(w, w.legal[0]["text"])
+    click(w, w.offered[0])
     click(w, "draw deck")
     assert "Broken bot failed" in w.error and "boom" in w.error
-    assert w.game.current_player == 0 and w.legal
+    assert w.game.current_player == 0 and w.offered
 
 
 def test_xss_name_is_plain_data() -> None:
@@ -184,7 +185,7 @@ def test_widget_plays_a_whole_game_by_messages() -> None:
     for _ in range(1000):
         if w.game.is_over:
             break
-        click(w, w.legal[-1]["text"])
+        click(w, w.offered[-1])
         assert w.error == ""
     assert w.game.is_over and w.board["over"] and w.board["winners"] == w.game.winners()
 
