@@ -80,6 +80,10 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     thinking = t.Bool(False).tag(sync=True)
     bot_choices = t.List(list(BOT_NAMES)).tag(sync=True)
     bot_delay = t.Float(0.6).tag(sync=True)
+    step = t.Int(0).tag(sync=True)
+    """Actions applied so far. Set it (or link a slider to it) to move through the game's
+    history: lower undoes, higher redoes (up to ``max_step``), as for a replay."""
+    max_step = t.Int(0).tag(sync=True)
 
     def __init__(
         self,
@@ -122,6 +126,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         game.on_change(self._on_game_change)
         self.on_msg(self._on_browser_msg)
         self.observe(self._on_display_change, names=["seat", "reveal"])
+        self.observe(self._on_step, names=["step"])
         self._sync()
         self._schedule_bots()
 
@@ -204,6 +209,26 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     def _on_display_change(self, change: Any) -> None:
         self._sync()
 
+    @t.validate("step")
+    def _valid_step(self, proposal: Any) -> int:
+        return max(0, min(int(proposal["value"]), self.max_step))  # clamp to the record
+
+    def _on_step(self, change: Any) -> None:
+        game = self._game
+        target = change["new"]
+        done = len(game._history)
+        if target == done:
+            return
+        self._cancel_bots()
+        self._stepping = True  # replaying: bots must not answer in between
+        try:
+            if target < done:
+                game.undo(done - target)
+            else:
+                game.redo(target - done)
+        finally:
+            self._stepping = False
+
     def _on_game_change(self, game: Game) -> None:
         self._sync()
         self._schedule_bots()
@@ -238,6 +263,8 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             action = game.history[-1]
             last = {"seat": seat, "bot": seat in self._bots, "text": game.action_text(action), "target": _target(action)}
         with self.hold_sync():
+            self.max_step = len(game._history) + len(game._future)
+            self.step = len(game._history)  # after max_step, which bounds it
             self.last_move = last
             self.board = _compact(board)
             self.legal = legal

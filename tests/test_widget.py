@@ -220,3 +220,23 @@ def test_fuzzed_messages_never_crash(content: object) -> None:
     w._on_browser_msg(w, content, [])  # must not raise
     if kind not in ("undo", "new_game", "act", "ready") or w.error:
         assert w.game.to_dict() == before or kind in ("undo", "new_game")
+
+
+def test_step_trait_replays_history_both_ways() -> None:
+    import ipywidgets
+
+    game = kum.Game(["Ada", "Bo"], seed=12)
+    for _ in range(10):
+        game.apply(game.legal_actions()[0])
+    w = kum.GameWidget(game, reveal=True)
+    assert w.step == w.max_step == 10
+    slider = ipywidgets.IntSlider(min=0, max=w.max_step)
+    ipywidgets.link((slider, "value"), (w, "step"))
+    slider.value = 4
+    assert len(game.history) == 4 and w.step == 4 and w.max_step == 10 and w.board["turn"] == 2
+    slider.value = 10
+    assert len(game.history) == 10 and game.can_redo is False
+    w.step = 99  # clamped to what the record holds
+    assert w.step == 10
+    game.undo(3)
+    assert w.step == 7 and slider.value == 7  # a change from a cell moves the slider
