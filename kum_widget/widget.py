@@ -249,6 +249,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         else:
             board = game.view(shown)
         board["shown_seat"] = None if self.reveal else shown
+        del board["rules"]  # public, but the board does not draw it: fewer bytes per move
         self._offered: list[str] = []
         if not game.is_over and cur in humans and not pass_to and (self.reveal or cur == shown):
             self._offered = [game.action_text(a) for a in game.legal_actions()]

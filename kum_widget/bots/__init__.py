@@ -2,5 +2,6 @@
 
 from .base import BOT_NAMES, Bot, RandomBot, bot_move, make_bot
 from .greedy import GreedyBot
+from .ismcts import ISMCTSBot
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "bot_move", "make_bot"]
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "bot_move", "make_bot"]

@@ -54,13 +54,18 @@ def make_bot(spec: Any, *, seed: int | None = None) -> Bot:
     raise ValueError(f"a bot is a name ({', '.join(BOT_NAMES)}) or an object with choose(view, legal), got {spec!r:.60}")
 
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "ismcts")
 
 
 def _registry() -> dict[str, Any]:
     from .greedy import GreedyBot
+    from .ismcts import ISMCTSBot
 
-    return {"random": lambda seed: RandomBot(seed), "greedy": lambda seed: GreedyBot(seed)}
+    return {
+        "random": lambda seed: RandomBot(seed),
+        "greedy": lambda seed: GreedyBot(seed),
+        "ismcts": lambda seed: ISMCTSBot(seed=seed),
+    }
 
 
 def bot_move(game: GameState, bot: Bot) -> Hashable:

@@ -105,6 +105,8 @@ def view(s: State, seat: int | None, *, spectator: bool = False) -> dict[str, An
         "scores": scores(s),
         "winners": winners(s) if over else [],
         "kings_in_game": [RACES[r].value for r in s.kings],
+        "pending": [slot + 1 for slot in s.pending],
+        "rules": s.rules.to_dict(),
     }
 
 

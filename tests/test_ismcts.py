@@ -1,0 +1,93 @@
+"""ISMCTS: it reads only its seat's view, is seeded, and plays well (strength in bench/bots.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import kum_widget as kum
+from kum_widget.bots import ISMCTSBot, RandomBot, bot_move, make_bot
+from kum_widget.engine.sampling import Determinizer
+from kum_widget.engine.views import view
+
+
+def mid_game(seed: int, moves: int) -> kum.Game:
+    game = kum.Game(2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.apply(rng.choice(game.legal_actions()))
+    while game.phase != "play":
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+def swap_hidden(game: kum.Game, seat: int) -> kum.Game:
+    """The same game for `seat`, with one of the other seat's hidden hand cards swapped
+    for a deck card (below the top) of the same mine face: a different hidden deal."""
+    data = game.to_dict()
+    state = data["state"]
+    other = 1 - seat
+    known = set(state["known"])
+    deck = state["deck"]  # top first
+    faces = {c.id: c.mine for c in game.deck}
+    for i, card in enumerate(state["hands"][other]):
+        if card in known:
+            continue
+        for j in range(1, len(deck)):
+            if faces[deck[j]] == faces[card] and game.deck[deck[j]].creature != game.deck[card].creature:
+                state["hands"][other][i], deck[j] = deck[j], card
+                twin = kum.Game.from_scenario(
+                    list(game.players), races=[k.value for k in game.kings], first_player=game.first_player,
+                    **{k: state[k] for k in ("hands", "known", "mines", "claimed", "developed", "camp", "deck", "current", "turn")},
+                )
+                return twin
+    raise AssertionError("no swap found")
+
+
+def test_same_view_same_choice_whatever_the_hidden_cards() -> None:
+    game = mid_game(31, 30)
+    seat = game.current_player
+    twin = swap_hidden(game, seat)
+    assert twin.view(seat) == game.view(seat)
+    assert twin.hand(1 - seat) != game.hand(1 - seat)
+    a = ISMCTSBot(iterations=200, seed=9).choose(game.view(seat), game.legal_actions())
+    b = ISMCTSBot(iterations=200, seed=9).choose(twin.view(seat), twin.legal_actions())
+    assert a == b
+
+
+def test_determinized_positions_agree_with_the_view() -> None:
+    for seed in range(12):
+        game = mid_game(seed, 20 + 7 * seed)
+        seat = game.current_player
+        det = Determinizer(game.view(seat))
+        for k in range(4):
+            state = det.sample(random.Random(k))
+            assert view(state, seat) == game.view(seat)
+
+
+def test_ismcts_beats_random_and_respects_time_limit() -> None:
+    wins = 0
+    for g in range(3):
+        seat = g % 2
+        bots = [RandomBot(g), RandomBot(g)]
+        bots[seat] = ISMCTSBot(iterations=25, seed=g)
+        game = kum.Game(2, seed=400 + g)
+        while not game.is_over:
+            game.apply(bot_move(game, bots[game.current_player]))
+        wins += game.winners() == [seat]
+    assert wins >= 2
+    bot = ISMCTSBot(iterations=10**6, time_limit=0.05, seed=1)
+    game = mid_game(3, 10)
+    bot.choose(game.view(game.current_player), game.legal_actions())
+    assert bot.last_stats["seconds"] < 0.5 and bot.last_stats["iterations"] < 10**6
+
+
+def test_ismcts_by_name_and_bad_arguments() -> None:
+    assert isinstance(make_bot("ismcts", seed=1), ISMCTSBot)
+    w = kum.GameWidget(bots={1: "ismcts"}, seed=2, bot_delay=0)
+    assert w.bot_seats == {"1": "ISMCTS bot"} and "ismcts" in w.bot_choices
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTSBot(iterations=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        ISMCTSBot(time_limit=-1)
