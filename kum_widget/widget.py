@@ -256,11 +256,11 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         legal = self._legal_payload(game.legal_actions() if self._offered else [])
         viewer = None if self.reveal else shown
         lines = []
-        for events in game._logs[-_LOG_LINES:]:
+        for events in game.logs[-_LOG_LINES:]:
             lines.append(" ".join(game.describe(e, viewer) for e in events))
         last: dict[str, Any] = {}
         if game._history:
-            seat = next((e.seat for e in game._logs[-1] if hasattr(e, "seat")), None)
+            seat = next((e.seat for e in game.logs[-1] if hasattr(e, "seat")), None)
             action = game.history[-1]
             last = {"seat": seat, "bot": seat in self._bots, "text": game.action_text(action), "target": _target(action)}
         with self.hold_sync():

@@ -331,6 +331,11 @@ class Game:
         """Every event since the start, in order."""
         return [e for events in self._logs for e in events]
 
+    @property
+    def logs(self) -> tuple[tuple[Event, ...], ...]:
+        """The events of each action since the start: ``logs[i]`` is what ``history[i]`` caused."""
+        return tuple(tuple(events) for events in self._logs)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """The JSON-safe observation of ``seat`` under D6 (``None``: the full table)."""
         return view(self._state, None if seat is None else self._seat(seat))

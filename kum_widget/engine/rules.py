@@ -335,6 +335,8 @@ def refusal(s: State, aid: int) -> str | None:
         if card.race.index != s.kings[cur]:
             return f"{where} is full: its overseer must be of {who}'s own race ({own})"
     elif card.race.index == s.kings[cur]:
-        return f"{card.creature} cannot go on {where}: not {who}'s own race ({own}) until the overseer"
+        if s.cards.overseers[mine]:
+            return f"{card.creature} cannot go on {where}: {who}'s own race ({own}) goes there only as the overseer, once the mine is full"
+        return f"{card.creature} cannot go on {where}: {who} may not play their own race ({own}) on their claimed mines"
     top = deck[st[-1]]
     return f"{card.creature} cannot go on {where}: top card is {top.creature}"
