@@ -5,8 +5,9 @@
 >>> game.current_player
 0
 
-The widget (``kum.GameWidget``) and the bots (``kum.bots``) load on first use, so
-``import kum_widget`` stays light: no Jupyter, pandas or matplotlib at import time.
+The widget (``kum.GameWidget``), the bots (``kum.bots``) and the design lab
+(``kum.lab``, ``kum.simulate``) load on first use, so ``import kum_widget`` stays
+light: no Jupyter, pandas, matplotlib or dask at import time.
 """
 
 from .engine import (
@@ -49,18 +50,22 @@ __all__ = [
     "Draw", "Drew", "Event", "Game", "GameOver", "GameWidget", "IllegalActionError", "InvalidActionError",
     "InvalidCardError", "InvalidDeckError", "InvalidRecordError", "InvalidRulesError", "InvalidStateError",
     "KumError", "Mine", "MineFace", "OverseerPlaced", "Play", "Played", "Race", "Refilled", "Rules", "Stuck",
-    "__version__",
+    "__version__", "lab", "simulate",
 ]
 
 
 def __getattr__(name: str) -> object:
-    # The widget (anywidget, ipywidgets) and the bots load on first use.
+    # The widget (anywidget, ipywidgets), the bots and the lab load on first use.
     if name == "GameWidget":
         from .widget import GameWidget
 
         return GameWidget
-    if name == "bots":
+    if name in ("bots", "lab"):
         import importlib
 
-        return importlib.import_module(".bots", __name__)
+        return importlib.import_module(f".{name}", __name__)
+    if name == "simulate":  # the design lab; pandas and tqdm load when it runs
+        from .lab import simulate
+
+        return simulate
     raise AttributeError(f"module 'kum_widget' has no attribute {name!r}")

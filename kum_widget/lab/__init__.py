@@ -1,0 +1,33 @@
+"""The game-design lab: simulate many bot games under rule variants, then measure.
+
+>>> import kum_widget as kum
+>>> df = kum.simulate(4, bots=("random", "greedy"), seed=3, progress=False)
+>>> len(df), list(df["game"])
+(4, [0, 1, 2, 3])
+>>> bool((df["score_0"] == df["developed_0"] - df["undeveloped_0"]).all())
+True
+
+- :func:`simulate` (also ``kum.simulate``): one row per game; :func:`per_seat`: one
+  row per (game, seat); :func:`replay`: a game of a run, played again as a ``kum.Game``;
+  :func:`worker_pool`: worker processes to reuse across runs.
+- :func:`win_rate`, :func:`score_distribution`, :func:`game_length`, :func:`matchup`,
+  :func:`compare`: a table and a plot each (a :class:`LabResult`).
+- :func:`deck_table`, :func:`face_table`: deck tables as DataFrames (to write a CSV
+  for ``kum.Deck.from_csv``).
+- :func:`wilson`, :func:`newcombe`, :func:`newcombe_paired`: the intervals used.
+
+Importing this package is light: pandas, matplotlib, tqdm and dask load on first use.
+"""
+
+from .analysis import compare, game_length, matchup, rate_table, score_distribution, win_rate
+from .decks import deck_table, face_table
+from .play import bot_seed, columns, game_row, game_seed, play_game, seat_bots
+from .result import LabResult
+from .simulate import per_seat, replay, simulate, worker_pool
+from .stats import newcombe, newcombe_paired, wilson
+
+__all__ = [
+    "LabResult", "bot_seed", "columns", "compare", "deck_table", "face_table", "game_length", "game_row",
+    "game_seed", "matchup", "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_distribution",
+    "seat_bots", "simulate", "wilson", "win_rate", "worker_pool",
+]

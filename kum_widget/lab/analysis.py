@@ -1,0 +1,406 @@
+"""Analysis helpers: a table and a plot for each design question.
+
+Each returns a :class:`~kum_widget.lab.result.LabResult` (``table, figure = ...``).
+Win rates count a shared win (D4) as a win for every seat in the tie, so the rates of
+the seats of one game can add up to more than 1; their 95% intervals are Wilson's.
+pandas and matplotlib load inside the functions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Rules
+from .play import BotSpec, bot_label
+from .result import LabResult, axes_of
+from .simulate import _need_frame, per_seat, simulate, worker_pool
+from .stats import Z95, newcombe, newcombe_paired, wilson
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+__all__ = ["win_rate", "score_distribution", "game_length", "matchup", "compare", "rate_table"]
+
+
+def rate_table(long: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """Games, wins, shared wins, win rate and its Wilson interval (``low``, ``high``)
+    per group of a :func:`per_seat` table; ``fair`` is the rate of an even game (1/players)."""
+    g = long.groupby(list(keys), sort=True, dropna=False)
+    t = g.agg(games=("win", "size"), wins=("win", "sum"), shared=("shared", "sum"))
+    t["fair"] = g["players"].agg(lambda s: float((1 / s).mean()))
+    t["win_rate"] = t["wins"] / t["games"]
+    bounds = [wilson(w, n) for w, n in zip(t["wins"], t["games"], strict=True)]
+    t["low"] = [b[0] for b in bounds]
+    t["high"] = [b[1] for b in bounds]
+    return t[["games", "wins", "shared", "win_rate", "low", "high", "fair"]]
+
+
+def _label(value: Any) -> str:
+    if isinstance(value, tuple):
+        return " / ".join(map(_label, value))
+    if isinstance(value, bool):
+        return "first" if value else "not first"
+    return str(value)
+
+
+def _keys(long: pd.DataFrame, by: str | Sequence[str]) -> list[str]:
+    keys = [by] if isinstance(by, str) else list(by)
+    missing = [k for k in keys if k not in long.columns]
+    if not keys or missing:
+        raise ValueError(f"by={by!r}: choose among the per-seat columns {', '.join(map(str, long.columns))}")
+    return keys
+
+
+def _fair_line(ax: Axes, fair: pd.Series) -> None:
+    values = fair.dropna().unique()
+    if len(values) == 1:
+        ax.axhline(values[0], color="0.4", linestyle="--", linewidth=1, label=f"even game ({values[0]:.0%})")
+        ax.legend(loc="upper right", fontsize="small")
+
+
+def win_rate(results: pd.DataFrame, by: str | Sequence[str] = "seat", *, ax: Axes | None = None) -> LabResult:
+    """Win rate per ``seat`` (or ``"bot"``, ``"race"``, ``"first"``, any per-seat
+    column, or a list of them) with 95% Wilson intervals, as a table and a bar chart.
+
+    >>> import kum_widget as kum
+    >>> r = kum.lab.win_rate(kum.simulate(20, bots="random", progress=False))
+    >>> list(r.table.columns)
+    ['games', 'wins', 'shared', 'win_rate', 'low', 'high', 'fair']
+    """
+    long = per_seat(results)
+    keys = _keys(long, by)
+    t = rate_table(long, keys)
+    fig, ax = axes_of(ax)
+    x = list(range(len(t)))
+    rate = t["win_rate"].to_numpy()
+    err = [rate - t["low"].to_numpy(), t["high"].to_numpy() - rate]
+    ax.bar(x, rate, yerr=err, capsize=5, color="#4C72B0", alpha=0.85)
+    for xi, r, hi in zip(x, rate, t["high"], strict=True):
+        ax.annotate(f"{r:.1%}", (xi, hi), xytext=(0, 3), textcoords="offset points", ha="center", fontsize="small")
+    ax.set_xticks(x, [_label(i) for i in t.index])
+    ax.set_xlabel(" / ".join(keys))
+    ax.set_ylabel("win rate (ties count as wins)")
+    ax.set_ylim(0, min(1.1, max(0.1, float(t["high"].max()) * 1.2)))  # room for the labels
+    _fair_line(ax, t["fair"])
+    title = f"Win rate by {' / '.join(keys)} ({int(results.shape[0])} games, 95% Wilson intervals)"
+    ax.set_title(title, fontsize="medium")
+    return LabResult(t, fig, ax, title)
+
+
+def score_distribution(results: pd.DataFrame, by: str | Sequence[str] = "race", *, ax: Axes | None = None) -> LabResult:
+    """Final scores per ``race`` (or ``"seat"``, ``"bot"``...): summary table with a
+    95% interval of the mean, and box plots (the triangle is the mean)."""
+    long = per_seat(results)
+    keys = _keys(long, by)
+    g = long.groupby(keys, sort=True, dropna=False)
+    t = g["score"].agg(games="size", mean="mean", std="std", min="min", median="median", max="max")
+    t["q25"] = g["score"].quantile(0.25)
+    t["q75"] = g["score"].quantile(0.75)
+    half = Z95 * t["std"].fillna(0) / t["games"].pow(0.5)
+    t["mean_low"], t["mean_high"] = t["mean"] - half, t["mean"] + half
+    t["developed"] = g["developed"].mean()
+    t["undeveloped"] = g["undeveloped"].mean()
+    t["win_rate"] = g["win"].mean()
+    t = t[["games", "mean", "mean_low", "mean_high", "std", "min", "q25", "median", "q75", "max",
+           "developed", "undeveloped", "win_rate"]]
+    fig, ax = axes_of(ax)
+    groups = [grp["score"].to_numpy() for _, grp in g]
+    ax.boxplot(groups, tick_labels=[_label(i) for i in t.index], showmeans=True, widths=0.6)
+    ax.axhline(0, color="0.6", linewidth=0.8)
+    ax.set_xlabel(" / ".join(keys))
+    ax.set_ylabel("final score")
+    title = f"Scores by {' / '.join(keys)} ({int(results.shape[0])} games)"
+    ax.set_title(title, fontsize="medium")
+    return LabResult(t, fig, ax, title)
+
+
+def game_length(results: pd.DataFrame, by: str | None = None, *, column: str = "turns", ax: Axes | None = None) -> LabResult:
+    """How long games last: ``turns`` (or another game-level column) summarised, overall
+    or per group of ``by`` (a game-level column such as ``"variant"``), with histograms."""
+    _need_frame(results)
+    if column not in results.columns or (by is not None and by not in results.columns):
+        raise ValueError(f"game_length: choose column and by among {', '.join(map(str, results.columns))}")
+    groups = [("all games", results)] if by is None else [(_label(k), grp) for k, grp in results.groupby(by, sort=True)]
+    import pandas as pd
+
+    t = pd.DataFrame(
+        {name: grp[column].describe(percentiles=[0.1, 0.5, 0.9]) for name, grp in groups}
+    ).T.rename(columns={"count": "games"})
+    t.index.name = by or ""
+    fig, ax = axes_of(ax)
+    lo, hi = int(results[column].min()), int(results[column].max())
+    bins = range(lo, hi + 2, max(1, (hi - lo + 1) // 30 or 1))
+    for name, grp in groups:
+        ax.hist(grp[column], bins=list(bins), histtype="stepfilled" if len(groups) == 1 else "step",
+                density=len(groups) > 1, alpha=0.8 if len(groups) == 1 else 1.0, linewidth=1.5, label=name)
+    ax.set_xlabel(column)
+    ax.set_ylabel("share of games" if len(groups) > 1 else "games")
+    if len(groups) > 1:
+        ax.legend(fontsize="small")
+    title = f"Game length: {column}" + (f" by {by}" if by else "") + f" ({len(results)} games)"
+    ax.set_title(title, fontsize="medium")
+    return LabResult(t, fig, ax, title)
+
+
+def _pair_rows(results: pd.DataFrame) -> pd.DataFrame:
+    import pandas as pd
+
+    seats = sorted(int(c.split("_")[1]) for c in results.columns if c.startswith("bot_") and c[4:].isdigit())
+    parts = []
+    for i, j in itertools.permutations(seats, 2):
+        part = pd.DataFrame({"bot": results[f"bot_{i}"], "opponent": results[f"bot_{j}"], "win": results[f"win_{i}"]})
+        parts.append(part.dropna(subset=["bot", "opponent"]))
+    if not parts:
+        raise ValueError("matchup: the results need at least two seats (bot_0, bot_1...)")
+    out = pd.concat(parts, ignore_index=True)
+    out["win"] = out["win"].astype(bool)
+    return out
+
+
+def matchup(
+    bots: Sequence[BotSpec] = ("random", "greedy"),
+    games: int = 200,
+    *,
+    rules: Rules | Mapping[str, Any] | None = None,
+    seed: int = 0,
+    executor: Any = None,
+    progress: bool = True,
+    results: pd.DataFrame | Sequence[pd.DataFrame] | None = None,
+    self_play: bool = False,
+    ax: Axes | None = None,
+) -> LabResult:
+    """Bot against bot: the win rate of each bot (rows) against each opponent (columns),
+    as a heatmap with 95% intervals.
+
+    Without ``results`` it plays ``games`` two-player games for every pair of ``bots``
+    (seats rotating, so each bot sits first half the time; ``self_play=True`` adds the
+    diagonal). With ``results`` (a ``simulate`` table or a list of them, any number of
+    players) it only counts: the rate of a bot is over the games where the opponent sat
+    at another seat. ``table`` is long (``bot``, ``opponent``, ``games``, ``wins``,
+    ``win_rate``, ``low``, ``high``); ``table.pivot(index="bot", columns="opponent",
+    values="win_rate")`` is the matrix. ``data`` holds the games played.
+    """
+    import numpy as np
+    import pandas as pd
+
+    if results is None:
+        specs = list(bots)
+        labels = [bot_label(b) for b in specs]
+        if len(specs) < 2 or len(set(labels)) != len(labels):
+            raise ValueError(f"matchup: give two or more different bots, got {labels}")
+        pairs = list(itertools.combinations(range(len(specs)), 2))
+        if self_play:
+            pairs += [(i, i) for i in range(len(specs))]
+        frames = []
+        pool = worker_pool(executor) if type(executor) is int else None
+        try:
+            for i, j in pairs:
+                df = simulate(games, 2, (specs[i], specs[j]), rules, seed, pool or executor, progress)
+                frames.append(df.assign(pairing=f"{labels[i]} vs {labels[j]}"))
+                if df.attrs.get("interrupted"):
+                    break
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        data = pd.concat(frames, ignore_index=True)
+    else:
+        frames = [results] if isinstance(results, pd.DataFrame) else list(results)
+        for f in frames:
+            _need_frame(f)
+        data = pd.concat(frames, ignore_index=True)
+    pairs_df = _pair_rows(data)
+    g = pairs_df.groupby(["bot", "opponent"], sort=True)
+    t = g.agg(games=("win", "size"), wins=("win", "sum")).reset_index()
+    t["win_rate"] = t["wins"] / t["games"]
+    bounds = [wilson(w, n) for w, n in zip(t["wins"], t["games"], strict=True)]
+    t["low"], t["high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+    names = sorted(set(t["bot"]) | set(t["opponent"]))
+    matrix = t.pivot(index="bot", columns="opponent", values="win_rate").reindex(index=names, columns=names)
+    fig, ax = axes_of(ax, width=1.6 * len(names) + 3.2, height=1.3 * len(names) + 1.6)
+    image = ax.imshow(np.ma.masked_invalid(matrix.to_numpy(dtype=float)), cmap="RdYlGn", vmin=0, vmax=1)
+    cells = {(r.bot, r.opponent): r for r in t.itertuples()}
+    for yi, row_bot in enumerate(names):
+        for xi, col_bot in enumerate(names):
+            c = cells.get((row_bot, col_bot))
+            text = "not played" if c is None else f"{c.win_rate:.0%}\n[{c.low:.0%}, {c.high:.0%}]\nn={c.games}"
+            ax.text(xi, yi, text, ha="center", va="center", fontsize="small")
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("bot")
+    fig.colorbar(image, ax=ax, label="win rate of the row bot", shrink=0.8)
+    title = "Bot vs bot: win rate of the row bot (95% intervals)"
+    ax.set_title(title, fontsize="medium")
+    return LabResult(t, fig, ax, title, data)
+
+
+def _describe_rules(rules: Rules | None) -> str:
+    diff = (rules or Rules()).diff()
+    return ", ".join(f"{k}={v}" for k, v in diff.items()) or "standard rules"
+
+
+def _describe(variant: Any) -> str:
+    """A variant in words: its changed rules (a table: as kept in its attrs)."""
+    import pandas as pd
+
+    if isinstance(variant, pd.DataFrame):
+        changed = variant.attrs.get("rules_changed")
+        if not isinstance(changed, dict):
+            return "given table"
+        return ", ".join(f"{k}={v}" for k, v in changed.items()) or "standard rules"
+    return _describe_rules(_rules(variant))
+
+
+def _paired(fa: pd.DataFrame, fb: pd.DataFrame) -> tuple[int, int, int, int] | None:
+    """(both, only A, only B, neither) wins when the two runs played the same games
+    (the same game numbers dealt from the same seeds), else None."""
+    if len(fa) != len(fb) or fa["game"].duplicated().any() or fb["game"].duplicated().any():
+        return None
+    m = fa[["game", "seed", "win"]].merge(fb[["game", "seed", "win"]], on="game", suffixes=("_a", "_b"))
+    if len(m) != len(fa) or not (m["seed_a"] == m["seed_b"]).all():
+        return None
+    wa, wb = m["win_a"].astype(bool), m["win_b"].astype(bool)
+    return int((wa & wb).sum()), int((wa & ~wb).sum()), int((~wa & wb).sum()), int((~wa & ~wb).sum())
+
+
+def compare(
+    a: Rules | Mapping[str, Any] | pd.DataFrame | None,
+    b: Rules | Mapping[str, Any] | pd.DataFrame | None,
+    games: int = 1000,
+    *,
+    players: int = 2,
+    bots: BotSpec | Sequence[BotSpec] = "greedy",
+    seed: int = 0,
+    executor: Any = None,
+    progress: bool = True,
+    labels: Sequence[str] | None = None,
+    seat: int | str = "first",
+    races: Sequence[str] | None = None,
+    ax: Sequence[Axes] | None = None,
+) -> LabResult:
+    """Two rule variants side by side: "does changing X move the first-player advantage?"
+
+    ``a`` and ``b`` are ``kum.Rules`` (or dicts of changed options, or ``None`` for the
+    standard rules), or tables ``simulate`` already returned. Both variants play the
+    same game seeds (so where the setup is unchanged they start from the same deals).
+    ``seat`` is the seat whose win rate is compared: ``"first"`` (whoever moved first,
+    seat 0 unless the rules say otherwise) or a seat number.
+
+    The table has a row per variant and a ``B - A`` row: ``win_rate`` with its 95%
+    interval (Wilson per variant; Newcombe's for the difference: for paired data when
+    both runs played the same game seeds, so games the rule change does not touch
+    narrow it; for independent samples otherwise), the share of shared wins, mean score
+    of that seat, and per game: turns, mines won through another player's card, stuck
+    turns. ``data`` is both runs in one table, with a ``variant``
+    column. The figure: win rate of every seat under each variant, and game lengths.
+    """
+    import pandas as pd
+
+    if not (seat == "first" or (type(seat) is int and 0 <= seat < 4)):
+        raise ValueError(f"compare: seat must be 'first' or a seat number 0..3, got {seat!r}")
+    inputs = [a, b]
+    if labels is None:
+        names = [_describe(v) for v in inputs]
+        labels = [f"A: {names[0]}", f"B: {names[1]}"]
+    elif isinstance(labels, str) or len(labels) != 2 or len(set(labels)) != 2:
+        raise ValueError(f"compare: labels must be two different names, got {labels!r}")
+    frames: list[pd.DataFrame] = []
+    pool = worker_pool(executor) if type(executor) is int and not all(isinstance(v, pd.DataFrame) for v in inputs) else None
+    try:
+        for v, label in zip(inputs, labels, strict=True):
+            if isinstance(v, pd.DataFrame):
+                df = v
+            elif frames and frames[-1].attrs.get("interrupted"):
+                df = frames[-1].iloc[0:0].drop(columns="variant")  # Ctrl-C: do not start the next run
+                df.attrs = {"interrupted": True}
+            else:
+                df = simulate(games, players, bots, _rules(v), seed, pool or executor, progress, races=races)
+            frames.append(df.assign(variant=label))
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    data = pd.concat(frames, ignore_index=True)
+    data["variant"] = pd.Categorical(data["variant"], categories=list(labels))
+    long = per_seat(data)
+    focus = long[long["first"]] if seat == "first" else long[long["seat"] == seat]
+    rows: dict[str, dict[str, Any]] = {}
+    for v, label, frame in zip(inputs, labels, frames, strict=True):
+        f = focus[focus["variant"] == label]
+        wins, n = int(f["win"].sum()), len(f)
+        low, high = wilson(wins, n)
+        rows[label] = {
+            "rules": _describe(v),
+            "games": n, "wins": wins, "win_rate": wins / n if n else math.nan, "low": low, "high": high,
+            "shared_rate": float(f["shared"].mean()) if n else math.nan,
+            "mean_score": float(f["score"].mean()) if n else math.nan,
+            "turns": float(frame["turns"].mean()) if n else math.nan,
+            "claims_by_other": float(frame["claims_by_other"].mean()) if n else math.nan,
+            "stuck": float(frame["stuck"].mean()) if n else math.nan,
+            "interrupted": bool(frame.attrs.get("interrupted", False)),
+        }
+    ra, rb = rows[labels[0]], rows[labels[1]]
+    pairs = _paired(focus[focus["variant"] == labels[0]], focus[focus["variant"] == labels[1]])
+    if pairs is not None:
+        d, dlow, dhigh = newcombe_paired(*pairs)
+    else:
+        d, dlow, dhigh = newcombe(ra["wins"], ra["games"], rb["wins"], rb["games"])
+    method = "paired by game seed" if pairs is not None else "independent samples"
+    rows["B - A"] = {
+        "rules": f"difference ({method})", "games": math.nan, "wins": math.nan, "win_rate": d, "low": dlow, "high": dhigh,
+        **{k: rb[k] - ra[k] for k in ("shared_rate", "mean_score", "turns", "claims_by_other", "stuck")},
+        "interrupted": ra["interrupted"] or rb["interrupted"],
+    }
+    t = pd.DataFrame.from_dict(rows, orient="index")
+    t.index.name = "variant"
+    who = "first player" if seat == "first" else f"seat {seat}"
+
+    if ax is None:
+        fig, axes = axes_of(None, 2)
+    else:
+        axes = list(ax)
+        fig = axes[0].figure
+    left, right = axes[0], axes[1]
+    per = rate_table(long, ["variant", "seat"])
+    seats = sorted(long["seat"].unique())
+    width = 0.8 / len(labels)
+    for k, label in enumerate(labels):
+        if label not in per.index.get_level_values("variant"):
+            continue
+        sub = per.xs(label, level="variant").reindex(seats)
+        x = [s + (k - (len(labels) - 1) / 2) * width for s in seats]
+        r = sub["win_rate"].to_numpy()
+        left.bar(x, r, width=width * 0.95, yerr=[r - sub["low"].to_numpy(), sub["high"].to_numpy() - r],
+                 capsize=4, label=label, color=f"C{k}", alpha=0.85)
+    left.set_xticks(seats, [f"seat {s}" for s in seats])
+    left.set_ylabel("win rate (ties count as wins)")
+    left.set_ylim(0, min(1.1, max(0.1, float(per["high"].max()) * 1.25)))
+    fair = per["fair"].dropna().unique()
+    if len(fair) == 1:
+        left.axhline(fair[0], color="0.4", linestyle="--", linewidth=1)
+    left.legend(fontsize="small", loc="upper right")
+    left.set_title("Win rate by seat, 95% intervals", fontsize="medium")
+    lo, hi = int(data["turns"].min()), int(data["turns"].max())
+    bins = list(range(lo, hi + 2, max(1, (hi - lo + 1) // 30 or 1)))
+    for k, label in enumerate(labels):
+        right.hist(data.loc[data["variant"] == label, "turns"], bins=bins, histtype="step", density=True,
+                   linewidth=1.5, color=f"C{k}", label=label)
+    right.set_xlabel("turns")
+    right.set_ylabel("share of games")
+    right.set_title("Game length", fontsize="medium")
+    right.legend(fontsize="small")
+    d_text = f"{d:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]" if not math.isnan(d) else "n/a"
+    title = f"Win rate of the {who}: B - A = {d_text}"
+    fig.suptitle(title, fontsize="medium")
+    return LabResult(t, fig, axes, title, data)
+
+
+def _rules(value: Any) -> Rules | None:
+    if value is None or isinstance(value, Rules):
+        return value
+    if isinstance(value, Mapping):
+        return Rules().with_(**value)
+    raise ValueError(f"compare: a variant is a kum.Rules, a dict of rule options, None or a simulate table; got {type(value).__name__}")
