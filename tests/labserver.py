@@ -98,10 +98,14 @@ class LabServer:
         """Wait until a kernel is idle with the page's websocket attached."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if any(k.get("connections", 0) >= 1 and k.get("execution_state") == "idle" for k in self.kernels()):
+            try:
+                kernels = self.kernels()
+            except OSError:  # the listing can fail while another kernel is shutting down
+                kernels = []
+            if any(k.get("connections", 0) >= 1 and k.get("execution_state") == "idle" for k in kernels):
                 return
             time.sleep(0.25)
-        raise RuntimeError(f"no connected idle kernel after {timeout} s: {self.kernels()}")
+        raise RuntimeError(f"no connected idle kernel after {timeout} s")
 
     def url(self, notebook: str) -> str:
         return f"http://127.0.0.1:{self.port}/lab/tree/{notebook}?token={self.token}&reset"
