@@ -198,6 +198,7 @@ class Deck(Sequence[Card]):
     """
 
     __slots__ = (
+        "_csv",
         "cards",
         "defenses",
         "name",
@@ -219,6 +220,7 @@ class Deck(Sequence[Card]):
         if len(cards) < 2:
             raise InvalidDeckError(f"a deck needs cards: got {len(cards)}")
         self.name = name
+        self._csv: str | None = None  # to_csv_text, once (the table is immutable)
         self.cards = cards
         self.races = tuple(c.race.index for c in cards)
         self.values = tuple(c.value for c in cards)
@@ -275,6 +277,8 @@ class Deck(Sequence[Card]):
 
     def to_csv_text(self) -> str:
         """The table as CSV text, readable by :meth:`from_csv_text`."""
+        if self._csv is not None:
+            return self._csv
         out = io.StringIO()
         out.write(",".join(_COLUMNS) + "\n")
         for c in self.cards:
@@ -282,7 +286,8 @@ class Deck(Sequence[Card]):
                 f"{c.id},{c.race.value},{c.value},{c.defense},{c.size},{c.points},"
                 f"{'yes' if c.overseer else 'no'}\n"
             )
-        return out.getvalue()
+        self._csv = out.getvalue()
+        return self._csv
 
     def find(self, text: str) -> list[Card]:
         """Cards matching a loose reference: ``'#34'``, ``'goblin 7'``, ``'goblin 7 #34'``
@@ -299,7 +304,7 @@ class Deck(Sequence[Card]):
         return iter(self.cards)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deck) and self.cards == other.cards
+        return self is other or (isinstance(other, Deck) and self.cards == other.cards)
 
     def __hash__(self) -> int:
         return hash(self.cards)

@@ -134,14 +134,23 @@ def _checked_init(self: Rules, *args: Any, **kwargs: Any) -> None:
 Rules.__init__ = _checked_init  # type: ignore[method-assign]
 
 
+_PARSED: dict[str, Deck] = {}
+
+
 def _deck_from(value: Any) -> Deck:
     if isinstance(value, Deck):
         return value
     if value == "standard":
         return Deck.standard()
     if isinstance(value, str):
-        try:
-            return Deck.from_csv_text(value)
-        except InvalidDeckError as exc:
-            raise InvalidRulesError(f"rule 'deck': {exc}") from None
+        deck = _PARSED.get(value)  # views carry a custom deck as CSV: parse each text once
+        if deck is None:
+            try:
+                deck = Deck.from_csv_text(value)
+            except InvalidDeckError as exc:
+                raise InvalidRulesError(f"rule 'deck': {exc}") from None
+            if len(_PARSED) >= 16:
+                _PARSED.clear()
+            _PARSED[value] = deck
+        return deck
     raise InvalidRulesError(f"rule 'deck' must be 'standard' or CSV text, got {type(value).__name__}")
