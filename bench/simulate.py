@@ -1,22 +1,25 @@
 """Lab benchmark: kum.simulate on one core, on 2 worker processes, and on dask.
 
-    python bench/simulate.py [--games 2000] [--bots random] [--workers 2] [--json-only]
+    python bench/simulate.py [--games 2000] [--rounds 4] [--bots random] [--workers 2] [--json-only]
 
-Prints one JSON object and a readable line; asserts nothing. Measures:
+Prints one JSON object and a readable line; asserts nothing. Four ways to play the same
+seeded games:
 
-- ``in_process``: games per second with ``executor=None`` (one core);
-- ``pool``: ``executor=2`` as a user calls it (the pool's start-up included), and the
-  ``speedup`` over one core;
-- ``pool_warm`` and ``dask``: a process pool and a dask.distributed LocalCluster (2
-  worker processes, 1 thread each), both started and warmed up beforehand, so
-  ``dask_overhead`` (dask time / warm pool time - 1) is the cost of the dask path
-  itself; the cluster's start-up is reported on its own.
+- ``in_process``: ``executor=None``, one core; its games per second;
+- ``pool``: ``executor=2`` as a user calls it (the pool's start-up included every time),
+  and its ``speedup`` over one core;
+- ``pool_warm``: a pool started beforehand (``kum.lab.worker_pool(2)``) and reused;
+- ``dask``: a dask.distributed LocalCluster (2 worker processes, 1 thread each), started
+  beforehand, through ``client.get_executor()``. ``dask_overhead`` is its time over the
+  warm pool's, minus 1: the cost of the dask path itself. The cluster's start-up is
+  reported on its own.
 
-Every run plays the same seeded games; ``identical`` says their tables matched.
-``pool_cpu_overhead`` compares the CPU time the pool's workers used (start-up
-included) with the one-core run: it does not depend on what else the machine runs,
-unlike the wall-clock speed-up. The load average before and after is printed: another
-busy process on a 2-core machine skews every wall-clock figure. (On a shared Linux
+A shared or virtual machine's speed drifts by tens of percent within minutes, so the
+games are split into ``--rounds`` rounds and every round runs the four ways in turn (the
+order rotating): drift then hits all four alike. ``pool_cpu_overhead`` compares the CPU
+time the ``executor=2`` workers used (start-up included) with the one-core run's: unlike
+wall-clock ratios it does not depend on what else the machine runs. ``identical`` says the
+four tables matched. The load average before and after is printed. (On a shared Linux
 machine, ``setsid bash -c 'echo -15 > /proc/self/autogroup; python bench/simulate.py'``
 gives the benchmark its own, heavier, scheduling group.)
 """
@@ -31,71 +34,87 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import kum_widget as kum
 
 
-def timed(**kwargs: object) -> tuple[float, object]:
-    start = time.perf_counter()
-    df = kum.simulate(progress=False, **kwargs)  # type: ignore[arg-type]
-    return time.perf_counter() - start, df
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)  # reaped children: a pool's workers after its shutdown
+    return r.ru_utime + r.ru_stime
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=2000, help="games per way of running, over all rounds")
+    parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--bots", default="random", help="a bot name for every seat (default random: the fastest)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json-only", action="store_true")
     args = parser.parse_args()
-    run = {"games": args.games, "bots": args.bots, "seed": args.seed}
+    per_round = args.games // args.rounds
+    games = per_round * args.rounds
     load_before = os.getloadavg()[0]
-
-    cpu = time.process_time()
-    t_here, here = timed(**run)
-    cpu_here = time.process_time() - cpu
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t_pool, pooled = timed(**run, executor=args.workers)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, reaped at its shutdown
-    cpu_workers = (after.ru_utime + after.ru_stime) - (kids.ru_utime + kids.ru_stime)
-
-    with kum.lab.worker_pool(args.workers) as pool:
-        kum.simulate(2 * args.workers, bots=args.bots, executor=pool, chunksize=1, progress=False)  # warm up
-        t_warm, warm = timed(**run, executor=pool)
 
     from dask.distributed import Client, LocalCluster
 
     warnings.filterwarnings("ignore", module="distributed")
     start = time.perf_counter()
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with Client(cluster) as client:
-            t_cluster = time.perf_counter() - start
-            executor = client.get_executor()
-            kum.simulate(2 * args.workers, bots=args.bots, executor=executor, chunksize=1, progress=False)  # warm up
-            t_dask, dasked = timed(**run, executor=executor)
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    t_cluster = time.perf_counter() - start
+    pool = kum.lab.worker_pool(args.workers)
+    ways: dict[str, Any] = {
+        "in_process": None,
+        "pool": args.workers,
+        "pool_warm": pool,
+        "dask": client.get_executor(),
+    }
+    try:
+        for name in ("pool_warm", "dask"):  # warm up: workers import the package
+            kum.simulate(2 * args.workers, bots=args.bots, executor=ways[name], chunksize=1, progress=False)
+        seconds = dict.fromkeys(ways, 0.0)
+        cpu_here = cpu_pool = 0.0
+        identical = True
+        names = list(ways)
+        for r in range(args.rounds):
+            tables = {}
+            for name in names[r % len(names):] + names[: r % len(names)]:
+                cpu, kids = time.process_time(), children_cpu()
+                t = time.perf_counter()
+                tables[name] = kum.simulate(per_round, bots=args.bots, seed=args.seed + r, executor=ways[name],
+                                            progress=False)
+                seconds[name] += time.perf_counter() - t
+                if name == "in_process":
+                    cpu_here += time.process_time() - cpu
+                if name == "pool":
+                    cpu_pool += children_cpu() - kids
+            identical &= all(tables["in_process"].equals(df) for df in tables.values())
+    finally:
+        pool.shutdown()
+        client.close()
+        cluster.close()
 
-    identical = all(here.equals(df) for df in (pooled, warm, dasked))  # type: ignore[attr-defined]
+    rate = {name: games / s for name, s in seconds.items()}
     out = {
-        "games": args.games,
+        "games": games,
+        "rounds": args.rounds,
         "bots": args.bots,
         "workers": args.workers,
         "cpus": os.cpu_count(),
-        "in_process_seconds": round(t_here, 3),
-        "in_process_games_per_s": round(args.games / t_here, 1),
-        "pool_seconds": round(t_pool, 3),
-        "pool_games_per_s": round(args.games / t_pool, 1),
-        "speedup": round(t_here / t_pool, 3),
+        **{f"{name}_seconds": round(s, 3) for name, s in seconds.items()},
+        **{f"{name}_games_per_s": round(g, 1) for name, g in rate.items()},
+        "speedup": round(seconds["in_process"] / seconds["pool"], 3),
+        "speedup_warm": round(seconds["in_process"] / seconds["pool_warm"], 3),
+        "speedup_dask": round(seconds["in_process"] / seconds["dask"], 3),
+        "dask_overhead": round(seconds["dask"] / seconds["pool_warm"] - 1, 4),
+        "dask_overhead_vs_pool": round(seconds["dask"] / seconds["pool"] - 1, 4),
         "in_process_cpu_seconds": round(cpu_here, 3),
-        "pool_workers_cpu_seconds": round(cpu_workers, 3),
-        "pool_cpu_overhead": round(cpu_workers / cpu_here - 1, 4),
-        "pool_warm_seconds": round(t_warm, 3),
-        "speedup_warm": round(t_here / t_warm, 3),
-        "dask_seconds": round(t_dask, 3),
-        "dask_overhead": round(t_dask / t_warm - 1, 4),
-        "dask_overhead_vs_cold_pool": round(t_dask / t_pool - 1, 4),
+        "pool_workers_cpu_seconds": round(cpu_pool, 3),
+        "pool_cpu_overhead": round(cpu_pool / cpu_here - 1, 4),
         "cluster_start_seconds": round(t_cluster, 3),
         "identical": identical,
         "load_before": round(load_before, 2),
@@ -104,13 +123,13 @@ def main() -> None:
     print(json.dumps(out))
     if not args.json_only:
         print(
-            f"{args.games} {args.bots} games: {out['in_process_games_per_s']} games/s on one core; "
-            f"{args.workers} processes {out['pool_games_per_s']} games/s, speed-up x{out['speedup']:.2f} "
-            f"(warm pool x{out['speedup_warm']:.2f}; workers used {out['pool_cpu_overhead']:+.1%} CPU time "
-            f"vs one core, start-up included); dask LocalCluster {out['dask_overhead']:+.1%} vs the warm pool "
-            f"({out['dask_overhead_vs_cold_pool']:+.1%} vs executor={args.workers}), cluster start "
-            f"{out['cluster_start_seconds']:.1f} s; tables identical: {identical}; "
-            f"load {out['load_before']} -> {out['load_after']}"
+            f"{games} {args.bots} games: {out['in_process_games_per_s']} games/s on one core; "
+            f"executor={args.workers}: {out['pool_games_per_s']} games/s, speed-up x{out['speedup']:.2f} "
+            f"(warm pool x{out['speedup_warm']:.2f}; its workers used {out['pool_cpu_overhead']:+.1%} CPU time vs "
+            f"one core, start-up included); dask LocalCluster x{out['speedup_dask']:.2f}, "
+            f"{out['dask_overhead']:+.1%} vs the warm pool ({out['dask_overhead_vs_pool']:+.1%} vs "
+            f"executor={args.workers}), cluster start {out['cluster_start_seconds']:.1f} s; tables identical: "
+            f"{identical}; load {out['load_before']} -> {out['load_after']}"
         )
 
 
