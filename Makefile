@@ -41,8 +41,9 @@ typecheck: env
 pytest: env
 	$(BIN)/python -m pytest
 
-bench: env
+bench: env  # the quick figures; bench/bots.py (about 20 min) and bench/latency.py run on their own
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/simulate.py
 
 clean:
 	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache

@@ -14,7 +14,7 @@ import json
 import math
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -60,14 +60,20 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="games per opponent (even: each deal twice)")
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--opponents", default="random,greedy", help="comma-separated: random, greedy")
     ap.add_argument("--json-only", action="store_true")
     args = ap.parse_args()
-    tasks = [(opp, i, args.iterations) for opp in OPPONENTS for i in range(args.games)]
+    opponents = args.opponents.split(",")
+    tasks = [(opp, i, args.iterations) for opp in opponents for i in range(args.games)]
     start = time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(play, tasks))
+    results = []
+    with ProcessPoolExecutor(args.workers) as pool:  # progress on stderr: a full run takes a while
+        for done, future in enumerate(as_completed([pool.submit(play, t) for t in tasks]), 1):
+            r = future.result()
+            results.append(r)
+            print(f"[{done}/{len(tasks)}] vs {r['opponent']}: {r['result']}", file=sys.stderr, flush=True)
     rows = []
-    for opp in OPPONENTS:
+    for opp in opponents:
         mine = [r for r in results if r["opponent"] == opp]
         score = sum(r["result"] for r in mine)
         times = [t for r in mine for t in r["times"]]

@@ -33,6 +33,6 @@ class GreedyBot:
         det = Determinizer(view)
         n, m = len(det.rules.deck), det.rules.mines
         by_id = {action_id(a, n, m): a for a in legal}  # type: ignore[arg-type]
-        state = det.sample(random.Random(0))  # hidden parts are never read
+        state = det.consistent()  # its hidden parts are never read
         best = best_actions(state, sorted(by_id))
         return by_id[best[self._rng.randrange(len(best))]]

@@ -116,6 +116,7 @@ class ISMCTSBot:
         c = self.exploration
         done = 0
         deadline = None if self.time_limit is None else start + self.time_limit
+        log, sqrt, rnd = math.log, math.sqrt, rng.random
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             s = det.sample(rng)
             node = root
@@ -123,22 +124,24 @@ class ISMCTSBot:
             while s.phase != OVER:
                 ids = legal_ids(s)
                 children = node.children
-                untried = [a for a in ids if a not in children]
-                for a in ids:
+                untried = []
+                for a in ids:  # availability: each child legal in this deal
                     child = children.get(a)
-                    if child is not None:
+                    if child is None:
+                        untried.append(a)
+                    else:
                         child.avail += 1
-                player = s.current
                 if untried:
-                    a = untried[rng.randrange(len(untried))]
-                    child = children[a] = _Node(player)
+                    a = untried[int(rnd() * len(untried))]
+                    child = children[a] = _Node(s.current)
                     apply_id(s, a)
                     path.append(child)
                     break
                 best_a, best_u = ids[0], -1.0
                 for a in ids:
                     ch = children[a]
-                    u = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    v = ch.visits
+                    u = ch.reward / v + c * sqrt(log(ch.avail) / v)
                     if u > best_u:
                         best_a, best_u = a, u
                 node = children[best_a]

@@ -18,6 +18,8 @@ the same code serves a bot that must not see hidden cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine.rules import FOLLOWS, scores
 from ..engine.state import DISCARD, DRAW, PLAY, State
 
@@ -35,25 +37,39 @@ def _develop_chance(s: State, mine: int, have: int) -> float:
     return min(0.95, max(0.05, q))
 
 
-def _usefulness(s: State, card: int) -> float:
-    """How much the player to move wants to keep ``card`` for their claimed mines."""
+def _usefulness(s: State) -> Callable[[int], float]:
+    """How much the player to move wants to keep a card for their claimed mines."""
     d = s.cards
-    value = d.values[card]
-    own = d.races[card] == s.kings[s.current]
-    best = 0.1 * value
+    values = d.values
+    claims = []
     for mine in s.claimed[s.current]:
         st = s.stacks[mine]
-        if not FOLLOWS[d.values[st[-1]] + 1 if st else 0][value]:
-            continue
-        pts = d.points[mine]
-        full = d.overseers[mine] and len(st) >= d.sizes[mine]
-        if full and own:
-            best = max(best, 2.0 * pts)
-        elif not full and not own:
-            best = max(best, 0.4 * pts)
-        elif d.overseers[mine] and own:
-            best = max(best, 0.5 * pts)
-    return best
+        over = d.overseers[mine]
+        claims.append((FOLLOWS[values[st[-1]] + 1] if st else FOLLOWS[0], d.points[mine], over and len(st) >= d.sizes[mine], over))
+    if not claims:
+        return lambda card: 0.1 * values[card]
+    races, own_race = d.races, s.kings[s.current]
+
+    def useful(card: int) -> float:
+        value = values[card]
+        own = races[card] == own_race
+        best = 0.1 * value
+        for row, pts, full, over in claims:
+            if not row[value]:
+                continue
+            if full and own:
+                keep = 2.0 * pts
+            elif not full and not own:
+                keep = 0.4 * pts
+            elif over and own:
+                keep = 0.5 * pts
+            else:
+                continue
+            if keep > best:
+                best = keep
+        return best
+
+    return useful
 
 
 def score_actions(s: State, ids: list[int]) -> list[float]:
@@ -62,18 +78,12 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
     n, m = s.n, s.m
     base = s.base
     cur = s.current
-    out = []
-    keep: dict[int, float] = {}  # usefulness per card, computed once per call
-
-    def useful(card: int) -> float:
-        v = keep.get(card)
-        if v is None:
-            v = keep[card] = _usefulness(s, card)
-        return v
-
-    if s.phase == DRAW:
+    phase = s.phase
+    if phase == DRAW:
+        useful = _usefulness(s)
         sc = scores(s)
         lead = sc[cur] - max(v for p, v in enumerate(sc) if p != cur)
+        out = []
         for a in ids:
             if a == base:
                 out.append(0.5 + (1.0 if lead > 0 else 0.0))
@@ -81,33 +91,47 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
                 pile = s.camp[a - base - 1]
                 out.append(useful(pile[-1]) if pile else -1e9)
         return out
-    if s.phase == DISCARD:
+    if phase == DISCARD:
+        useful = _usefulness(s)
         return [-useful(a - base - 5) for a in ids]
-    if s.phase != PLAY:
+    if phase != PLAY:
         return [0.0] * len(ids)
+    useful = _usefulness(s)
+    keep = {card: useful(card) for card in s.hands[cur]}
+    values, races, points, defenses = d.values, d.races, d.points, d.defenses
+    sizes, overseers = d.sizes, d.overseers
+    king_seat = s.king_seat
     offset = n * m
+    # Per mine slot, once: does one more card claim it, and what is that worth (or what
+    # does leaving it one short cost)?
+    slot_terms: list[tuple[bool, float]] = []
+    for slot, mine in enumerate(s.mines):
+        if mine < 0:
+            slot_terms.append((False, 0.0))
+            continue
+        after = len(s.mine_stacks[slot]) + 1
+        pts = points[mine]
+        if after >= defenses[mine]:
+            slot_terms.append((True, pts * (2 * _develop_chance(s, mine, 0) - 1)))
+        else:
+            slot_terms.append((False, -0.25 * pts if defenses[mine] - after == 1 else 0.0))
+    out = []
     for a in ids:
         if a < offset:
-            card, slot = divmod(a, m)
-            mine = s.mines[slot]
-            stack = s.mine_stacks[slot]
-            cost = -0.5 * useful(card)
-            after = len(stack) + 1
-            pts = d.points[mine]
-            if after >= d.defenses[mine]:
-                claimer = s.king_seat[d.races[card]]
-                value = pts * (2 * _develop_chance(s, mine, 0) - 1)
-                out.append(cost + (value if claimer in (cur, -1) else -value))
+            card = a // m
+            claims, value = slot_terms[a - card * m]
+            if claims:
+                claimer = king_seat[races[card]]
+                out.append(-0.5 * keep[card] + (value if claimer == cur or claimer == -1 else -value))
             else:
-                short = -0.25 * pts if d.defenses[mine] - after == 1 else 0.0
-                out.append(cost + short + 0.02 * d.values[card])  # a high top card blocks
+                out.append(-0.5 * keep[card] + value + 0.02 * values[card])  # a high top card blocks
         else:
             card, k = divmod(a - offset, n)
             mine = s.claimed[cur][k]
             stack = s.stacks[mine]
-            cost = -0.3 * useful(card)
-            pts = d.points[mine]
-            size, over = d.sizes[mine], d.overseers[mine]
+            cost = -0.3 * keep[card]
+            pts = points[mine]
+            size, over = sizes[mine], overseers[mine]
             after = len(stack) + 1
             if (over and len(stack) >= size) or (not over and after >= size):
                 out.append(cost + 2 * pts + 1)
@@ -116,10 +140,10 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
             score = cost + pts / (need + 1)
             if over and after == size:
                 own = s.kings[cur]
-                value = d.values[card]
-                if not any(d.races[c] == own and FOLLOWS[value + 1][d.values[c]] for c in s.hands[cur] if c != card):
+                value = values[card]
+                if not any(races[c] == own and FOLLOWS[value + 1][values[c]] for c in s.hands[cur] if c != card):
                     score -= 0.5 * pts  # full, with no own-race card to finish it
-            out.append(score - 0.05 * d.values[card])  # low cards leave room on the stack
+            out.append(score - 0.05 * values[card])  # low cards leave room on the stack
     return out
 
 

@@ -200,7 +200,9 @@ class Deck(Sequence[Card]):
     __slots__ = (
         "_csv",
         "cards",
+        "creature_ids",
         "defenses",
+        "face_ids",
         "name",
         "overseers",
         "points",
@@ -228,6 +230,14 @@ class Deck(Sequence[Card]):
         self.sizes = tuple(c.mine.size for c in cards)
         self.points = tuple(c.mine.points for c in cards)
         self.overseers = tuple(c.mine.overseer for c in cards)
+        # The ids sharing each face: what a seat that sees one face knows of the card.
+        faces: dict[tuple[int, int, int, bool], list[int]] = {}
+        creatures: dict[tuple[int, int], list[int]] = {}
+        for c in cards:
+            faces.setdefault((c.defense, c.size, c.points, c.overseer), []).append(c.id)
+            creatures.setdefault((c.race.index, c.value), []).append(c.id)
+        self.face_ids = {k: tuple(v) for k, v in faces.items()}
+        self.creature_ids = {k: tuple(v) for k, v in creatures.items()}
 
     @classmethod
     def standard(cls) -> Deck:

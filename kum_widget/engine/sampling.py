@@ -43,20 +43,15 @@ class Determinizer:
             raise InvalidStateError("a determinizer needs a seat's view, not the full table")
         me = view["players"][self.seat]
         self.own = [c["id"] for c in me["hand"]]
-        by_face: dict[tuple[int, int, int, bool], list[int]] = {}
-        by_creature: dict[tuple[int, int], list[int]] = {}
         own = set(self.own)
-        for card in deck:
-            if card.id in own:
-                continue
-            by_face.setdefault((card.defense, card.size, card.points, card.overseer), []).append(card.id)
-            by_creature.setdefault((card.race.index, card.value), []).append(card.id)
+        by_face, by_creature = deck.face_ids, deck.creature_ids
 
         def face(f: Mapping[str, Any]) -> list[int]:
-            return by_face.get((f["defense"], f["size"], f["points"], bool(f.get("overseer"))), [])
+            key = (f["defense"], f["size"], f["points"], bool(f.get("overseer")))
+            return [c for c in by_face.get(key, ()) if c not in own]
 
         def creature(c: Mapping[str, Any]) -> list[int]:
-            return by_creature.get((_RACE_INDEX[c["race"]], c["value"]), [])
+            return [i for i in by_creature.get((_RACE_INDEX[c["race"]], c["value"]), ()) if i not in own]
 
         # Slots to fill, most constrained first: (where, candidates).
         exact: list[tuple[tuple[Any, ...], list[int]]] = []
@@ -90,20 +85,157 @@ class Determinizer:
             faces.append((("decktop",), face(view["deck"]["top"])))
         self.slots = exact + creatures + faces
         self.deck_size: int = view["deck"]["size"]
-        self.free = [c.id for c in deck if c.id not in own]
+        self.free = [c for c in range(len(deck)) if c not in own]
+        self._plan(view, me)
+        self._chain: list[int] | None = None  # the current deal, slot by slot
+
+    # -- the deal as a Markov chain ------------------------------------------------
 
     def sample(self, rng: random.Random) -> State:
-        """One full position consistent with the view. A quick random deal usually
-        fits; when a choice leaves a later slot with no card, a matching (augmenting
-        paths over shuffled candidates) finds one that does."""
-        for _ in range(3):
-            dealt = self._assign(rng)
-            if dealt is not None:
-                return self._build(*dealt, rng)
-        return self._build(*self._match(rng), rng)
+        """One full position consistent with the view.
 
-    def _match(self, rng: random.Random) -> tuple[dict[tuple[Any, ...], int], set[int]]:
-        cands = [rng.sample(c, len(c)) for _, c in self.slots]
+        The first call finds one consistent deal (a randomised matching); every call
+        then walks a Markov chain of swaps from the last deal: a slot takes a random
+        card that fits it, from the unplaced cards or by swapping with the slot that
+        holds it when each card fits the other's slot. The proposal is symmetric, so
+        the chain's stationary distribution is uniform over the consistent deals: the
+        exact posterior of a uniform shuffle given what the seat saw. The deck below
+        its top is shuffled afresh each time.
+        """
+        rnd = rng.random
+        if self._chain is None:
+            self._start(rng)
+            self._walk(rnd, self.BURN_IN * len(self._movable))
+        else:
+            self._walk(rnd, self.STEPS * len(self._movable) // 4 + 4)
+        return self._build(rnd)
+
+    def consistent(self) -> State:
+        """One position consistent with the view, quickly, but NOT a random draw (the
+        same view gives the same deal): for readers that ignore the hidden cards."""
+        rng = random.Random(0)
+        if self._chain is None:
+            self._start(rng, quick=True)
+        return self._build(rng.random)
+
+    def _start(self, rng: random.Random, *, quick: bool = False) -> None:
+        placed = self._first_fit() if quick else None
+        if placed is None:
+            placed, _ = self._match(None if quick else rng)
+        self._chain = [placed[where] for where, _ in self.slots]
+        self._where = [-1] * len(self.rules.deck)
+        for i, card in enumerate(self._chain):
+            self._where[card] = i
+        self._pool = [c for c in self.free if self._where[c] < 0]
+        self._pos = [-1] * len(self.rules.deck)
+        for p, card in enumerate(self._pool):
+            self._pos[card] = p
+
+    BURN_IN = 20  # steps per movable slot before the first deal
+    STEPS = 1  # quarter-steps per movable slot between deals: consecutive deals may share
+    # cards, as consecutive draws of any Markov chain do; a thousand deals still mix well
+
+    def _walk(self, rnd: Any, steps: int) -> None:
+        movable = self._movable
+        if not movable:
+            return
+        chain, where, pool, pos = self._chain, self._where, self._pool, self._pos
+        assert chain is not None
+        cands, fits = self._cands, self._fits
+        k = len(movable)
+        for _ in range(steps):
+            i = movable[int(rnd() * k)]
+            options = cands[i]
+            card = options[int(rnd() * len(options))]
+            old = chain[i]
+            if card == old:
+                continue
+            j = where[card]
+            if j < 0:  # unplaced: it takes the slot, the old card goes back among the unplaced
+                chain[i] = card
+                where[card], where[old] = i, -1
+                p = pos[card]
+                pool[p], pos[old], pos[card] = old, p, -1
+            elif old in fits[j]:  # placed elsewhere: swap when each fits the other's slot
+                chain[i], chain[j] = card, old
+                where[card], where[old] = i, j
+
+    def _plan(self, view: Mapping[str, Any], me: Mapping[str, Any]) -> None:
+        """Where each slot's card goes in a State, as lists of slot indices."""
+        index = {where: i for i, (where, _) in enumerate(self.slots)}
+        self._cands = [c for _, c in self.slots]
+        self._fits = [frozenset(c) for c in self._cands]
+        self._movable = [i for i, c in enumerate(self._cands) if len(c) > 1]
+        players = view["players"]
+        self._hands = [
+            None if p["seat"] == self.seat else [index[("hand", p["seat"], i)] for i in range(len(p["hand"]))]
+            for p in players
+        ]
+        self._known_slots = [index[("hand", p["seat"], i)] for p in players if p["seat"] != self.seat
+                             for i, c in enumerate(p["hand"]) if c.get("race") is not None]
+        self._claimed = [[index[("claimed", p["seat"], k)] for k in range(len(p["claimed"]))] for p in players]
+        self._cstacks = [
+            [[index[("cstack", p["seat"], k, j)] for j in range(len(claim["stack"]))] for k, claim in enumerate(p["claimed"])]
+            for p in players
+        ]
+        self._developed = [[index[("developed", p["seat"], k)] for k in range(len(p["developed"]))] for p in players]
+        self._mines = [index[("mine", slot)] if mine.get("mine") is not None else -1 for slot, mine in enumerate(view["mines"])]
+        self._mstacks = [[index[("mstack", slot, j)] for j in range(len(mine["stack"]))] for slot, mine in enumerate(view["mines"])]
+        self._camp: list[list[int]] = [[] for _ in RACES]
+        for race, pile in view["camp"].items():
+            self._camp[Race.parse(race).index] = [index[("camp", race, j)] for j in range(len(pile))]
+        self._top = index.get(("decktop",), -1)
+        v = view
+        template = blank(self.rules, [p["name"] for p in players], [_RACE_INDEX[p["king"]] for p in players], None, v["first_player"])
+        for i, c in enumerate(me["hand"]):
+            if c.get("public"):
+                template.known[self.own[i]] = 1
+        template.current = v["current"]
+        template.phase = PHASES.index(v["phase"])
+        template.deck_only = bool(v.get("deck_only"))
+        template.turn = v["turn"]
+        template.pending = [number - 1 for number in v.get("pending", [])]
+        self._template = template
+
+    def _build(self, rnd: Any) -> State:
+        chain = self._chain
+        assert chain is not None
+        t = self._template
+        s = State.__new__(State)
+        s.rules, s.cards, s.n, s.m, s.base = t.rules, t.cards, t.n, t.m, t.base
+        s.names, s.kings, s.king_seat, s.seed, s.first = t.names, t.kings, t.king_seat, t.seed, t.first
+        s.current, s.phase, s.deck_only, s.turn = t.current, t.phase, t.deck_only, t.turn
+        s.pending = t.pending[:]
+        s.plays = None
+        s.hands = [self.own[:] if h is None else [chain[i] for i in h] for h in self._hands]
+        s.known = t.known[:]
+        for i in self._known_slots:
+            s.known[chain[i]] = 1
+        s.claimed = [[chain[i] for i in c] for c in self._claimed]
+        s.stacks = {
+            chain[i]: [chain[j] for j in stack]
+            for c, stacks in zip(self._claimed, self._cstacks, strict=True)
+            for i, stack in zip(c, stacks, strict=True)
+        }
+        s.developed = [[chain[i] for i in d] for d in self._developed]
+        s.mines = [chain[i] if i >= 0 else -1 for i in self._mines]
+        s.mine_stacks = [[chain[i] for i in st] for st in self._mstacks]
+        s.camp = [[chain[i] for i in pile] for pile in self._camp]
+        deck = self._pool[:]
+        for i in range(len(deck) - 1, 0, -1):  # Fisher-Yates on random(): the deck's hidden order
+            j = int(rnd() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        if self._top >= 0:
+            deck.append(chain[self._top])
+        if len(deck) != self.deck_size:
+            raise InvalidStateError(f"the view's deck has {self.deck_size} cards but {len(deck)} are unplaced")
+        s.deck = deck
+        return s
+
+    def _match(self, rng: random.Random | None) -> tuple[dict[tuple[Any, ...], int], set[int]]:
+        """A consistent deal by bipartite matching (augmenting paths); with ``rng``,
+        over shuffled candidates in a shuffled order."""
+        cands = [c if rng is None else rng.sample(c, len(c)) for _, c in self.slots]
         owner: dict[int, int] = {}  # card -> slot index
 
         def place(i: int, seen: set[int]) -> bool:
@@ -117,62 +249,24 @@ class Determinizer:
             return False
 
         order = list(range(len(self.slots)))
-        rng.shuffle(order)
+        if rng is not None:
+            rng.shuffle(order)
         for i in order:
             if not place(i, set()):
                 raise InvalidStateError("no position fits this view (is it a view of a real game?)")
         placed = {self.slots[i][0]: card for card, i in owner.items()}
         return placed, set(owner)
 
-    def _assign(self, rng: random.Random) -> tuple[dict[tuple[Any, ...], int], set[int]] | None:
+    def _first_fit(self) -> dict[tuple[Any, ...], int] | None:
+        """Each slot its first free candidate: usually a consistent deal, at once."""
         used: set[int] = set()
         placed: dict[tuple[Any, ...], int] = {}
         for where, candidates in self.slots:
-            options = [c for c in candidates if c not in used]
-            if not options:
-                return None
-            card = options[rng.randrange(len(options))] if len(options) > 1 else options[0]
-            used.add(card)
-            placed[where] = card
-        return placed, used
-
-    def _build(self, placed: dict[tuple[Any, ...], int], used: set[int], rng: random.Random) -> State:
-        v = self.view
-        players = v["players"]
-        s = blank(self.rules, [p["name"] for p in players], [_RACE_INDEX[p["king"]] for p in players], None, v["first_player"])
-        for p in players:
-            seat = p["seat"]
-            if seat == self.seat:
-                s.hands[seat] = self.own[:]
-                for i, c in enumerate(p["hand"]):
-                    if c.get("public"):
-                        s.known[self.own[i]] = 1
+            for card in candidates:
+                if card not in used:
+                    used.add(card)
+                    placed[where] = card
+                    break
             else:
-                s.hands[seat] = [placed[("hand", seat, i)] for i in range(len(p["hand"]))]
-                for i, c in enumerate(p["hand"]):
-                    if c.get("race") is not None:
-                        s.known[s.hands[seat][i]] = 1
-            for k, claim in enumerate(p["claimed"]):
-                mine = placed[("claimed", seat, k)]
-                s.claimed[seat].append(mine)
-                s.stacks[mine] = [placed[("cstack", seat, k, j)] for j in range(len(claim["stack"]))]
-            s.developed[seat] = [placed[("developed", seat, k)] for k in range(len(p["developed"]))]
-        for slot, mine in enumerate(v["mines"]):
-            if mine.get("mine") is not None:
-                s.mines[slot] = placed[("mine", slot)]
-            s.mine_stacks[slot] = [placed[("mstack", slot, j)] for j in range(len(mine["stack"]))]
-        for race, pile in v["camp"].items():
-            s.camp[Race.parse(race).index] = [placed[("camp", race, j)] for j in range(len(pile))]
-        rest = [c for c in self.free if c not in used]
-        rng.shuffle(rest)
-        if ("decktop",) in placed:
-            rest.append(placed[("decktop",)])
-        if len(rest) != self.deck_size:
-            raise InvalidStateError(f"the view's deck has {self.deck_size} cards but {len(rest)} are unplaced")
-        s.deck = rest
-        s.current = v["current"]
-        s.phase = PHASES.index(v["phase"])
-        s.deck_only = bool(v.get("deck_only"))
-        s.turn = v["turn"]
-        s.pending = [number - 1 for number in v.get("pending", [])]
-        return s
+                return None
+        return placed
