@@ -5,7 +5,10 @@ complete positions that agree with everything the seat knows (D6): its own hand;
 every creature face on the table and in the Camp; the mine face of every mine, of
 every hand card and of the deck's top card; the creature of hand cards taken from the
 Camp. The rest (which copy lies where, other hands' creatures, mines' creatures, the
-deck's order) is dealt at random among the cards that fit.
+deck's order) is dealt at random among the cards that fit: :meth:`Determinizer.sample`
+walks a Markov chain whose deals are uniform over the consistent ones, the posterior
+of a fair shuffle given what the seat saw (reading nothing into the other players'
+choices, as determinizing search usually does).
 
 >>> from kum_widget.engine.game import Game
 >>> import random
@@ -98,9 +101,8 @@ class Determinizer:
         then walks a Markov chain of swaps from the last deal: a slot takes a random
         card that fits it, from the unplaced cards or by swapping with the slot that
         holds it when each card fits the other's slot. The proposal is symmetric, so
-        the chain's stationary distribution is uniform over the consistent deals: the
-        exact posterior of a uniform shuffle given what the seat saw. The deck below
-        its top is shuffled afresh each time.
+        the chain's stationary distribution is uniform over the consistent deals. The
+        deck below its top is shuffled afresh each time.
         """
         rnd = rng.random
         if self._chain is None:
