@@ -153,7 +153,7 @@ export function buildBoard(root, m, ui, on) {
       h("header", { class: "kum-player-head" },
         h("span", { class: `kum-king kum-race-${p.king}`, title: `King of the ${p.king}s` }, `${RACE_GLYPH[p.king]} ${p.king} King`),
         h("strong", { class: "kum-name" }, p.name),
-        bot ? h("span", { class: "kum-badge" }, "bot") : null,
+        bot ? h("span", { class: "kum-badge", title: bot }, "bot") : null,
         h("span", { class: "kum-score", title: "developed minus undeveloped points" }, `score ${p.score} (${p.developed_points} − ${p.undeveloped_points})`),
       ),
       h("div", { class: "kum-row" }, h("span", { class: "kum-label" }, "Claimed"), claimed.length ? claimed : h("span", { class: "kum-muted" }, "none")),

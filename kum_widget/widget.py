@@ -170,7 +170,15 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None, **game_kwargs: Any) -> None:
         """Start over on the same Game object (so every board on it follows)."""
-        game_kwargs.setdefault("players", list(self._game.players))
+        names = list(self._game.players)
+        new_bots = None
+        if bots is not None:
+            new_bots = {s: make_bot(spec, seed=(seed or 0) + s) for s, spec in bots.items()}
+            for s, bot in new_bots.items():  # a seat named after its old bot takes the new one's name
+                old = self._bots.get(s)
+                if old is not None and 0 <= s < len(names) and names[s] == getattr(old, "name", None):
+                    names[s] = getattr(bot, "name", names[s])
+        game_kwargs.setdefault("players", names)
         game_kwargs.setdefault("rules", self._game.rules)
         fresh = Game(seed=seed, **game_kwargs)
         if bots is not None:

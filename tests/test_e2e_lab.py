@@ -16,13 +16,14 @@ from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_ce
 
 SCORES_CELL = 'print("KUM-SCORES", board.game.scores(), board.game.is_over)'
 UNDO_CELL = 'board.game.undo(3) if board.game.is_over else None; print("KUM-UNDO", board.game.is_over)'
+BOTS_CELL = 'print("KUM-BOTS", sorted(type(b).__name__ for b in board._bots.values()))'
 XSS_CELL = 'xss = kum.GameWidget(kum.Game(["<img src=x onerror=alert(1)>", "Bo"], seed=1), bots={1: "random"}, bot_delay=0)\nxss'
 
 
 def play_notebook() -> dict:
     nb = json.loads((ROOT / "notebooks" / "01_play.ipynb").read_text())
     set_parameters(nb, SEED=42, BOT_DELAY=0.02)
-    nb["cells"] += [code_cell(SCORES_CELL), code_cell(UNDO_CELL), code_cell(XSS_CELL)]
+    nb["cells"] += [code_cell(SCORES_CELL), code_cell(UNDO_CELL), code_cell(BOTS_CELL), code_cell(XSS_CELL)]
     return nb
 
 
@@ -112,6 +113,21 @@ def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  
     run_cell(page, "KUM-UNDO")
     wait_change(page, sid)
     page.wait_for_function("() => !document.querySelector('.kum-widget .kum-over')", timeout=20_000)
+
+    # A new game against the ISMCTS bot, chosen in the board's own form; a few turns by clicking.
+    board.locator('[data-control="new-game"]').first.click()
+    board.locator(".kum-bot-select").select_option("ismcts")
+    board.locator(".kum-seed").fill("5")
+    sid = state_id(board)
+    board.locator('[data-control="start"]').click()
+    wait_change(page, sid)
+    page.wait_for_function("() => document.querySelector('.kum-widget').textContent.includes('ISMCTS bot')", timeout=20_000)
+    for _ in range(8):
+        assert take_turn_step(page, board)
+    board.screenshot(path=str(artifacts / "lab-ismcts.png"))
+    run_cell(page, "KUM-BOTS")
+    bots_out = page.locator(".jp-CodeCell", has_text="KUM-BOTS").first.locator(".jp-OutputArea-output")
+    page.wait_for_function("el => el.textContent.includes('ISMCTSBot')", arg=bots_out.first.element_handle(), timeout=20_000)
     assert dialogs == []
     assert js_errors == []
     page.close()

@@ -127,6 +127,16 @@ def test_act_undo_new_game_from_cells() -> None:
     assert w.game.seed == 5 and w.game.history == () and w.offered
 
 
+def test_new_game_with_another_bot_renames_its_seat() -> None:
+    w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
+    assert list(w.game.players)[1] == "Greedy bot"
+    w.new_game(seed=4, bots={1: "ismcts"})
+    assert list(w.game.players)[1] == "ISMCTS bot" and w.bot_seats == {"1": "ISMCTS bot"}
+    named = kum.GameWidget(kum.Game(["Ada", "Bo"], seed=1), bots={1: "greedy"}, bot_delay=0)
+    named.new_game(seed=2, bots={1: "random"})
+    assert list(named.game.players) == ["Ada", "Bo"]  # names the user chose stay
+
+
 def test_undo_and_new_game_from_buttons() -> None:
     w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
     click(w, w.offered[0])
