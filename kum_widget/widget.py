@@ -171,13 +171,10 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None, **game_kwargs: Any) -> None:
         """Start over on the same Game object (so every board on it follows)."""
         names = list(self._game.players)
-        new_bots = None
-        if bots is not None:
-            new_bots = {s: make_bot(spec, seed=(seed or 0) + s) for s, spec in bots.items()}
-            for s, bot in new_bots.items():  # a seat named after its old bot takes the new one's name
-                old = self._bots.get(s)
-                if old is not None and 0 <= s < len(names) and names[s] == getattr(old, "name", None):
-                    names[s] = getattr(bot, "name", names[s])
+        for s, spec in (bots or {}).items():  # a seat named after its old bot takes the new bot's name
+            old = self._bots.get(s)
+            if old is not None and 0 <= s < len(names) and names[s] == getattr(old, "name", None):
+                names[s] = getattr(make_bot(spec, seed=0), "name", names[s])
         game_kwargs.setdefault("players", names)
         game_kwargs.setdefault("rules", self._game.rules)
         fresh = Game(seed=seed, **game_kwargs)
@@ -263,12 +260,13 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             self._offered = [game.action_text(a) for a in game.legal_actions()]
         legal = self._legal_payload(game.legal_actions() if self._offered else [])
         viewer = None if self.reveal else shown
+        logs = game.logs
         lines = []
-        for events in game.logs[-_LOG_LINES:]:
+        for events in logs[-_LOG_LINES:]:
             lines.append(" ".join(game.describe(e, viewer) for e in events))
         last: dict[str, Any] = {}
         if game._history:
-            seat = next((e.seat for e in game.logs[-1] if hasattr(e, "seat")), None)
+            seat = next((e.seat for e in logs[-1] if hasattr(e, "seat")), None)
             action = game.history[-1]
             last = {"seat": seat, "bot": seat in self._bots, "text": game.action_text(action), "target": _target(action)}
         with self.hold_sync():

@@ -123,7 +123,7 @@ class Determinizer:
     def _start(self, rng: random.Random, *, quick: bool = False) -> None:
         placed = self._first_fit() if quick else None
         if placed is None:
-            placed, _ = self._match(None if quick else rng)
+            placed = self._match(None if quick else rng)
         self._chain = [placed[where] for where, _ in self.slots]
         self._where = [-1] * len(self.rules.deck)
         for i, card in enumerate(self._chain):
@@ -187,16 +187,15 @@ class Determinizer:
         for race, pile in view["camp"].items():
             self._camp[Race.parse(race).index] = [index[("camp", race, j)] for j in range(len(pile))]
         self._top = index.get(("decktop",), -1)
-        v = view
-        template = blank(self.rules, [p["name"] for p in players], [_RACE_INDEX[p["king"]] for p in players], None, v["first_player"])
+        template = blank(self.rules, [p["name"] for p in players], [_RACE_INDEX[p["king"]] for p in players], None, view["first_player"])
         for i, c in enumerate(me["hand"]):
             if c.get("public"):
                 template.known[self.own[i]] = 1
-        template.current = v["current"]
-        template.phase = PHASES.index(v["phase"])
-        template.deck_only = bool(v.get("deck_only"))
-        template.turn = v["turn"]
-        template.pending = [number - 1 for number in v.get("pending", [])]
+        template.current = view["current"]
+        template.phase = PHASES.index(view["phase"])
+        template.deck_only = bool(view.get("deck_only"))
+        template.turn = view["turn"]
+        template.pending = [number - 1 for number in view.get("pending", [])]
         self._template = template
 
     def _build(self, rnd: Any) -> State:
@@ -234,7 +233,7 @@ class Determinizer:
         s.deck = deck
         return s
 
-    def _match(self, rng: random.Random | None) -> tuple[dict[tuple[Any, ...], int], set[int]]:
+    def _match(self, rng: random.Random | None) -> dict[tuple[Any, ...], int]:
         """A consistent deal by bipartite matching (augmenting paths); with ``rng``,
         over shuffled candidates in a shuffled order."""
         cands = [c if rng is None else rng.sample(c, len(c)) for _, c in self.slots]
@@ -256,8 +255,7 @@ class Determinizer:
         for i in order:
             if not place(i, set()):
                 raise InvalidStateError("no position fits this view (is it a view of a real game?)")
-        placed = {self.slots[i][0]: card for card, i in owner.items()}
-        return placed, set(owner)
+        return {self.slots[i][0]: card for card, i in owner.items()}
 
     def _first_fit(self) -> dict[tuple[Any, ...], int] | None:
         """Each slot its first free candidate: usually a consistent deal, at once."""
