@@ -123,7 +123,7 @@ def synced_bytes() -> dict:
     w = kum.GameWidget(kum.Game(["Ada", "Bo"], seed=5), reveal=True)
     rng = random.Random(1)
     sizes = []
-    names = ["board", "legal", "log", "error", "state_id", "last_move", "pass_to"]
+    names = ["board", "legal", "log_lines", "error", "state_id", "last_move", "pass_to"]
     while not w.game.is_over:
         w.act(rng.choice(w.game.legal_actions()))
         sizes.append(len(json.dumps({n: getattr(w, n) for n in names})))

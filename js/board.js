@@ -34,6 +34,7 @@ function status(board, m, names) {
   }
   const who = names[board.current];
   const bot = m.bot_seats[String(board.current)];
+  if (bot && m.step < m.max_step) return `${who} waits: you are replaying (step ${m.step} of ${m.max_step}). Redo to go on.`;
   if (bot && m.thinking) return `${who} is thinking…`;
   const phase = { play: "to play a creature", draw: "to draw", discard: "has no legal play: discard a card" }[board.phase];
   return `${who} ${phase || board.phase}. Deck: ${board.deck.size}.`;
@@ -46,7 +47,7 @@ export function applySelection(root, m, ui) {
   for (const el of root.querySelectorAll('button[data-zone="mine"], button[data-zone="claimed"]')) {
     const action = targets ? targets.get(el.dataset.key) : undefined;
     el.classList.toggle("kum-target", Boolean(action));
-    el.disabled = !action || ui.pending;
+    el.disabled = !action || Boolean(ui.pending);
     if (action) {
       el.dataset.action = action;
       el.setAttribute("aria-label", `${el.dataset.label}. Click to ${action}`);
@@ -71,7 +72,7 @@ export function buildBoard(root, m, ui, on) {
   }
   const names = board.players.map((p) => p.name);
   const legal = indexLegal(m.legal);
-  const busy = ui.pending;
+  const busy = Boolean(ui.pending);
   const last = m.last_move || {};
   const lastKey = last.target || "";
 
@@ -153,7 +154,7 @@ export function buildBoard(root, m, ui, on) {
       h("header", { class: "kum-player-head" },
         h("span", { class: `kum-king kum-race-${p.king}`, title: `King of the ${p.king}s` }, `${RACE_GLYPH[p.king]} ${p.king} King`),
         h("strong", { class: "kum-name" }, p.name),
-        bot ? h("span", { class: "kum-badge", title: bot }, "bot") : null,
+        bot ? h("span", { class: "kum-badge", title: bot.name }, "bot") : null,
         h("span", { class: "kum-score", title: "developed minus undeveloped points" }, `score ${p.score} (${p.developed_points} − ${p.undeveloped_points})`),
       ),
       h("div", { class: "kum-row" }, h("span", { class: "kum-label" }, "Claimed"), claimed.length ? claimed : h("span", { class: "kum-muted" }, "none")),
@@ -175,9 +176,11 @@ export function buildBoard(root, m, ui, on) {
       h("strong", { class: "kum-title" }, "Kings Under Mountains"),
       h("span", { class: "kum-status", role: "status", "aria-live": "polite" }, status(board, m, names)),
       h("span", { class: "kum-controls" },
-        h("button", { type: "button", dataset: { control: "undo" }, disabled: busy, onclick: () => on.send({ kind: "undo" }) }, "Undo"),
+        h("button", { type: "button", dataset: { control: "undo" }, disabled: busy, title: "Back to your previous decision", onclick: () => on.send({ kind: "undo" }) }, "Undo"),
+        h("button", { type: "button", dataset: { control: "redo" }, disabled: busy || !(m.step < m.max_step), title: "Forward again", onclick: () => on.send({ kind: "redo" }) }, "Redo"),
         h("button", { type: "button", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "New game"))),
     m.error ? h("div", { class: "kum-error", role: "alert" }, m.error) : null,
+    ui.notice ? h("div", { class: "kum-error", role: "alert" }, ui.notice) : null,
     over,
     passScreen,
     h("div", { class: "kum-table" },
@@ -187,7 +190,7 @@ export function buildBoard(root, m, ui, on) {
     h("details", { class: "kum-logbox", open: true },
       h("summary", {}, "Log"),
       h("ol", { class: "kum-log", dataset: { zone: "log" }, "aria-label": "Game log, newest first" },
-        (m.log || []).slice(-20).reverse().map((line) => h("li", {}, line)))),
+        (m.log_lines || []).slice(-20).reverse().map((line) => h("li", {}, line)))),
   ];
   root.replaceChildren(...parts.filter(Boolean));
 }

@@ -1,9 +1,13 @@
 // kum_widget front-end: a thin view. It renders the synced view, marks the legal
-// actions the kernel sent, and sends the chosen action with the state id.
+// actions the kernel sent, and sends the chosen action with the state id. It never
+// writes a trait: the kernel answers every message ({kind: "answer", id}), so a
+// click is released even when nothing changes (a refusal, an undo with nothing to undo).
 import { applySelection, buildBoard } from "./board.js";
 import { h } from "./dom.js";
 
-const TRAITS = ["board", "legal", "log", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices"];
+const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step"];
+const ANSWER_TIMEOUT_MS = 30_000; // past this, say the kernel is not answering, and let go
+let views = 0; // tokens unique across the views on a page
 
 function read(model) {
   const m = {};
@@ -13,10 +17,18 @@ function read(model) {
 }
 
 function render({ model, el }) {
-  const root = h("div", { class: "kum-widget" });
+  const root = h("div", { class: "kum-widget", tabindex: "-1" }); // focusable: keyboard focus stays in the board
   el.appendChild(root);
-  const ui = { selected: null, pending: false, newGame: false };
+  const view = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${++views}`;
+  const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "" };
   let frame = 0;
+  let timer = 0;
+
+  function release() {
+    ui.pending = null;
+    clearTimeout(timer);
+    root.removeAttribute("aria-busy");
+  }
 
   const on = {
     select(card) {
@@ -28,11 +40,20 @@ function render({ model, el }) {
     },
     send(msg) {
       if (ui.pending) return; // one click in flight at a time
-      ui.pending = true;
+      const id = `${view}:${++ui.sent}`;
+      ui.pending = id;
+      ui.notice = "";
       ui.sentAt = performance.now();
-      model.send({ ...msg, state_id: model.get("state_id") });
+      ui.drawnSince = false;
+      model.send({ ...msg, state_id: model.get("state_id"), id });
       // No re-render here: repainting the board now would only delay the reply's arrival.
       root.setAttribute("aria-busy", "true");
+      timer = setTimeout(() => {
+        if (ui.pending !== id) return;
+        release();
+        ui.notice = "The kernel has not answered for 30 seconds: is it busy or stopped? The board is usable again.";
+        draw();
+      }, ANSWER_TIMEOUT_MS);
     },
     newGame() {
       ui.newGame = !ui.newGame;
@@ -43,13 +64,19 @@ function render({ model, el }) {
   function newGameForm(m) {
     if (!ui.newGame) return null;
     const seed = h("input", { type: "number", min: "0", placeholder: "random", "aria-label": "Seed (empty for random)", class: "kum-seed" });
-    const bots = Object.keys(m.bot_seats).length
-      ? h("select", { "aria-label": "Bot", class: "kum-bot-select" }, (m.bot_choices || []).map((b) => h("option", { value: b }, b)))
-      : null;
+    const seats = Object.values(m.bot_seats);
+    // The opponent the board has now comes first and is chosen: a new game keeps it unless changed.
+    const current = seats.length ? seats[0].kind : null;
+    const options = seats.length
+      ? [current === null ? h("option", { value: "" , selected: true }, `keep ${seats[0].name}`) : null,
+         ...(m.bot_choices || []).map((b) => h("option", { value: b, selected: b === current }, b))]
+      : [];
+    const bots = seats.length ? h("select", { "aria-label": "Opponent", class: "kum-bot-select" }, options) : null;
     const start = () => {
       const value = seed.value.trim();
       ui.newGame = false;
-      on.send({ kind: "new_game", seed: value === "" ? null : Number.parseInt(value, 10), ...(bots ? { bot: bots.value } : {}) });
+      const bot = bots && bots.value ? { bot: bots.value } : {};
+      on.send({ kind: "new_game", seed: value === "" ? null : Number.parseInt(value, 10), ...bot });
     };
     return h("form", { class: "kum-newgame", onsubmit: (e) => { e.preventDefault(); start(); } },
       h("label", {}, "Seed ", seed), bots ? h("label", {}, " Opponent ", bots) : null,
@@ -57,16 +84,32 @@ function render({ model, el }) {
   }
 
   function draw() {
-    const focused = root.contains(document.activeElement) ? document.activeElement.dataset.key || document.activeElement.dataset.control : null;
+    const active = document.activeElement;
+    const inside = root.contains(active);
+    const focused = inside && active !== root ? active.dataset.key || active.dataset.control : null;
     const m = read(model);
+    ui.drawnSince = true;
     buildBoard(root, m, ui, on);
     applySelection(root, m, ui);
     const form = newGameForm(m);
     if (form) root.insertBefore(form, root.children[1] || null);
-    if (focused) {
-      const again = root.querySelector(`[data-key="${CSS.escape(focused)}"], [data-control="${CSS.escape(focused)}"]`);
-      if (again && !again.disabled) again.focus();
-    }
+    if (inside) restoreFocus(focused);
+  }
+
+  // Keyboard players keep their place: the same control if it is still usable, else
+  // the first thing there is to do, else the board itself (never the page).
+  function restoreFocus(key) {
+    const usable = (e) => e && !e.disabled;
+    let next = key ? root.querySelector(`[data-key="${CSS.escape(key)}"], [data-control="${CSS.escape(key)}"]`) : null;
+    if (!usable(next)) next = root.querySelector("button[data-action]:not([disabled]), button[data-playable]:not([disabled]), .kum-pass button");
+    (usable(next) ? next : root).focus({ preventScroll: true });
+  }
+
+  function onAnswer(msg) {
+    if (!msg || msg.kind !== "answer" || msg.id !== ui.pending) return;
+    const drawn = ui.drawnSince;
+    release();
+    if (!drawn) draw(); // nothing changed (a refusal repeated, say): show the board live again
   }
 
   function changed() {
@@ -78,8 +121,7 @@ function render({ model, el }) {
     queueMicrotask(() => {
       if (!frame) return; // cleaned up meanwhile
       frame = 0;
-      ui.pending = false;
-      root.removeAttribute("aria-busy");
+      release(); // the kernel has spoken; its answer to the click may follow
       const plays = (model.get("legal") || {}).plays || [];
       if (ui.selected !== null && !plays.some((p) => p.card === ui.selected)) ui.selected = null;
       draw();
@@ -98,9 +140,12 @@ function render({ model, el }) {
   });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);
+  model.on("msg:custom", onAnswer);
   draw();
   return () => {
     for (const name of TRAITS) model.off(`change:${name}`, changed);
+    model.off("msg:custom", onAnswer);
+    clearTimeout(timer);
     frame = 0;
     root.remove();
   };

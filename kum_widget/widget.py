@@ -1,14 +1,22 @@
 """``GameWidget``: the clickable board, synced both ways with a live ``kum.Game``.
 
-The kernel is the source of truth. Traitlets carry what the browser shows (the view
-for the displayed seat, the legal actions of the human to move, the log, an error
-text, the state id); the browser sends back one custom message per click, which is
-checked here before anything changes. Nothing private to another seat is ever synced.
+The kernel is the only writer of what the board shows. Traitlets carry the view for
+the viewer the kernel chose, the legal actions of the human to move, the log, an
+error text and the state id; the browser may not write any of them (a write is
+refused and reverted). It sends one custom message per click, checked here before
+anything changes, and every message gets an answer (``{"kind": "answer", "id": ...}``)
+so the page never waits for a change that will not come.
+
+Who sees what (D6): one human and bots, the human's seat (``seat``); two or more
+humans on one screen (hot seat), the seat that last said "I am X" on the pass
+screen, and only the public table while the pass screen shows, during a bot's turn
+nobody has claimed, and at game over; ``reveal=True``, the full table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -16,35 +24,23 @@ from typing import Any
 import anywidget
 import traitlets as t
 
+from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
+from ._seating import bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
 from .engine import Game, KumError
-from .engine.actions import Discard, Draw, Play
+from .engine.errors import shown
 
 __all__ = ["GameWidget"]
 
 _STATIC = Path(__file__).parent / "static"
-_LOG_LINES = 20  # the board shows this many; fewer bytes per move
-_MSG_KINDS = {"act", "undo", "redo", "new_game", "ready"}
-_HUMAN_NAMES = ("Ada", "Bo", "Cy", "Di")
-
-
-def _compact(value: Any) -> Any:
-    """Drop null and false fields (the front-end reads a missing field as empty):
-    hidden cards and plain mines then cost a third of the bytes."""
-    if isinstance(value, dict):
-        return {k: _compact(v) for k, v in value.items() if v is not None and v is not False}
-    if isinstance(value, list):
-        return [_compact(v) for v in value]
-    return value
-
-
-def _target(action: Any) -> str:
-    """The board key of an action's target: "mine 2", "claimed 1", "deck", "camp orc", "hand"."""
-    if isinstance(action, Play):
-        return f"mine {action.slot + 1}" if action.slot is not None else f"claimed {(action.claim or 0) + 1}"
-    if isinstance(action, Draw):
-        return "deck" if action.race is None else f"camp {action.race.value}"
-    return "hand"
+# What each browser message may carry ("id" is the page's token for the answer).
+_MSG_FIELDS = {
+    "act": {"action"},
+    "undo": set(),
+    "redo": set(),
+    "ready": set(),
+    "new_game": {"seed", "bot"},
+}
 
 
 def _static(name: str) -> Path:
@@ -54,12 +50,21 @@ def _static(name: str) -> Path:
     return path
 
 
-class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
-    """A board for ``game`` shown from ``seat``; ``bots`` maps seats to bots.
+class _Checked(t.Any):  # type: ignore[misc]
+    """A trait whose every value, None too, goes to the widget's own validator, so
+    that a bad value is named in a KumError (not traitlets' TraitError)."""
 
-    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game (extra keyword
-    arguments go to ``kum.Game``); ``GameWidget(game, seat=1)`` shows an existing one.
-    Seats without a bot are human; with several, the board is passed between them.
+    allow_none = False
+
+
+class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
+    """A board for ``game``; ``bots`` maps seats to bots (names or objects).
+
+    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game (the game options
+    ``players``, ``seed``, ``races``, ``rules`` and ``first_player`` go to ``kum.Game``);
+    ``GameWidget(game, seat=1)`` shows an existing one. Seats without a bot are human;
+    with several, the board is passed between them behind a pass screen. ``seat``
+    (default: the first human seat) is whose hand a one-human board shows;
     ``reveal=True`` shows every hand (for teaching); ``bot_delay`` is the pause, in
     seconds, before each bot move, so a reader can follow it.
     """
@@ -69,60 +74,66 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     board = t.Dict().tag(sync=True)
     legal = t.Dict().tag(sync=True)
-    log = t.List().tag(sync=True)
+    log_lines = t.List().tag(sync=True)
+    """The board's log: one sentence per action, newest last, as the viewer may read it."""
     error = t.Unicode("").tag(sync=True)
     state_id = t.Int(0).tag(sync=True)
-    seat = t.Int(0).tag(sync=True)
-    reveal = t.Bool(False).tag(sync=True)
+    # seat, reveal, bot_delay and step are set from cells: Any, so that our checks (not
+    # traitlets' TraitError) name what is wrong.
+    seat = _Checked(0).tag(sync=True)
+    reveal = _Checked(False).tag(sync=True)
     bot_seats = t.Dict().tag(sync=True)
+    """``{"1": {"name": "Greedy bot", "kind": "greedy"}}``; kind is None for a bot object."""
     last_move = t.Dict().tag(sync=True)
     pass_to = t.Unicode("").tag(sync=True)
     thinking = t.Bool(False).tag(sync=True)
     bot_choices = t.List(list(BOT_NAMES)).tag(sync=True)
-    bot_delay = t.Float(0.6).tag(sync=True)
-    step = t.Int(0).tag(sync=True)
-    """Actions applied so far. Set it (or link a slider to it) to move through the game's
-    history: lower undoes, higher redoes (up to ``max_step``), as for a replay."""
+    bot_delay = _Checked(0.6).tag(sync=True)
+    step = _Checked(0).tag(sync=True)
+    """Actions applied so far. Set it (or ``ipywidgets.link`` a slider to it) to move through
+    the game's history: lower undoes, higher redoes (up to ``max_step``), as for a replay.
+    Bots wait while there is something to redo."""
     max_step = t.Int(0).tag(sync=True)
 
     def __init__(
         self,
         game: Game | None = None,
-        seat: int = 0,
+        seat: int | None = None,
         bots: dict[int, Any] | None = None,
         reveal: bool = False,
         bot_delay: float = 0.6,
-        **game_kwargs: Any,
+        **game_options: Any,
     ) -> None:
-        bots = dict(bots or {})
+        # Every check before anything is built, so a refused call leaves nothing behind.
+        check_game_options(game_options, "GameWidget")
+        if game is not None and not isinstance(game, Game):
+            raise KumError(f"game must be a kum.Game, got {type(game).__name__}")
+        if game is not None and game_options:
+            raise KumError(f"pass either game= or game options, not both ({', '.join(game_options)})")
+        players = game.num_players if game is not None else None
+        specs = check_bots(bots, players)
         if game is None:
-            if "players" not in game_kwargs:
-                count = max([1, *bots.keys()]) + 1
-                game_kwargs["players"] = [
-                    f"{getattr(bots[s], 'name', str(bots[s]).title() + ' bot')}" if s in bots else _HUMAN_NAMES[s]
-                    for s in range(count)
-                ]
-            game = Game(**game_kwargs)
-        elif game_kwargs:
-            raise ValueError(f"pass either game= or game options, not both ({', '.join(game_kwargs)})")
-        if not isinstance(game, Game):
-            raise ValueError(f"game must be a kum.Game, got {type(game).__name__}")
-        if type(seat) is not int or not 0 <= seat < game.num_players:
-            raise ValueError(f"seat must be 0..{game.num_players - 1}, got {seat!r}")
-        if not isinstance(bot_delay, (int, float)) or bot_delay < 0:
-            raise ValueError(f"bot_delay must be a number of seconds >= 0, got {bot_delay!r}")
-        self._bots = {}
-        for s, spec in bots.items():
-            if type(s) is not int or not 0 <= s < game.num_players:
-                raise ValueError(f"bots: seat must be 0..{game.num_players - 1}, got {s!r}")
-            self._bots[s] = make_bot(spec, seed=(game.seed or 0) + s)
+            if "players" not in game_options:
+                game_options["players"] = default_names(specs)
+            game = Game(**game_options)
+            check_bots(specs, game.num_players)
+        humans = [s for s in range(game.num_players) if s not in specs]
+        if seat is None:
+            seat = humans[0] if humans else 0
+        self._check_seat(seat, game)
+        self._check_reveal(reveal)
+        self._check_delay(bot_delay)
         self._game = game
+        self._specs = specs
+        self._bots = {s: make_bot(spec, seed=(game.seed or 0) + s) for s, spec in specs.items()}
+        self._kinds = {s: bot_kind(spec) for s, spec in specs.items()}
         self._pending: asyncio.TimerHandle | None = None
-        self._stepping = False
-        self._ready_seat: int | None = None
+        self._running_bots = False
+        self._closed = False
+        self._at_screen: int | None = None  # hot seat: who said "I am X" since the last pass screen
         self._offered: list[str] = []
         super().__init__(seat=seat, reveal=reveal, bot_delay=float(bot_delay))
-        self.bot_seats = {str(s): b.name for s, b in self._bots.items()}
+        self._set_bot_seats()
         game.on_change(self._on_game_change)
         self.on_msg(self._on_browser_msg)
         self.observe(self._on_display_change, names=["seat", "reveal"])
@@ -141,209 +152,263 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     def bots(self) -> dict[int, Any]:
         return dict(self._bots)
 
+    @property
+    def offered(self) -> list[str]:
+        """The action texts the board offers now (empty when no human here may act)."""
+        return list(self._offered)
+
     def act(self, action: Any) -> list[Any]:
         """Apply an action (text, object or id) for the player to move, as from a cell."""
         self.error = ""  # before: bots answering inside apply may report their own
         return self._game.apply(action)
 
     def undo(self) -> int:
-        """Back to the previous decision of a human seat (bot replies included)."""
-        self._cancel_bots()
-        undone = 0
-        self._stepping = True  # bots must not answer half-way through the undo
-        try:
-            if self._game.can_undo:
-                undone = 1
-                self._game.undo(1)
-                while self._game.can_undo and self._game.current_player in self._bots:
-                    self._game.undo(1)
-                    undone += 1
-        finally:
-            self._stepping = False
-        self._ready_seat = self._game.current_player
-        self.error = ""
-        self._sync()
-        return undone
+        """Back to the previous decision of a human seat (bot replies included), in one
+        step; return how many actions were taken back (0: no earlier human decision)."""
+        movers, humans = self._game.movers, set(self._humans())
+        if humans:
+            steps = next((k for k in range(1, len(movers) + 1) if movers[-k] in humans), 0)
+        else:
+            steps = min(1, len(movers))
+        if steps:
+            self._cancel_bots()
+            self._game.undo(steps)
+        return steps
 
     def redo(self) -> int:
-        return self._game.redo(1)
+        """Forward to the next decision of a human seat (or the end of the redo list),
+        in one step; return how many actions were redone."""
+        ahead, humans = self._game.redo_movers, set(self._humans())
+        if humans:
+            steps = next((k for k in range(1, len(ahead)) if ahead[k] in humans), len(ahead))
+        else:
+            steps = min(1, len(ahead))
+        if steps:
+            self._cancel_bots()
+            self._game.redo(steps)
+        return steps
 
-    def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None, **game_kwargs: Any) -> None:
-        """Start over on the same Game object (so every board on it follows)."""
-        names = list(self._game.players)
-        for s, spec in (bots or {}).items():  # a seat named after its old bot takes the new bot's name
-            old = self._bots.get(s)
-            if old is not None and 0 <= s < len(names) and names[s] == getattr(old, "name", None):
-                names[s] = getattr(make_bot(spec, seed=0), "name", names[s])
-        game_kwargs.setdefault("players", names)
-        game_kwargs.setdefault("rules", self._game.rules)
-        fresh = Game(seed=seed, **game_kwargs)
+    def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None, **game_options: Any) -> None:
+        """Start over on the same Game object (so every board on it follows). ``bots``
+        replaces the bots (a seat named after its old bot takes the new bot's name);
+        the game options default to this game's players and rules."""
+        check_game_options(game_options, "new_game")
+        game_options.setdefault("rules", self._game.rules)
+        if "players" in game_options:
+            fresh = Game(seed=seed, **game_options)  # the players, seed and rules are checked first
+            specs = check_bots(self._specs if bots is None else bots, fresh.num_players)
+        else:
+            names = list(self._game.players)
+            specs = check_bots(self._specs if bots is None else bots, len(names))
+            if bots is not None:  # seats still named as the old bots were take the new bots' names
+                old, new = default_names(self._specs, len(names)), default_names(specs, len(names))
+                names = [new[s] if names[s] == old[s] else names[s] for s in range(len(names))]
+            fresh = Game(names, seed=seed, **game_options)
         if bots is not None:
-            self._bots = {s: make_bot(spec, seed=(fresh.seed or 0) + s) for s, spec in bots.items()}
-            self.bot_seats = {str(s): b.name for s, b in self._bots.items()}
+            self._specs = specs
+            self._bots = {s: make_bot(spec, seed=(fresh.seed or 0) + s) for s, spec in specs.items()}
+            self._kinds = {s: bot_kind(spec) for s, spec in specs.items()}
         self._cancel_bots()
-        self._ready_seat = None
-        self.error = ""
-        self._game.load(fresh)
+        self._at_screen = None
+        with self.hold_sync():
+            self.error = ""
+            self._set_bot_seats()
+            self._game.load(fresh)
 
     def run_bots(self, max_moves: int = 10_000) -> int:
-        """Let bot seats move now, synchronously, until a human is to move."""
+        """Let bot seats move now, synchronously, until a human is to move (a redo list
+        is given up, as by any new move); return how many moves they made."""
+        if type(max_moves) is not int or max_moves < 0:
+            raise KumError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
         self._cancel_bots()
         moves = 0
-        self._stepping = True
+        self._running_bots = True
         try:
             while moves < max_moves and self._bot_to_move():
                 self._bot_step()
                 moves += 1
         finally:
-            self._stepping = False
+            self._running_bots = False
         return moves
+
+    def close(self) -> None:
+        """Close the board: it stops following the game and its bots stop."""
+        if getattr(self, "_closed", True) is False:  # (a half-built board has nothing to undo)
+            self._closed = True
+            self._cancel_bots()
+            self._game.on_change(self._on_game_change, remove=True)
+        super().close()
+
+    # -- validation of what the kernel side sets -------------------------------------
+
+    @staticmethod
+    def _check_seat(seat: Any, game: Game) -> None:
+        if type(seat) is not int or not 0 <= seat < game.num_players:
+            raise KumError(f"seat must be 0..{game.num_players - 1}, got {shown(seat)}")
+
+    @staticmethod
+    def _check_reveal(reveal: Any) -> None:
+        if type(reveal) is not bool:
+            raise KumError(f"reveal must be True or False, got {shown(reveal)}")
+
+    @staticmethod
+    def _check_delay(delay: Any) -> None:
+        if type(delay) not in (int, float) or not math.isfinite(delay) or not 0 <= delay <= 60:
+            raise KumError(f"bot_delay must be a number of seconds from 0 to 60, got {shown(delay)}")
+
+    @t.validate("seat")
+    def _valid_seat(self, proposal: Any) -> int:
+        self._check_seat(proposal["value"], self._game)
+        return int(proposal["value"])
+
+    @t.validate("bot_delay")
+    def _valid_delay(self, proposal: Any) -> float:
+        self._check_delay(proposal["value"])
+        return float(proposal["value"])
+
+    @t.validate("reveal")
+    def _valid_reveal(self, proposal: Any) -> bool:
+        self._check_reveal(proposal["value"])
+        return bool(proposal["value"])
+
+    @t.validate("step")
+    def _valid_step(self, proposal: Any) -> int:
+        value = proposal["value"]
+        if type(value) is not int:
+            raise KumError(f"step must be a whole number 0..{self.max_step}, got {shown(value)}")
+        return max(0, min(value, self.max_step))  # clamp to the record
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """A trait write from the browser: refused, and the kernel's values sent back.
+        What the board shows is the kernel's to decide (a page could otherwise set
+        ``reveal`` or ``seat`` and read every hand)."""
+        names = sorted(str(k)[:30] for k in sync_data)[:4]
+        with self.hold_sync():
+            self.error = f"refused a change of {', '.join(names)} from the browser: the board's state is the kernel's to set"
+        known = [k for k in sync_data if k in self.keys]
+        if known:
+            self.send_state(known)  # a plain update: the page takes the kernel's values back
 
     # -- syncing ---------------------------------------------------------------------
 
     def _humans(self) -> list[int]:
         return [s for s in range(self._game.num_players) if s not in self._bots]
 
-    def _displayed_seat(self) -> int:
-        humans = self._humans()
-        cur = self._game.current_player
-        if cur in humans and len(humans) > 1 and not self._game.is_over:
-            return cur  # hot seat: the board follows the human to move
-        return self.seat
+    def _viewer(self) -> tuple[Viewer, str]:
+        """Whom the board is drawn for now, and whom to pass it to (hot seat)."""
+        game, humans = self._game, self._humans()
+        if self.reveal:
+            return Viewer("full"), ""
+        if len(humans) < 2:
+            return Viewer("seat", self.seat), ""
+        cur = game.current_player
+        if game.is_over:
+            self._at_screen = None  # everyone gathers round: the public table
+            return Viewer("public"), ""
+        if cur in humans and self._at_screen != cur:
+            self._at_screen = None  # whoever is at the screen now, nobody has said who
+            return Viewer("public"), game.players[cur]
+        if self._at_screen is None:
+            return Viewer("public"), ""
+        return Viewer("seat", self._at_screen), ""
+
+    def _sync(self) -> None:
+        game = self._game
+        viewer, pass_to = self._viewer()
+        cur = game.current_player
+        may_act = (
+            not game.is_over and cur not in self._bots and not pass_to
+            and (viewer.kind == "full" or viewer.seat == cur)
+        )
+        actions = game.legal_actions() if may_act else []
+        self._offered = [game.action_text(a) for a in actions]
+        with self.hold_sync():
+            self.max_step = game.move_number + game.redo_count
+            self.step = game.move_number  # after max_step, which bounds it
+            self.last_move = last_move(game, self._bots)
+            self.board = board_payload(game, viewer)
+            self.legal = legal_payload(game, actions)
+            self.log_lines = log_lines(game, viewer)
+            self.pass_to = pass_to
+            self.state_id = game.state_id
+
+    def _set_bot_seats(self) -> None:
+        self.bot_seats = {str(s): {"name": b.name, "kind": self._kinds[s]} for s, b in self._bots.items()}
 
     def _on_display_change(self, change: Any) -> None:
         self._sync()
 
-    @t.validate("step")
-    def _valid_step(self, proposal: Any) -> int:
-        return max(0, min(int(proposal["value"]), self.max_step))  # clamp to the record
-
     def _on_step(self, change: Any) -> None:
-        game = self._game
+        done = self._game.move_number
         target = change["new"]
-        done = len(game._history)
-        if target == done:
-            return
-        self._cancel_bots()
-        self._stepping = True  # replaying: bots must not answer in between
-        try:
+        if target != done:
+            self._cancel_bots()
             if target < done:
-                game.undo(done - target)
+                self._game.undo(done - target)
             else:
-                game.redo(target - done)
-        finally:
-            self._stepping = False
+                self._game.redo(target - done)
 
     def _on_game_change(self, game: Game) -> None:
-        self._sync()
-        self._schedule_bots()
-
-    def _sync(self) -> None:
-        game = self._game
-        shown = self._displayed_seat()
-        humans = self._humans()
-        hot_seat = len(humans) > 1 and not self.reveal and not game.is_over
-        cur = game.current_player
-        pass_to = ""
-        if hot_seat and cur in humans and self._ready_seat != cur:
-            pass_to = game.players[cur]
-        if self.reveal:
-            board = game.view(None)
-        elif pass_to:
-            board = game.public_view()
-        else:
-            board = game.view(shown)
-        board["shown_seat"] = None if self.reveal else shown
-        del board["rules"]  # public, but the board does not draw it: fewer bytes per move
-        self._offered: list[str] = []
-        if not game.is_over and cur in humans and not pass_to and (self.reveal or cur == shown):
-            self._offered = [game.action_text(a) for a in game.legal_actions()]
-        legal = self._legal_payload(game.legal_actions() if self._offered else [])
-        viewer = None if self.reveal else shown
-        logs = game.logs
-        lines = []
-        for events in logs[-_LOG_LINES:]:
-            lines.append(" ".join(game.describe(e, viewer) for e in events))
-        last: dict[str, Any] = {}
-        if game._history:
-            seat = next((e.seat for e in logs[-1] if hasattr(e, "seat")), None)
-            action = game.history[-1]
-            last = {"seat": seat, "bot": seat in self._bots, "text": game.action_text(action), "target": _target(action)}
-        with self.hold_sync():
-            self.max_step = len(game._history) + len(game._future)
-            self.step = len(game._history)  # after max_step, which bounds it
-            self.last_move = last
-            self.board = _compact(board)
-            self.legal = legal
-            self.log = lines
-            self.pass_to = pass_to
-            self.state_id = game.state_id
-
-    @property
-    def offered(self) -> list[str]:
-        """The action texts the board offers now (empty when no human here may act)."""
-        return list(self._offered)
-
-    def _legal_payload(self, actions: list[Any]) -> dict[str, Any]:
-        """The legal actions, grouped so each card's label is sent once: the board
-        builds each text as ``play <label> on <target>``, ``draw <target>``,
-        ``discard <label>``, and the kernel checks it against ``offered``."""
-        plays: dict[int, dict[str, Any]] = {}
-        draws: list[str] = []
-        discards: list[dict[str, Any]] = []
-        for action in actions:
-            if isinstance(action, Play):
-                entry = plays.setdefault(action.card, {"card": action.card, "label": self._game.deck[action.card].label, "targets": []})
-                entry["targets"].append(_target(action))
-            elif isinstance(action, Draw):
-                draws.append(_target(action))
-            elif isinstance(action, Discard):
-                discards.append({"card": action.card, "label": self._game.deck[action.card].label})
-        return {"plays": list(plays.values()), "draws": draws, "discards": discards}
+        try:
+            self._sync()
+            self._schedule_bots()
+        except Exception as exc:  # the game has changed: say so on the board, never split silently
+            self.error = f"the board could not follow the game ({type(exc).__name__}: {exc}); run a cell to refresh"
+            raise
 
     # -- browser messages (trust nothing) -------------------------------------------------
 
     def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        try:
-            self._handle_browser(content)
-        except KumError as exc:
-            self.error = str(exc)
-        except Exception as exc:  # never a traceback in the notebook for a click
-            self.error = f"internal error ({type(exc).__name__}): {exc}"
-            self._sync()
+        token = content.get("id") if isinstance(content, dict) else None
+        if not isinstance(token, str) or len(token) > 64:
+            token = None
+        with self.hold_sync():  # one update per click, whatever it changes
+            try:
+                self._handle_browser(content)
+            except KumError as exc:
+                self.error = str(exc)
+            except Exception as exc:  # never a traceback in the notebook for a click
+                self.error = f"internal error ({type(exc).__name__}): {exc}"
+                self._sync()
+        self.send({"kind": "answer", "id": token, "state_id": self.state_id})
 
     def _handle_browser(self, content: Any) -> None:
         if not isinstance(content, dict):
             raise KumError("refused a message from the board: not an object")
         kind = content.get("kind")
-        if kind not in _MSG_KINDS:
+        if not isinstance(kind, str) or kind not in _MSG_FIELDS:
             raise KumError(f"refused a message from the board: unknown kind {str(kind)[:40]!r}")
+        extra = set(content) - _MSG_FIELDS[kind] - {"kind", "state_id", "id"}
+        if extra:
+            raise KumError(f"refused a {shown(kind)} message: unknown field {str(sorted(map(str, extra))[0])[:40]!r}")
         sid = content.get("state_id")
         if type(sid) is not int or sid != self._game.state_id:
-            self._sync()
             raise KumError("that click was on an old board (the game has moved on); try again")
         if kind == "ready":
-            self._ready_seat = self._game.current_player
+            if not self.pass_to:
+                raise KumError("there is no pass screen to confirm")
+            self._at_screen = self._game.current_player
             self.error = ""
             self._sync()
-            return
-        if kind == "undo":
-            self.undo()
-            return
-        if kind == "redo":
-            self.redo()
-            return
-        if kind == "new_game":
+        elif kind == "undo":
+            if not self.undo():
+                raise KumError("nothing to undo: no earlier decision of a player at this board")
+            self.error = ""
+        elif kind == "redo":
+            if not self.redo():
+                raise KumError("nothing to redo")
+            self.error = ""
+        elif kind == "new_game":
             self._browser_new_game(content)
-            return
-        text = content.get("action")
-        if not isinstance(text, str) or len(text) > 200:
-            raise KumError("refused a message from the board: 'action' must be action text")
-        if text not in self._offered:
-            if not self._offered:
-                raise KumError("it is not your turn to act on this board")
-            raise KumError(f"refused {text[:80]!r}: not a legal action now")
-        self.act(text)
+        else:
+            text = content.get("action")
+            if not isinstance(text, str) or len(text) > 200:
+                raise KumError("refused a message from the board: 'action' must be action text")
+            if text not in self._offered:
+                if not self._offered:
+                    raise KumError("it is not your turn to act on this board")
+                raise KumError(f"refused {text[:80]!r}: not a legal action now")
+            self.act(text)
 
     def _browser_new_game(self, content: dict[str, Any]) -> None:
         seed = content.get("seed")
@@ -352,15 +417,17 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         bot = content.get("bot")
         bots = None
         if bot is not None:
-            if bot not in BOT_NAMES:
+            if not isinstance(bot, str) or bot not in BOT_NAMES:
                 raise KumError(f"new game: unknown bot {str(bot)[:20]!r}")
+            if not self._bots:
+                raise KumError("new game: this board has no bot seat to change")
             bots = dict.fromkeys(self._bots, bot)
         self.new_game(seed=seed, bots=bots)
 
     # -- bots ------------------------------------------------------------------------
 
     def _bot_to_move(self) -> bool:
-        return not self._game.is_over and self._game.current_player in self._bots
+        return not self._closed and not self._game.is_over and self._game.current_player in self._bots
 
     def _cancel_bots(self) -> None:
         if self._pending is not None:
@@ -369,7 +436,8 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         self.thinking = False
 
     def _schedule_bots(self) -> None:
-        if self._pending is not None or self._stepping or not self._bot_to_move():
+        # Bots wait while a redo list exists (a replay, or an undo from a cell).
+        if self._pending is not None or self._running_bots or self._game.can_redo or not self._bot_to_move():
             return
         try:
             loop = asyncio.get_running_loop()
@@ -387,11 +455,11 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         if not self._bot_to_move():
             return
         game = self._game
-        seat = game.current_player
-        bot = self._bots[seat]
+        bot = self._bots[game.current_player]
         try:
             action = bot_move(game, bot)
         except Exception as exc:  # a broken bot must not stop the game
             action = random.Random(game.state_id).choice(game.legal_actions())
             self.error = f"{bot.name} failed ({type(exc).__name__}: {exc}); it played a random legal move instead"
         game.apply(action)  # listeners re-sync and schedule the next step
+

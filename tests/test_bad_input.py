@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from _kum_helpers import FORBIDDEN, max_action_id, play_out
+from _kum_helpers import ALL_RULE_COMBOS, FORBIDDEN, check_conservation, max_action_id, play_out
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -481,6 +481,115 @@ def test_from_dict_bad_scenario_layout() -> None:
     expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "current")
 
 
+# -- positions a layout may describe: one that can go on, with every card in one place -----------
+
+_EVERY_CARD = {"hands": [list(range(38)), list(range(38, 76))], "mines": [76, 77, 78, 79]}  # the deck empty
+
+
+def strict_dict(rules: kum.Rules, layout: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A saved scenario game (its layout strict: every field present, every card placed)
+    with ``changes`` made to its start layout, as a file edited by hand would be."""
+    game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules, **layout)
+    d = json.loads(json.dumps(game.to_dict()))
+    d["layout"].update(changes)
+    del d["state"]
+    return d
+
+
+def layout_record(d: dict[str, Any]) -> str:
+    """The record of saved game ``d``, with its (edited) start layout in the Layout tag."""
+    rules = kum.Rules.from_dict(d["rules"])
+    lines = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules).record().splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("[Layout "))
+    text = json.dumps(d["layout"], separators=(",", ":")).replace("\\", "\\\\").replace('"', '\\"')
+    lines[n] = f'[Layout "{text}"]'
+    return "\n".join(lines) + "\n"
+
+
+def test_dead_position_is_refused() -> None:
+    """Not over, and no legal action: under end="finish_round" the deck may be empty, so a
+    draw phase with an empty Camp (or a stuck draw, which must come from the deck) has
+    nothing to draw from. Bots and the board could not go on: refuse it when loaded."""
+    rules = kum.Rules(end="finish_round")
+    one_in_camp = {"hands": [list(range(1, 38)), list(range(38, 76))], "camp": {"orc": [0]}}
+    for changes in ({"phase": "draw"}, {"phase": "draw", "current": 1},
+                    {**one_in_camp, "phase": "draw", "deck_only": True}):
+        layout = {**_EVERY_CARD, **changes}
+        seat = layout.get("current", 0)
+        expect_error(lambda layout=layout: kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules, **layout),
+                     kum.InvalidStateError, "no legal action", f"seat {seat}", ["Ada", "Bo"][seat], "draw")
+    d = strict_dict(rules, _EVERY_CARD, phase="draw")
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "no legal action", "seat 0", "Ada", "draw")
+    expect_error(lambda: kum.Game.from_record(layout_record(d)), kum.InvalidRecordError, "no legal action", "seat 0")
+    # With a card in the Camp the same draw can go on: it is accepted, and plays to the end.
+    game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules,
+                                  **{**_EVERY_CARD, **one_in_camp, "phase": "draw"})
+    assert [game.action_text(a) for a in game.legal_action_ids()] == ["draw camp orc"]
+    play_out(game, random.Random(1), each=check_conservation)
+
+
+def test_scenario_camp_with_two_names_for_one_pile_is_refused() -> None:
+    """'orc' and 'orcs' both name the orc pile: one must not silently replace the other
+    (that lost the first pile's cards: 79 cards left)."""
+    for first, second in (("orc", "orcs"), ("goblin", "G"), ("dwarf", "Dwarves")):
+        race = kum.Race.parse(first).value
+        camp = {first: [f"{race} 1"], second: [f"{race} 2"]}
+        expect_error(lambda camp=camp: kum.Game.from_scenario(["Ada", "Bo"], camp=camp),
+                     kum.InvalidStateError, "camp", repr(first), repr(second))
+    # strict from_dict: the orc pile split over two names for it
+    d = strict_dict(kum.Rules(), {"camp": {"orc": ["orc 1", "orc 2"]}})
+    d["layout"]["camp"]["orcs"] = [d["layout"]["camp"]["orc"].pop()]
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "camp", "'orc'", "'orcs'")
+
+
+@pytest.mark.parametrize(("rules", "layout", "words"), [
+    # the same slot twice: refilled twice, the first new mine would be lost
+    (kum.Rules(refill="end_of_turn"), {"pending": [0, 0]}, ["pending", "twice"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [1]}, ["pending", "mine 2"]),
+    # slots wait for a refill only under refill="end_of_turn", in the draw after the claim
+    (kum.Rules(), {"pending": [0]}, ["pending", "end_of_turn"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [0], "phase": "play"}, ["pending", "draw"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [0], "phase": None}, ["pending", "draw"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [0], "deck_only": True}, ["pending", "stuck"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": "0"}, ["pending"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [True]}, ["pending"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [4]}, ["pending"]),
+    (kum.Rules(refill="end_of_turn"), {"pending": [-1]}, ["pending"]),
+    # an empty slot that waits for no refill while the deck has cards, under either end rule
+    (kum.Rules(refill="end_of_turn"), {"pending": []}, ["mine 1", "empty"]),
+    (kum.Rules(end="finish_round"), {"phase": "play"}, ["mine 1", "empty"]),
+], ids=lambda v: ",".join(f"{k}={x}" for k, x in v.diff().items()) if isinstance(v, kum.Rules) else repr(v)[:40])
+def test_scenario_pending_slots_are_checked(rules: kum.Rules, layout: dict[str, Any], words: list[str]) -> None:
+    layout = {"mines": [None, 10, 11, 12], "phase": "draw", **layout}
+    if layout["phase"] is None:
+        del layout["phase"]
+    expect_error(lambda: kum.Game.from_scenario(["Ada", "Bo"], rules=rules, **layout), kum.InvalidStateError, *words)
+
+
+def test_scenario_turn_is_bounded() -> None:
+    """A record numbers its turns with at most six digits: a turn counter far beyond any
+    game (each turn or claim spends the deck) is refused, the largest allowed reads back."""
+    for turn in (100_000, 10**6, 10**5000, -1, 1.0, True):
+        expect_error(lambda turn=turn: kum.Game.from_scenario(["Ada", "Bo"], turn=turn), kum.InvalidStateError, "turn")
+    game = kum.Game.from_scenario(["Ada", "Bo"], turn=99_999)
+    play_out(game, random.Random(4))
+    assert kum.Game.from_record(game.record()) == game
+    assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+
+
+def test_scenario_pending_slots_are_refilled_once_each_and_keep_every_card() -> None:
+    rules = kum.Rules(refill="end_of_turn")
+    game = kum.Game.from_scenario(["Ada", "Bo"], rules=rules, mines=[None, None, 11, 12], pending=[1, 0], phase="draw")
+    check_conservation(game)
+    deck = game.to_dict()["state"]["deck"]  # top first
+    events = game.apply("draw deck")
+    assert events == [kum.Drew(0, deck[0], None), kum.Refilled(1, deck[1]), kum.Refilled(0, deck[2])]
+    check_conservation(game)
+    play_out(game, random.Random(2), each=check_conservation)
+    assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+    assert kum.Game.from_record(game.record()) == game
+
+
 # -- records -----------------------------------------------------------------------------------
 
 def record_lines(turns: int = 4) -> tuple[kum.Game, list[str]]:
@@ -618,6 +727,81 @@ def test_record_unicode_digits_in_rules_tag() -> None:
     expect_error(lambda: kum.Game.from_record(text), kum.InvalidRecordError, "hand_size")
 
 
+def test_record_deep_brackets_and_huge_numbers_in_the_layout_tag() -> None:
+    """json.loads raises RecursionError on deep nesting and a bare ValueError on a number
+    past Python's int-conversion limit (4300 digits): both must read as a bad Layout tag."""
+    _, lines = record_lines(turns=0)
+    head = [line for line in lines if line.startswith("[") and not line.startswith("[Seed")]
+    for layout in ("[" * 100_000 + "]" * 100_000, "[" * 100_000, '{\\"turn\\": ' + "9" * 5000 + "}",
+                   '{\\"turn\\": -' + "9" * 5000 + "}", '{\\"mines\\": [' + "1" * 5000 + "]}", '{\\"turn\\": 1e999}',
+                   '{\\"hands\\": ' + "[" * 50_000 + "]" * 50_000 + "}", "NaN"):
+        text = "\n".join([*head, f'[Layout "{layout}"]'])
+        expect_error(lambda text=text: kum.Game.from_record(text), kum.InvalidRecordError, "layout")
+
+
+@pytest.mark.parametrize("tag", ["FirstPlayer", "Rules", "Seed"])
+def test_record_5000_digit_numbers_in_tags(tag: str) -> None:
+    """Past Python's int-conversion limit (4300 digits) int() raises a bare ValueError,
+    and so does an error message that prints the number."""
+    _, lines = record_lines(turns=0)
+    value = "hand_size=" + "9" * 5000 if tag == "Rules" else "9" * 5000
+    lines = [line for line in lines if not line.startswith(f"[{tag} ")] + [f'[{tag} "{value}"]']
+    if tag == "Seed":  # a whole number: any seed deals a game
+        assert kum.Game.from_record("\n".join(lines)).seed == 10**5000 - 1
+        return
+    e = expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, tag.lower()[:4], "5000 digits")
+    assert len(str(e)) < 200
+
+
+def test_record_hostile_lines() -> None:
+    """NUL bytes, very long lines, brackets and digits where the record has text."""
+    _, lines = record_lines(turns=3)
+    n = line_of(lines, "1. Ada:")
+    hostile = ["\x00", "a\x00b", "x" * 1_000_000, "[" * 100_000, '[Seed "' + "9" * 100_000 + '"]',
+               "1. Ada: play #" + "9" * 5000 + " on mine 1", "1. Ada: " + "draw deck; " * 10_000,
+               "9" * 5000 + ". Ada: draw deck", '[Player0 "' + "A" * 100_000 + '"]', '[Layout "' + "[" * 100_000 + '"]',
+               '[Kings "' + "orc " * 100_000 + '"]', '[Deck "' + "orc 1 #0 [d1 s1 p1], " * 10_000 + '"]']
+    for text in hostile:
+        for where in (0, n - 1, len(lines)):
+            for replace in (False, True):
+                edited = list(lines)
+                if replace and where < len(edited):
+                    edited[where] = text
+                else:
+                    edited.insert(where, text)
+                only_kum_errors(lambda edited=edited: kum.Game.from_record("\n".join(edited)))
+    only_kum_errors(lambda: kum.Game.from_record("\x00" * 100_000))
+    only_kum_errors(lambda: kum.Game.from_record("\n" * 100_000))
+
+
+def test_record_with_a_byte_order_mark_reads() -> None:
+    """Files saved by some editors start with U+FEFF: a record must still read."""
+    game = fresh(turns=5)
+    assert kum.Game.from_record("\ufeff" + game.record()) == game
+    assert kum.Game.from_record("\ufeff" + game.record().replace("\n", "\r\n")) == game
+
+
+@pytest.mark.parametrize("seed", [10**12, 10**13, 10**15, 2**63, 2**64 - 1])
+def test_large_seeds_round_trip(seed: int) -> None:
+    """Any seed the constructor accepts (0..2**64-1) reads back, whatever its number of digits."""
+    game = kum.Game(["Ada", "Bo"], seed=seed)
+    for _ in range(4):
+        game.apply(game.legal_action_ids()[0])
+    assert game.seed == seed
+    back = kum.Game.from_record(game.record())
+    assert back == game and back.seed == seed
+    assert kum.Game.from_dict(game.to_dict()) == game
+    assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+
+
+@pytest.mark.parametrize("seed", [2**64, 10**100, 10**5000 + 7, -1, 1.5, True, "7"],
+                         ids=["2**64", "10**100", "10**5000+7", "-1", "1.5", "True", "text"])
+def test_seeds_past_the_range_are_refused(seed: object) -> None:
+    for make in (kum.Game, kum.Game.from_scenario):
+        with pytest.raises(kum.InvalidStateError, match=r"seed must be a whole number 0\.\.2"):
+            make(["Ada", "Bo"], seed=seed)  # type: ignore[operator]
+
+
 # -- deck tables ----------------------------------------------------------------------------
 
 STANDARD_CSV = kum.Deck.standard().to_csv_text()
@@ -713,6 +897,24 @@ def test_deck_constructor_bad_cards() -> None:
     expect_error(lambda: kum.Deck([c0, c1]), kum.InvalidDeckError, "row 2", "value")
 
 
+def test_deck_csv_with_a_byte_order_mark_reads(tmp_path: Any) -> None:
+    """Spreadsheets save UTF-8 CSV with a byte-order mark: the header's first column must
+    still be found (it was read as '\\ufeffid', so the id column went unchecked)."""
+    assert kum.Deck.from_csv_text("\ufeff" + STANDARD_CSV) == kum.Deck.standard()
+    expect_error(lambda: kum.Deck.from_csv_text("\ufeff" + csv_with(11, "id", "99")), kum.InvalidDeckError, "row 11", "id")
+    no_id = "\n".join(line.split(",", 1)[1] for line in STANDARD_CSV.splitlines()) + "\n"
+    assert kum.Deck.from_csv_text("\ufeff" + no_id) == kum.Deck.standard()
+    path = tmp_path / "excel.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + no_id.encode("utf-8"))
+    assert kum.Deck.from_csv(path) == kum.Deck.standard()
+
+
+@pytest.mark.parametrize("bad", [None, 5, 3.5, b"deck.csv", ["deck.csv"], {"path": "x"}, object(), "deck\x00.csv", "x" * 5000],
+                         ids=["None", "int", "float", "bytes", "list", "dict", "object", "nul", "long"])
+def test_deck_from_csv_bad_paths(bad: Any) -> None:
+    expect_error(lambda: kum.Deck.from_csv(bad), kum.InvalidDeckError)
+
+
 # -- rules ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("option", sorted(_CHOICES))
@@ -777,6 +979,77 @@ def test_scenario_first_player_is_validated() -> None:
         return
     game.apply(game.legal_action_ids()[0])
     assert kum.Game.from_record(game.record()) == game
+
+
+# -- hostile values in a saved game --------------------------------------------------------------
+
+def _nested(depth: int, make: Callable[[Any], Any]) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+HOSTILE: dict[str, Any] = {
+    "deep list": _nested(100_000, lambda v: [v]), "deep dict": _nested(100_000, lambda v: {"a": v}),
+    "list of deep": [_nested(100_000, lambda v: [v])], "5000 digits": 10**5000, "-5000 digits": -(10**5000),
+    "big int": 2**70, "nul": "a\x00b", "long text": "x" * 1_000_000, "nan": float("nan"), "inf": float("-inf"),
+    "bool": True, "none": None, "bytes": b"\x00", "set": {1, 2}, "tuple": (1, 2), "object": object(),
+    "int keys": {1: [2]}, "tuple key": {((1,),): 1}, "long list": list(range(100_000)), "float": 1.5,
+}
+
+
+def _saved_games() -> list[dict[str, Any]]:
+    seeded = fresh(turns=4)
+    scenario = kum.Game.from_scenario(["Ada", "Bo"], rules=kum.Rules(refill="end_of_turn"), hands=[["goblin 7"], None],
+                                      claimed=[[{"mine": "orc 3", "stack": ["dwarf 1"]}], []], developed=[["orc 4"], []])
+    rng = random.Random(3)
+    for _ in range(6):
+        scenario.apply(rng.choice(scenario.legal_action_ids()))
+    return [json.loads(json.dumps(g.to_dict())) for g in (seeded, scenario)]
+
+
+def brief_kum_error(where: str, fn: Callable[[], object]) -> None:
+    """``fn`` succeeds or raises a KumError with a short message; nothing else escapes."""
+    try:
+        fn()
+    except kum.KumError as e:
+        assert len(str(e)) < 400, f"{where}: the message is {len(str(e))} characters"
+    except Exception as e:  # the point of the test: anything else fails it, saying where
+        pytest.fail(f"{where}: {type(e).__name__}: {str(e)[:200]}")
+
+
+def test_from_dict_hostile_value_at_every_field() -> None:
+    """Deep nesting (repr and json recurse), numbers past Python's int-to-text limit (an
+    error message that shows them fails), NUL bytes, huge and wrong-typed values at every
+    field of a saved game, and as the whole dict: only KumErrors, with short messages."""
+    for saved_game in _saved_games():
+        for path in [(), *[p for p in _paths(saved_game) if p][:400]]:
+            for name, value in HOSTILE.items():
+                d = json.loads(json.dumps(saved_game))
+                if path:
+                    node = d
+                    for key in path[:-1]:
+                        node = node[key]
+                    node[path[-1]] = value
+                else:
+                    d = value
+                brief_kum_error(f"{path} = {name}", lambda d=d: kum.Game.from_dict(d))
+
+
+def test_scenario_hostile_value_at_every_field() -> None:
+    fields = ["current", "phase", "deck_only", "turn", "hands", "known", "mines", "claimed", "developed", "camp",
+              "deck", "pending", "seed"]
+    for field in fields:
+        for name, value in HOSTILE.items():
+            brief_kum_error(f"{field} = {name}", lambda kw={field: value}: kum.Game.from_scenario(["Ada", "Bo"], **kw))
+
+
+def test_rules_hostile_values() -> None:
+    for option in ("hand_size", "mines", "camp_cards", "refill", "end", "stuck", "ties", "first_player", "visibility", "deck"):
+        for name, value in HOSTILE.items():
+            brief_kum_error(f"Rules({option}={name})", lambda kw={option: value}: kum.Rules(**kw))
+            brief_kum_error(f"Rules.from_dict({option}={name})", lambda kw={option: value}: kum.Rules.from_dict(kw))
 
 
 # -- fuzzing -----------------------------------------------------------------------------------
@@ -930,3 +1203,62 @@ def test_fuzz_player_names_round_trip(names: list[str]) -> None:
 def test_fuzz_game_constructor(kwargs: dict[str, Any]) -> None:
     players = kwargs.pop("players", 2)
     only_kum_errors(lambda: kum.Game(players, **kwargs))
+
+
+_RACE_NAMES = ["orc", "orcs", "O", "dwarf", "dwarves", "D", "goblin", "Goblins", "giant", "T"]
+
+
+_SMALL_DECK = kum.Deck([kum.Card(i, kum.RACES[i % 4], i // 4 % 10, kum.MineFace(1 + i % 3, 1 + i % 2, 1 + i % 5))
+                        for i in range(44)], name="small")
+
+
+@st.composite
+def loose_layouts(draw: st.DrawFn) -> tuple[kum.Rules, dict[str, Any]]:
+    """Rule options and a scenario layout with cards in random places: often refused, and
+    often not (the rest goes to the deck, or with ``everything`` into the last hand)."""
+    deck = draw(st.sampled_from([kum.Deck.standard(), _SMALL_DECK]))
+    pool = list(draw(st.permutations(range(len(deck)))))
+    layout: dict[str, Any] = {}
+
+    def take(k: int) -> list[int]:
+        return [pool.pop() for _ in range(min(k, len(pool)))]
+
+    if draw(st.booleans()):
+        layout["mines"] = [None if draw(st.integers(0, 2)) == 0 else pool.pop() for _ in range(4)]
+    camp: dict[str, list[int]] = {}
+    for name in draw(st.lists(st.sampled_from(_RACE_NAMES), max_size=3)):
+        race = kum.Race.parse(name).index
+        pile = [c for c in pool if deck.races[c] == race][:draw(st.integers(0, 3))]
+        pool[:] = [c for c in pool if c not in pile]
+        camp[name] = pile
+    if camp:
+        layout["camp"] = camp
+    if draw(st.booleans()):
+        layout["hands"] = [None if draw(st.integers(0, 3)) == 0 else take(draw(st.integers(0, 8))) for _ in range(2)]
+    if draw(st.booleans()):
+        layout["deck"] = take(draw(st.integers(0, 3)))
+    if draw(st.integers(0, 3)) == 0:  # no card left for the deck
+        layout["hands"] = [h or [] for h in layout.get("hands", [[], []])]
+        layout["hands"][1] = layout["hands"][1] + pool
+    for key, values in (("pending", st.lists(st.integers(0, 4), max_size=3)),
+                        ("phase", st.sampled_from(["play", "draw", "discard", "over"])),
+                        ("deck_only", st.booleans()), ("current", st.integers(0, 1))):
+        if draw(st.booleans()):
+            layout[key] = draw(values)
+    return kum.Rules(**draw(st.sampled_from(ALL_RULE_COMBOS)), deck=deck), layout
+
+
+@FUZZ
+@given(case=loose_layouts(), seed=st.integers(0, 2**20))
+def test_fuzz_any_accepted_layout_keeps_every_card_and_can_go_on(case: tuple[kum.Rules, dict[str, Any]], seed: int) -> None:
+    """Whatever layout a scenario accepts, each card of the deck table lies in exactly one
+    place, the player to move has a legal action (or the game is over), and both stay so
+    through random play to the end; the game then reads back from its dict and its record."""
+    rules, layout = case
+    try:
+        game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "goblin"], rules=rules, seed=seed, **layout)
+    except kum.KumError:
+        return
+    play_out(game, random.Random(seed), each=check_conservation)  # asserts a legal action at every step
+    assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
+    assert kum.Game.from_record(game.record()) == game

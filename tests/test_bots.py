@@ -7,7 +7,7 @@ import copy
 import pytest
 
 import kum_widget as kum
-from kum_widget.bots import GreedyBot, RandomBot, bot_move, make_bot
+from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot, bot_move, make_bot
 
 
 def play_out(game: kum.Game, bots: list) -> kum.Game:
@@ -78,3 +78,14 @@ def test_bot_answering_illegal_action_is_refused() -> None:
     with pytest.raises(ValueError, match="not a legal action"):
         bot_move(game, Bad())
     assert game.to_dict() == before
+
+
+@pytest.mark.parametrize("visibility", ["physical", "hidden", "open"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_bots_play_whole_games_under_every_visibility(visibility: str, players: int) -> None:
+    """D6's variants change what a view holds ("hidden": other hands show nothing at all;
+    "open": every card with its id); the bots deal positions from any of them."""
+    rules = kum.Rules(visibility=visibility)
+    bots = [GreedyBot(1), ISMCTSBot(iterations=6, seed=2), RandomBot(3)][:players]
+    game = play_out(kum.Game(players, seed=21 + players, rules=rules), bots)
+    assert game.is_over and game.winners()

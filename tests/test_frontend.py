@@ -1,8 +1,10 @@
 """The board's front-end in headless Chromium with a stand-in model (no Jupyter server).
 
-The page loads the built ``kum_widget/static/widget.js`` and renders it with a fake
-anywidget model whose traits come from a real ``GameWidget`` in this process; what
-the page sends is fed back to that widget, as the kernel would.
+The page loads the built ``kum_widget/static/widget.js`` and renders it with a stand-in
+anywidget model that behaves like Backbone's (a ``set`` of an equal value fires no
+change event), whose traits come from a real ``GameWidget`` in this process; what the
+page sends is fed to that widget, and what the widget sends back (state updates and
+its answers) is delivered to the page in order, as the kernel would.
 """
 
 from __future__ import annotations
@@ -15,20 +17,34 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _board_helpers import Recorded
 
 import kum_widget as kum
 
 STATIC = Path(kum.__file__).parent / "static"
-TRAITS = ["board", "legal", "log", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices"]
+TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step"]
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
 <body style="margin:0;width:820px"><div id="host"></div>
 <script type="module">
 import widget from "./widget.js";
+// Backbone's isEqual, for the JSON values traits hold.
+const equal = (a, b) => {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => equal(a[k], b[k]));
+};
 class FakeModel {
-  constructor() { this.state = {}; this.handlers = {}; this.sent = []; }
+  constructor() { this.state = {}; this.handlers = {}; this.sent = []; this.changes = 0; }
   get(k) { return this.state[k]; }
-  set(k, v) { this.state[k] = v; for (const f of this.handlers["change:" + k] || []) f(); }
+  set(k, v) {
+    if (equal(this.state[k], v)) return; // like Backbone: no change event for an equal value
+    this.state[k] = v; this.changes++;
+    for (const f of this.handlers["change:" + k] || []) f();
+  }
+  custom(msg) { for (const f of this.handlers["msg:custom"] || []) f(msg, []); }
   on(ev, f) { (this.handlers[ev] ||= []).push(f); }
   off(ev, f) { this.handlers[ev] = (this.handlers[ev] || []).filter((g) => g !== f); }
   listeners() { return Object.values(this.handlers).reduce((n, l) => n + l.length, 0); }
@@ -41,6 +57,7 @@ window.mount = (state) => {
   window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") });
 };
 window.update = (state) => { for (const [k, v] of Object.entries(state)) window.model.set(k, v); };
+window.custom = (msg) => window.model.custom(msg);
 window.ready = true;
 </script></body></html>"""
 
@@ -82,16 +99,25 @@ def mount(page, w: kum.GameWidget) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_selector(".kum-widget[data-state-id]")
 
 
-def feed_back(page, w: kum.GameWidget) -> None:  # type: ignore[no-untyped-def]
-    """Deliver what the page sent to the widget (as the kernel does), then sync back."""
-    for msg in page.evaluate("() => window.model.sent.splice(0)"):
-        w._on_browser_msg(w, msg, [])
-    page.evaluate("state => window.update(state)", traits(w))
+def feed_back(page, w: Recorded) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Deliver what the page sent to the widget (as the kernel does), then what the
+    widget sent, in order, to the page; wait until the page is no longer busy."""
+    w.sent.clear()
+    msgs = page.evaluate("() => window.model.sent.splice(0)")
+    for msg in msgs:
+        w._handle_msg({"content": {"data": {"method": "custom", "content": msg}}, "buffers": []})
+    for out in list(w.sent):
+        if out["method"] == "update":
+            page.evaluate("state => window.update(state)", {k: v for k, v in out["state"].items() if k in TRAITS})
+        elif out["method"] == "custom":
+            page.evaluate("msg => window.custom(msg)", out["content"])
     page.wait_for_function("sid => document.querySelector('.kum-widget').dataset.stateId === String(sid)", arg=w.state_id)
+    page.wait_for_function("() => !document.querySelector('.kum-widget').hasAttribute('aria-busy')")
+    return msgs
 
 
 def test_renders_the_board(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
     root = page.locator(".kum-widget")
     assert root.get_attribute("data-state-id") == str(w.state_id)
@@ -106,7 +132,7 @@ def test_renders_the_board(page, artifacts: Path) -> None:  # type: ignore[no-un
 
 
 def test_select_lights_targets_without_a_round_trip(page) -> None:  # type: ignore[no-untyped-def]
-    w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
     card = page.locator("[data-playable]").first
     card_id = int(card.get_attribute("data-card"))
@@ -123,14 +149,15 @@ def test_select_lights_targets_without_a_round_trip(page) -> None:  # type: igno
 
 
 def test_click_sends_action_with_state_id_and_rerenders(page) -> None:  # type: ignore[no-untyped-def]
-    w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
     page.locator("[data-playable]").first.click()
     target = page.locator(".kum-target[data-action]").first
     action = target.get_attribute("data-action")
     target.click()
     sent = page.evaluate("() => window.model.sent")
-    assert sent == [{"kind": "act", "action": action, "state_id": w.state_id}]
+    assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [{"kind": "act", "action": action, "state_id": w.state_id}]
+    assert isinstance(sent[0]["id"], str) and sent[0]["id"]
     feed_back(page, w)
     assert w.game.phase == "draw"
     assert page.locator('[data-zone="deck"][data-action="draw deck"]').count() == 1
@@ -142,7 +169,7 @@ def test_click_sends_action_with_state_id_and_rerenders(page) -> None:  # type: 
 
 def test_error_and_names_render_as_text(page) -> None:  # type: ignore[no-untyped-def]
     name = "<img src=x onerror=alert(1)>"
-    w = kum.GameWidget(kum.Game([name, "<b>Bo</b>"], seed=2), bots={1: "random"}, bot_delay=0)
+    w = Recorded(kum.Game([name, "<b>Bo</b>"], seed=2), bots={1: "random"}, bot_delay=0)
     w.error = "<script>alert(2)</script> refused"
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -160,7 +187,7 @@ def test_discard_phase_offers_discards(page) -> None:  # type: ignore[no-untyped
         hands=[["orc 1", "orc 2"], ["dwarf 3"]],
         mines=[{"mine": m, "stack": [nine]} for m, nine in zip(mine_ids, ["giant 9", "giant 9", "goblin 9", "goblin 9"], strict=True)],
     )
-    w = kum.GameWidget(game, bots={1: "random"}, bot_delay=0)
+    w = Recorded(game, bots={1: "random"}, bot_delay=0)
     assert game.phase == "discard"
     mount(page, w)
     discards = page.locator('[data-zone="hand"][data-seat="0"] [data-action^="discard"]')
@@ -171,7 +198,7 @@ def test_discard_phase_offers_discards(page) -> None:  # type: ignore[no-untyped
 
 
 def test_game_over_panel_and_cleanup(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    w = kum.GameWidget(bots={1: "greedy"}, seed=9, bot_delay=0)
+    w = Recorded(bots={1: "greedy"}, seed=9, bot_delay=0)
     while not w.game.is_over:
         w.act(w.game.legal_actions()[0])
     mount(page, w)
@@ -187,7 +214,7 @@ def test_game_over_panel_and_cleanup(page, artifacts: Path) -> None:  # type: ig
 
 
 def test_keyboard_play(page) -> None:  # type: ignore[no-untyped-def]
-    w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
     page.locator("[data-playable]").first.focus()
     page.keyboard.press("Enter")
@@ -195,3 +222,100 @@ def test_keyboard_play(page) -> None:  # type: ignore[no-untyped-def]
     page.locator(".kum-target[data-action]").first.focus()
     page.keyboard.press("Enter")
     assert page.evaluate("() => window.model.sent.length") == 1
+
+
+def busy(page) -> bool:  # type: ignore[no-untyped-def]
+    return bool(page.evaluate("() => document.querySelector('.kum-widget').hasAttribute('aria-busy')"))
+
+
+def test_undo_on_a_fresh_board_does_not_freeze_it(page) -> None:  # type: ignore[no-untyped-def]
+    # Nothing to undo: the kernel changes no trait (so a Backbone model fires no change
+    # event), but its answer releases the board, and the next click goes through.
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    for _ in range(2):  # and once more: the same refusal twice changes nothing at all
+        page.locator('[data-control="undo"]').click()
+        assert busy(page)
+        feed_back(page, w)
+        assert not busy(page) and "nothing to undo" in page.locator(".kum-error").text_content()
+    page.locator("[data-playable]").first.click()
+    page.locator(".kum-target[data-action]").first.click()
+    assert feed_back(page, w)[0]["kind"] == "act" and w.game.phase == "draw"
+
+
+def test_a_refused_new_game_twice_leaves_the_board_usable(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    for _ in range(2):
+        page.locator('.kum-controls [data-control="new-game"]').click()
+        page.locator(".kum-seed").fill("99999999999")
+        page.locator('[data-control="start"]').click()
+        feed_back(page, w)
+        assert "seed" in page.locator(".kum-error").first.text_content() and not busy(page)
+    assert w.game.seed == 3
+    page.locator('[data-action^="play"], [data-playable]').first.click()
+    assert page.locator(".kum-target[data-action]").count() >= 1
+
+
+def test_new_game_form_keeps_the_current_opponent(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    page.locator('.kum-controls [data-control="new-game"]').click()
+    assert page.locator(".kum-bot-select").input_value() == "greedy"
+    page.locator('[data-control="start"]').click()
+    feed_back(page, w)
+    assert type(w.bots[1]).__name__ == "GreedyBot" and w.game.seed != 3
+
+
+def test_keyboard_focus_stays_in_the_board_after_each_move(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    inside = "() => document.querySelector('.kum-widget').contains(document.activeElement)"
+    page.locator("[data-playable]").first.focus()
+    page.keyboard.press("Enter")
+    page.locator(".kum-target[data-action]").first.focus()
+    page.keyboard.press("Enter")
+    feed_back(page, w)
+    assert page.evaluate(inside)
+    assert page.evaluate("() => document.activeElement.dataset.action") == "draw deck"  # the next thing to do
+    page.keyboard.press("Enter")  # draw; the bot replies; focus goes to Ada's first playable card
+    feed_back(page, w)
+    assert page.evaluate(inside) and page.evaluate("() => document.activeElement.dataset.playable") == ""
+
+
+def test_a_kernel_that_never_answers_is_said_so(page) -> None:  # type: ignore[no-untyped-def]
+    page.clock.install()
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    page.locator('[data-control="undo"]').click()
+    assert busy(page)
+    page.clock.fast_forward(31_000)
+    page.wait_for_function("() => !document.querySelector('.kum-widget').hasAttribute('aria-busy')")
+    assert "has not answered" in page.locator(".kum-error").text_content()
+
+
+def test_redo_button_goes_forward_again(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
+    mount(page, w)
+    assert page.locator('[data-control="redo"]').is_disabled()
+    page.locator("[data-playable]").first.click()
+    page.locator(".kum-target[data-action]").first.click()
+    feed_back(page, w)
+    page.locator('[data-control="undo"]').click()
+    feed_back(page, w)
+    assert w.game.history == () and page.locator('[data-control="redo"]').is_enabled()
+    page.locator('[data-control="redo"]').click()
+    feed_back(page, w)
+    assert len(w.game.history) == 1 and w.game.phase == "draw"
+
+
+def test_hot_seat_pass_screen_shows_no_hand(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4), bot_delay=0)
+    mount(page, w)
+    assert page.locator(".kum-pass").count() == 1
+    assert page.locator("[data-playable], [data-action]").count() == 0
+    assert page.locator('[data-zone="hand"] .kum-hidden').count() == 12  # every creature face down
+    page.screenshot(path=str(artifacts / "frontend-pass.png"), full_page=True)
+    page.locator('.kum-pass [data-control="ready"]').click()
+    feed_back(page, w)
+    assert page.locator(".kum-pass").count() == 0 and page.locator("[data-playable]").count() >= 1

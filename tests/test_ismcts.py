@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from _kum_helpers import ALL_RULE_COMBOS
 
 import kum_widget as kum
 from kum_widget.bots import ISMCTSBot, RandomBot, bot_move, make_bot
@@ -106,8 +107,42 @@ def test_ismcts_beats_random_and_respects_time_limit() -> None:
 def test_ismcts_by_name_and_bad_arguments() -> None:
     assert isinstance(make_bot("ismcts", seed=1), ISMCTSBot)
     w = kum.GameWidget(bots={1: "ismcts"}, seed=2, bot_delay=0)
-    assert w.bot_seats == {"1": "ISMCTS bot"} and "ismcts" in w.bot_choices
+    assert w.bot_seats == {"1": {"name": "ISMCTS bot", "kind": "ismcts"}} and "ismcts" in w.bot_choices
     with pytest.raises(ValueError, match="iterations"):
         ISMCTSBot(iterations=0)
     with pytest.raises(ValueError, match="time_limit"):
         ISMCTSBot(time_limit=-1)
+
+
+@pytest.mark.parametrize("options", ALL_RULE_COMBOS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_determinized_positions_reproduce_the_view_under_every_rule_option(options: dict[str, str]) -> None:
+    """Every seat's view, under every combination of rule options (the three visibility
+    variants among them), is reproduced exactly by the positions dealt from it."""
+    game = kum.Game(3, seed=5, rules=kum.Rules(**options))
+    rng = random.Random(1)
+    step = 0
+    while not game.is_over:
+        if step % 11 == 0:
+            for seat in range(3):
+                det = Determinizer(game.view(seat))
+                for state in (det.sample(random.Random(step)), det.sample(random.Random(step)), det.consistent()):
+                    assert view(state, seat) == game.view(seat)
+        game.apply(rng.choice(game.legal_action_ids()))
+        step += 1
+
+
+@pytest.mark.parametrize("visibility", ["physical", "hidden", "open"])
+def test_determinized_positions_reproduce_the_view_on_a_deck_whose_copies_share_a_face(visibility: str) -> None:
+    """On this table both copies of a creature have one mine face, so a known card's two
+    faces fit two ids: under "open" the view gives the id, and the deal must use it."""
+    cards = [kum.Card(i, kum.RACES[i % 4], (i // 4) % 10, kum.MineFace(1 + i % 40 // 4 % 3, 1 + i % 40 // 8 % 2, 2))
+             for i in range(80)]  # cards i and i + 40 are the two copies
+    rules = kum.Rules(visibility=visibility, deck=kum.Deck(cards))
+    for seed in range(2):
+        game = kum.Game(2, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over:
+            for seat in range(2):
+                det = Determinizer(game.view(seat))
+                assert view(det.sample(rng), seat) == game.view(seat) == view(det.consistent(), seat)
+            game.apply(rng.choice(game.legal_action_ids()))

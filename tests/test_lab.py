@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -41,6 +42,18 @@ def dask_client() -> Iterator[object]:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with Client(cluster) as client:
             yield client
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt in this process during the test, however pytest was
+    started: a shell that starts a background job (``make test &``, nohup) makes it ignore
+    SIGINT, the ignoring is inherited, and Python then installs no handler of its own."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 # -- the table ---------------------------------------------------------------------------
@@ -175,7 +188,7 @@ def test_custom_deck_csv_flows_through_simulate(tmp_path: Path, pool: object) ->
 # -- Ctrl-C ------------------------------------------------------------------------------
 
 
-def test_interrupt_in_process_returns_games_so_far() -> None:
+def test_interrupt_in_process_returns_games_so_far(ctrl_c: None) -> None:
     k = 4
     bots = SigintAt(bot_seed(game_seed(9, k), 0), os.getpid())
     with pytest.warns(UserWarning, match="interrupted: returning the 4 of 30 games"):
@@ -186,7 +199,7 @@ def test_interrupt_in_process_returns_games_so_far() -> None:
     pd.testing.assert_frame_equal(df.drop(columns=["bot_0", "bot_1"]), full.drop(columns=["bot_0", "bot_1"]))
 
 
-def test_interrupt_with_worker_processes_cancels_the_rest() -> None:
+def test_interrupt_with_worker_processes_cancels_the_rest(ctrl_c: None) -> None:
     games, k = 400, 23  # game 23 is in the fifth chunk: chunks 0, 1 and 2 or 3 are done when it starts
     bots = SigintAt(bot_seed(game_seed(9, k), 0), os.getpid())  # a worker signals this process
     with pytest.warns(UserWarning, match="simulate interrupted"):
@@ -198,6 +211,34 @@ def test_interrupt_with_worker_processes_cancels_the_rest() -> None:
     full = kum.simulate(int(df["game"].max()) + 1, bots="random", seed=9, progress=False).set_index("game")
     part = df.set_index("game").drop(columns=["bot_0", "bot_1"])
     pd.testing.assert_frame_equal(part, full.loc[part.index].drop(columns=["bot_0", "bot_1"]))
+
+
+def test_ctrl_c_tests_pass_when_pytest_ignores_sigint() -> None:
+    """As under ``make test &``: the Ctrl-C tests above, in a pytest started with SIGINT
+    ignored (set, then inherited through exec, as a shell does for a background job),
+    still see their KeyboardInterrupt."""
+    tests = [f"{__file__}::{name}" for name in
+             ("test_interrupt_in_process_returns_games_so_far", "test_interrupt_with_worker_processes_cancels_the_rest")]
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    start = f"import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); os.execv(sys.executable, {argv!r})"
+    out = subprocess.run([sys.executable, "-c", start], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                         cwd=Path(__file__).parent.parent, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert "2 passed" in out.stdout
+
+
+@pytest.mark.parametrize("visibility", ["hidden", "open"])
+def test_simulate_under_every_visibility(visibility: str) -> None:
+    """The search bots deal hidden cards from a view: under D6's variants too."""
+    from kum_widget.bots import ISMCTSBot
+
+    def ismcts(seed: int) -> ISMCTSBot:
+        return ISMCTSBot(iterations=5, seed=seed)
+
+    df = kum.simulate(4, players=3, bots=("greedy", ismcts, "random"), rules={"visibility": visibility}, seed=5,
+                      progress=False)
+    assert len(df) == 4 and df.attrs["finished"] == 4 and (df["n_winners"] >= 1).all()
+    assert df.attrs["rules"]["visibility"] == visibility
 
 
 # -- analysis ----------------------------------------------------------------------------

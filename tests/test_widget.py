@@ -25,7 +25,7 @@ def click(w: kum.GameWidget, text: str) -> None:
 
 def synced(w: kum.GameWidget) -> str:
     """Everything the widget sends to the browser, as JSON."""
-    names = ["board", "legal", "log", "error", "state_id", "last_move", "pass_to", "bot_seats", "seat", "reveal"]
+    names = ["board", "legal", "log_lines", "error", "state_id", "last_move", "pass_to", "bot_seats", "seat", "reveal"]
     return json.dumps({name: getattr(w, name) for name in names})
 
 
@@ -47,7 +47,7 @@ def test_click_play_then_draw_then_bot_replies() -> None:
     assert w.error == ""
     assert w.game.current_player == 0 and w.game.phase == "play"  # the bot replied at once
     assert w.last_move["seat"] == 1 and w.last_move["bot"] is True
-    assert any("Random bot" in line for line in w.log)
+    assert any("Random bot" in line for line in w.log_lines)
 
 
 def test_stale_state_id_is_refused_and_game_unchanged() -> None:
@@ -131,7 +131,7 @@ def test_new_game_with_another_bot_renames_its_seat() -> None:
     w = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
     assert list(w.game.players)[1] == "Greedy bot"
     w.new_game(seed=4, bots={1: "ismcts"})
-    assert list(w.game.players)[1] == "ISMCTS bot" and w.bot_seats == {"1": "ISMCTS bot"}
+    assert list(w.game.players)[1] == "ISMCTS bot" and w.bot_seats == {"1": {"name": "ISMCTS bot", "kind": "ismcts"}}
     named = kum.GameWidget(kum.Game(["Ada", "Bo"], seed=1), bots={1: "greedy"}, bot_delay=0)
     named.new_game(seed=2, bots={1: "random"})
     assert list(named.game.players) == ["Ada", "Bo"]  # names the user chose stay
@@ -143,7 +143,7 @@ def test_undo_and_new_game_from_buttons() -> None:
     send(w, kind="undo")
     assert w.game.history == () and w.error == ""
     send(w, kind="new_game", seed=17, bot="greedy")
-    assert w.game.seed == 17 and w.bot_seats == {"1": "Greedy bot"}
+    assert w.game.seed == 17 and w.bot_seats == {"1": {"name": "Greedy bot", "kind": "greedy"}}
 
 
 def test_two_widgets_on_one_game_stay_in_step() -> None:

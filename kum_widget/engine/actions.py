@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import RACES, Deck, Race
-from .errors import InvalidActionError
+from .errors import InvalidActionError, shown
 
 __all__ = ["Play", "Draw", "Discard", "Action", "ParsedAction", "parse_action", "action_id", "action_from_id", "action_text"]
 
@@ -42,7 +42,7 @@ class Play:
         for name in ("card", "slot", "claim"):
             v = getattr(self, name)
             if v is not None and (type(v) is not int or v < 0):
-                raise InvalidActionError(f"play {name} must be a non-negative whole number, got {v!r}")
+                raise InvalidActionError(f"play {name} must be a non-negative whole number, got {shown(v)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class Draw:
 
     def __post_init__(self) -> None:
         if self.race is not None and not isinstance(self.race, Race):
-            raise InvalidActionError(f"draw race must be a Race or None, got {self.race!r}")
+            raise InvalidActionError(f"draw race must be a Race or None, got {shown(self.race)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class Discard:
 
     def __post_init__(self) -> None:
         if type(self.card) is not int or self.card < 0:
-            raise InvalidActionError(f"discard card must be a non-negative whole number, got {self.card!r}")
+            raise InvalidActionError(f"discard card must be a non-negative whole number, got {shown(self.card)}")
 
 
 Action = Play | Draw | Discard
@@ -90,7 +90,7 @@ def action_from_id(aid: int, n: int, m: int) -> Action:
     """Inverse of :func:`action_id`; raises InvalidActionError for an id out of range."""
     base = n * m + n * n
     if type(aid) is not int or not 0 <= aid < base + 5 + n:
-        raise InvalidActionError(f"action id must be a whole number 0..{base + 4 + n}, got {aid!r}")
+        raise InvalidActionError(f"action id must be a whole number 0..{base + 4 + n}, got {shown(aid)}")
     if aid < n * m:
         return Play(aid // m, slot=aid % m)
     if aid < base:
@@ -149,11 +149,11 @@ def parse_action(text: str) -> ParsedAction:
         if m["slot"] is not None:
             slot = int(m["slot"])
             if slot < 1:
-                raise InvalidActionError(f"cannot read {text!r}: mines are numbered from 1")
+                raise InvalidActionError(f"cannot read {shown(text)}: mines are numbered from 1")
             return ParsedAction("play", card=m["card"], slot=slot - 1)
         claim = int(m["claim"])
         if claim < 1:
-            raise InvalidActionError(f"cannot read {text!r}: claimed mines are numbered from 1")
+            raise InvalidActionError(f"cannot read {shown(text)}: claimed mines are numbered from 1")
         return ParsedAction("play", card=m["card"], claim=claim - 1)
     if m := _DRAW_RE.fullmatch(t):
         if m["deck"]:
@@ -161,10 +161,10 @@ def parse_action(text: str) -> ParsedAction:
         try:
             return ParsedAction("draw", race=Race.parse(m["race"]))
         except ValueError:
-            raise InvalidActionError(f"cannot read {text!r}: draw from 'deck' or a camp pile (orc, dwarf, goblin, giant)") from None
+            raise InvalidActionError(f"cannot read {shown(text)}: draw from 'deck' or a camp pile (orc, dwarf, goblin, giant)") from None
     if m := _DISCARD_RE.fullmatch(t):
         return ParsedAction("discard", card=m["card"])
     raise InvalidActionError(
-        f"cannot read action {text!r}: expected 'play <card> on mine <1-4>', "
+        f"cannot read action {shown(text)}: expected 'play <card> on mine <1-4>', "
         "'play <card> on claimed <n>', 'draw deck', 'draw camp <race>' or 'discard <card>'"
     )

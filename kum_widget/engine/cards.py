@@ -10,12 +10,13 @@ from __future__ import annotations
 import csv
 import enum
 import io
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import InvalidCardError, InvalidDeckError
+from .errors import InvalidCardError, InvalidDeckError, shown
 
 __all__ = ["Race", "MineFace", "Card", "Deck", "RACES", "MAX_VALUE"]
 
@@ -55,7 +56,7 @@ class Race(enum.Enum):
         race = _RACE_NAMES.get(key)
         if race is None:
             raise InvalidCardError(
-                f"unknown race {text!r}: expected one of orc, dwarf, goblin, giant"
+                f"unknown race {shown(text)}: expected one of orc, dwarf, goblin, giant"
             )
         return race
 
@@ -101,7 +102,7 @@ class MineFace:
         m = _FACE_RE.fullmatch(text.strip().lower())
         if m is None:
             raise InvalidCardError(
-                f"cannot read mine face {text!r}: expected like 'd3 s2 p4' or 'd3 s3 p7 ov'"
+                f"cannot read mine face {shown(text)}: expected like 'd3 s2 p4' or 'd3 s3 p7 ov'"
             )
         return cls(int(m["d"]), int(m["s"]), int(m["p"]), m["ov"] is not None)
 
@@ -170,7 +171,7 @@ class Card:
         m = _CARD_RE.fullmatch(text.strip().lower())
         if m is None:
             raise InvalidCardError(
-                f"cannot read card {text!r}: expected like 'goblin 7 #34 [d3 s2 p4]'"
+                f"cannot read card {shown(text)}: expected like 'goblin 7 #34 [d3 s2 p4]'"
             )
         return cls(int(m["id"]), Race.parse(m["race"]), int(m["value"]), MineFace.parse(m["face"]))
 
@@ -253,12 +254,14 @@ class Deck(Sequence[Card]):
         """Load a deck table from a CSV file with columns id (optional), race,
         value, defense, size, points, overseer (yes/no). Bad rows raise
         :class:`InvalidDeckError` naming the row and the field."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise InvalidDeckError(f"a deck file is a path (text or pathlib.Path), got {type(path).__name__}")
         try:
             text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidDeckError(f"cannot read deck file {str(path)!r}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise InvalidDeckError(f"deck file {str(path)!r} is not UTF-8 text") from None
+        except (OSError, TypeError, ValueError) as exc:  # ValueError: a NUL in the path; TypeError: a bytes PathLike
+            raise InvalidDeckError(f"cannot read deck file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
         return cls.from_csv_text(text, name=name or Path(path).stem)
 
     @classmethod
@@ -266,6 +269,8 @@ class Deck(Sequence[Card]):
         """Like :meth:`from_csv`, from the CSV text itself."""
         if not isinstance(text, str):
             raise InvalidDeckError(f"a deck table is CSV text, got {type(text).__name__}")
+        if text.startswith("\ufeff"):  # a byte-order mark, as spreadsheets save UTF-8 CSV
+            text = text[1:]
         reader = csv.DictReader(io.StringIO(text))
         try:
             return cls._from_rows(reader, name)
@@ -335,7 +340,7 @@ def _match_ids(deck: Deck, text: str) -> list[int]:
     m = _REF_RE.fullmatch(text.strip().lower())
     if m is None or not (m["race"] or m["id"]):
         raise InvalidCardError(
-            f"cannot read card {text!r}: expected like 'goblin 7', '#34' or 'goblin 7 #34'"
+            f"cannot read card {shown(text)}: expected like 'goblin 7', '#34' or 'goblin 7 #34'"
         )
     if m["id"] is not None:
         cid = int(m["id"])
@@ -348,12 +353,12 @@ def _match_ids(deck: Deck, text: str) -> list[int]:
         race, value = Race.parse(m["race"]).index, int(m["value"])
         ids = [i for i in ids if deck.races[i] == race and deck.values[i] == value]
         if not ids:
-            raise InvalidCardError(f"{text.strip()!r} names no card of this deck")
+            raise InvalidCardError(f"{shown(text.strip())} names no card of this deck")
     if m["face"]:
         face = MineFace.parse(m["face"])
         ids = [i for i in ids if deck.cards[i].mine == face]
         if not ids:
-            raise InvalidCardError(f"{text.strip()!r} names no card of this deck")
+            raise InvalidCardError(f"{shown(text.strip())} names no card of this deck")
     return ids
 
 
@@ -386,7 +391,7 @@ def _card_from_row(row: dict[str | None, str | None], n: int, index: int) -> Car
         try:
             return int(text)
         except ValueError:
-            raise InvalidDeckError(f"{where}: field '{name}' must be a whole number, got {text!r}") from None
+            raise InvalidDeckError(f"{where}: field '{name}' must be a whole number, got {shown(text)}") from None
 
     if row.get("id") not in (None, ""):
         cid = number("id")
@@ -398,7 +403,7 @@ def _card_from_row(row: dict[str | None, str | None], n: int, index: int) -> Car
         raise InvalidDeckError(f"{where}: field 'race': {exc}") from None
     flag = field("overseer").lower()
     if flag not in _TRUE | _FALSE:
-        raise InvalidDeckError(f"{where}: field 'overseer' must be yes or no, got {flag!r}")
+        raise InvalidDeckError(f"{where}: field 'overseer' must be yes or no, got {shown(flag)}")
     card = Card(index, race, number("value"), MineFace(number("defense"), number("size"), number("points"), flag in _TRUE))
     _check_card(card, where)
     return card

@@ -1,13 +1,15 @@
 """``Game``: the public face of the engine.
 
 A Game is a start position plus the actions applied since; the live position is a
-:class:`State`. Undo replays from the start (exact, and fast: a whole game replays
-in about a millisecond). Every public method validates its input first, so a
-refused call leaves the game exactly as it was.
+:class:`State`. Undo restores the nearest snapshot (one is kept every
+``_CHECKPOINT_EVERY`` actions) and replays the few actions after it, so it costs
+the same early and late in a game. Every public method validates its input first,
+so a refused call leaves the game exactly as it was.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,7 +17,7 @@ from typing import Any
 
 from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, action_text, parse_action
 from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
-from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError
+from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
 from .events import Event, describe
 from .rules import apply_id, legal_ids, points, refusal, scores, winners
 from .ruleset import Rules
@@ -56,15 +58,17 @@ class ClaimedMine:
 
 
 _ACTIONS: dict[tuple[int, int, int], Action] = {}  # actions are immutable: share them
+_CHECKPOINT_EVERY = 16  # undo replays at most this many actions from a snapshot
+_log = logging.getLogger("kum_widget")
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if type(players) is int:
         if not 2 <= players <= 4:
-            raise InvalidStateError(f"players must be 2..4, got {players}")
+            raise InvalidStateError(f"players must be 2..4, got {shown(players)}")
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidStateError(f"players must be 2..4 or a list of 2-4 names, got {players!r:.60}")
+        raise InvalidStateError(f"players must be 2..4 or a list of 2-4 names, got {shown(players)}")
     names = tuple(players)
     if not 2 <= len(names) <= 4:
         raise InvalidStateError(f"players must be 2..4 names, got {len(names)}")
@@ -72,7 +76,7 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
         if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() or name != name.strip():
             raise InvalidStateError(
                 f"players[{i}]: a name is 1-40 printable characters, no line breaks, "
-                f"no spaces at either end; got {name!r:.60}"
+                f"no spaces at either end; got {shown(name)}"
             )
     if len(set(names)) != len(names):
         raise InvalidStateError(f"players: names must differ, got {list(names)}")
@@ -83,7 +87,7 @@ def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None
     if races is None:
         return None
     if not isinstance(races, (list, tuple)):
-        raise InvalidStateError(f"races must be a list with one King race per player, got {races!r:.60}")
+        raise InvalidStateError(f"races must be a list with one King race per player, got {shown(races)}")
     try:
         kings = [Race.parse(r).index for r in races]
     except KumError as exc:
@@ -124,10 +128,10 @@ class Game:
             import secrets  # only here: it costs import time
 
             seed = secrets.randbelow(2**31)
-        if type(seed) is not int or seed < 0:
-            raise InvalidStateError(f"seed must be a whole number >= 0, got {seed!r}")
+        if type(seed) is not int or not 0 <= seed < 2**64:
+            raise InvalidStateError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
         if first_player is not None and (type(first_player) is not int or not 0 <= first_player < len(names)):
-            raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {first_player!r}")
+            raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {shown(first_player)}")
         kings = _kings(races, len(names))
         self._start(setup(rules, names, seed, [RACES[k] for k in kings] if kings else None, first_player), None)
 
@@ -136,8 +140,12 @@ class Game:
         self._initial = state.clone()
         self._layout = layout  # the scenario a game started from, for its record
         self._history: list[int] = []
+        self._movers: list[int] = []  # the seat that took each action of the history
         self._logs: list[list[Event]] = []
-        self._future: list[int] = []
+        self._future: list[int] = []  # undone actions, the next to redo last
+        self._future_movers: list[int] = []
+        # _checkpoints[k]: the position after k * _CHECKPOINT_EVERY actions; never mutated.
+        self._checkpoints: list[State] = [self._initial]
         self._listeners: list[Callable[[Game], None]] = []
         self._state_id = getattr(self, "_state_id", -1) + 1
 
@@ -176,10 +184,12 @@ class Game:
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kum.Rules, got {type(rules).__name__}")
         kings = _kings(races, len(names)) or list(range(len(names)))
+        if type(seed) is not int or not 0 <= seed < 2**64:
+            raise InvalidStateError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
         if first_player is None:
             first_player = rules.first_player if rules.first_player != "random" else random.Random(seed).randrange(len(names))
         if type(first_player) is not int or not 0 <= first_player < len(names):
-            raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {first_player!r}")
+            raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {shown(first_player)}")
         game = cls.__new__(cls)
         state = load_layout(rules, names, kings, layout, seed=seed, first=first_player, strict=False)
         game._start(state, state.layout())
@@ -213,9 +223,15 @@ class Game:
         g = Game.__new__(Game)
         g._state = self._state.clone()
         g._initial, g._layout = self._initial, self._layout
-        g._history, g._logs, g._future = self._history[:], self._logs[:], self._future[:]
+        self._copy_history(self, g)
         g._listeners, g._state_id = [], self._state_id
         return g
+
+    @staticmethod
+    def _copy_history(src: Game, dst: Game) -> None:
+        dst._history, dst._movers, dst._logs = src._history[:], src._movers[:], src._logs[:]
+        dst._future, dst._future_movers = src._future[:], src._future_movers[:]
+        dst._checkpoints = src._checkpoints[:]  # snapshots are never mutated: share them
 
     # -- reading -----------------------------------------------------------------------
 
@@ -327,6 +343,31 @@ class Game:
         return tuple(self._action(a) for a in self._history)
 
     @property
+    def move_number(self) -> int:
+        """How many actions have been applied since the start (``len(history)``, cheaply)."""
+        return len(self._history)
+
+    @property
+    def last_action(self) -> Action | None:
+        """The last action applied (None at the start)."""
+        return self._action(self._history[-1]) if self._history else None
+
+    @property
+    def redo_count(self) -> int:
+        """How many undone actions :meth:`redo` can apply again."""
+        return len(self._future)
+
+    @property
+    def movers(self) -> tuple[int, ...]:
+        """The seat that took each action of :attr:`history`."""
+        return tuple(self._movers)
+
+    @property
+    def redo_movers(self) -> tuple[int, ...]:
+        """The seat that takes each undone action, next to redo first."""
+        return tuple(reversed(self._future_movers))
+
+    @property
     def log(self) -> list[Event]:
         """Every event since the start, in order."""
         return [e for events in self._logs for e in events]
@@ -344,9 +385,12 @@ class Game:
         """What a spectator sees: only public information (D6), no seat's hand."""
         return view(self._state, None, spectator=True)
 
-    def describe(self, event: Event, viewer: int | None = None) -> str:
-        """An event as a sentence (hiding a deck draw from other viewers)."""
-        return describe(event, self.deck, self.players, viewer)
+    def describe(self, event: Event, viewer: int | None = None, *, spectator: bool = False) -> str:
+        """An event as a sentence for ``viewer`` (None: the full table), hiding a deck
+        draw from other seats; ``spectator=True`` hides it from everyone."""
+        if viewer is not None:
+            viewer = self._seat(viewer)
+        return describe(event, self.deck, self.players, -1 if spectator else viewer)
 
     # -- actions -----------------------------------------------------------------------
 
@@ -361,10 +405,9 @@ class Game:
         """The stable id of an action (text is resolved against this position)."""
         return self._resolve(action)
 
-    def action_text(self, action: Action | int) -> str:
-        if type(action) is int:
-            action = self._action(action)
-        return action_text(action, self.deck)  # type: ignore[arg-type]
+    def action_text(self, action: Action | int | str) -> str:
+        """The canonical text of an action (an object, an id, or text to normalise)."""
+        return action_text(self._action(self._resolve(action)), self.deck)
 
     def parse_action(self, text: str) -> Action:
         """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
@@ -381,13 +424,20 @@ class Game:
         reason = refusal(self._state, aid)
         if reason is not None:
             raise IllegalActionError(f"{self.action_text(aid)}: {reason}")
+        self._push(aid)
+        self._future.clear()
+        self._future_movers.clear()
+        self._changed()
+        return self._logs[-1]
+
+    def _push(self, aid: int) -> None:
         log: list[Event] = []
+        self._movers.append(self._state.current)
         apply_id(self._state, aid, log)
         self._history.append(aid)
         self._logs.append(log)
-        self._future.clear()
-        self._changed()
-        return log
+        if len(self._history) % _CHECKPOINT_EVERY == 0 and len(self._checkpoints) * _CHECKPOINT_EVERY == len(self._history):
+            self._checkpoints.append(self._state.clone())
 
     def play(self, card: Card | int | str, target: int | str) -> list[Event]:
         """Play ``card`` onto mine ``target``: ``2`` or ``"mine 2"`` (an available mine,
@@ -396,14 +446,14 @@ class Game:
         if type(target) is int:
             target = f"mine {target}"
         if not isinstance(target, str):
-            raise InvalidActionError(f"target must be a mine number or text like 'mine 2', got {target!r}")
+            raise InvalidActionError(f"target must be a mine number or text like 'mine 2', got {shown(target)}")
         return self.apply(f"play {label} on {target}")
 
     def draw(self, source: str | Race = "deck") -> list[Event]:
         """Draw from ``"deck"`` or a Camp pile (``"goblin"``)."""
         source = source.value if isinstance(source, Race) else source
         if not isinstance(source, str):
-            raise InvalidActionError(f"source must be 'deck' or a race, got {source!r}")
+            raise InvalidActionError(f"source must be 'deck' or a race, got {shown(source)}")
         return self.apply("draw deck" if source.strip().lower() == "deck" else f"draw camp {source}")
 
     def discard(self, card: Card | int | str) -> list[Event]:
@@ -413,27 +463,30 @@ class Game:
     def undo(self, steps: int = 1) -> int:
         """Take back up to ``steps`` actions; return how many were undone."""
         if type(steps) is not int or steps < 0:
-            raise InvalidActionError(f"steps must be a whole number >= 0, got {steps!r}")
+            raise InvalidActionError(f"steps must be a whole number >= 0, got {shown(steps)}")
         steps = min(steps, len(self._history))
         if steps:
             keep = len(self._history) - steps
             self._future.extend(reversed(self._history[keep:]))
-            del self._history[keep:], self._logs[keep:]
-            self._replay()
+            self._future_movers.extend(reversed(self._movers[keep:]))
+            del self._history[keep:], self._logs[keep:], self._movers[keep:]
+            base = keep // _CHECKPOINT_EVERY
+            del self._checkpoints[base + 1:]
+            state = self._checkpoints[base].clone()
+            for aid in self._history[base * _CHECKPOINT_EVERY:]:
+                apply_id(state, aid)
+            self._state = state
             self._changed()
         return steps
 
     def redo(self, steps: int = 1) -> int:
         """Re-apply up to ``steps`` undone actions; return how many were redone."""
         if type(steps) is not int or steps < 0:
-            raise InvalidActionError(f"steps must be a whole number >= 0, got {steps!r}")
+            raise InvalidActionError(f"steps must be a whole number >= 0, got {shown(steps)}")
         done = 0
         while done < steps and self._future:
-            aid = self._future.pop()
-            log: list[Event] = []
-            apply_id(self._state, aid, log)
-            self._history.append(aid)
-            self._logs.append(log)
+            self._future_movers.pop()
+            self._push(self._future.pop())
             done += 1
         if done:
             self._changed()
@@ -452,11 +505,9 @@ class Game:
         a board showing this game follows."""
         if not isinstance(other, Game):
             raise InvalidStateError(f"load takes a kum.Game, got {type(other).__name__}")
-        listeners = self._listeners
         self._state = other._state.clone()
         self._initial, self._layout = other._initial, other._layout
-        self._history, self._logs, self._future = other._history[:], other._logs[:], other._future[:]
-        self._listeners = listeners
+        self._copy_history(other, self)
         self._changed()
 
     # -- listeners (the widget re-renders on change) ---------------------------------------
@@ -472,21 +523,16 @@ class Game:
     def _changed(self) -> None:
         self._state_id += 1
         for callback in list(self._listeners):
-            callback(self)
+            try:
+                callback(self)
+            except Exception:  # the change has happened: a failing listener must not hide it
+                _log.exception("a listener of %r failed (the game changed; the listener missed it)", self)
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _replay(self) -> None:
-        self._state = self._initial.clone()
-        self._logs = []
-        for aid in self._history:
-            log: list[Event] = []
-            apply_id(self._state, aid, log)
-            self._logs.append(log)
-
     def _seat(self, seat: Any) -> int:
         if type(seat) is not int or not 0 <= seat < self._state.players:
-            raise InvalidStateError(f"seat must be 0..{self._state.players - 1}, got {seat!r}")
+            raise InvalidStateError(f"seat must be 0..{self._state.players - 1}, got {shown(seat)}")
         return seat
 
     def _action(self, aid: int) -> Action:
@@ -506,7 +552,7 @@ class Game:
             return f"#{card}"
         if isinstance(card, str):
             return card
-        raise InvalidActionError(f"a card is a Card, an id or text like 'goblin 7', got {card!r:.60}")
+        raise InvalidActionError(f"a card is a Card, an id or text like 'goblin 7', got {shown(card)}")
 
     def _resolve(self, action: Action | str | int) -> int:
         s = self._state
@@ -533,7 +579,7 @@ class Game:
         try:
             ids = _match_ids(s.cards, p.card or "")
         except KumError as exc:
-            raise InvalidActionError(f"{text!r}: {exc}") from None
+            raise InvalidActionError(f"{shown(text)}: {exc}") from None
         hand = s.hands[s.current]
         mine = [c for c in ids if c in hand]
         if len(ids) == 1 or not mine:
@@ -542,13 +588,13 @@ class Game:
             card = mine[0]
         else:
             options = " or ".join(repr(self.deck[c].label) for c in mine)
-            raise InvalidActionError(f"{text!r} is ambiguous: {self.players[s.current]} holds {options}")
+            raise InvalidActionError(f"{shown(text)} is ambiguous: {self.players[s.current]} holds {options}")
         if p.kind == "discard":
             return action_id(Discard(card), s.n, s.m)
         if p.slot is not None and p.slot >= s.m:
-            raise IllegalActionError(f"{text!r}: there is no mine {p.slot + 1}: mines are 1..{s.m}")
+            raise IllegalActionError(f"{shown(text)}: there is no mine {p.slot + 1}: mines are 1..{s.m}")
         if p.claim is not None and p.claim >= s.n:
-            raise IllegalActionError(f"{text!r}: no claimed mine {p.claim + 1}")
+            raise IllegalActionError(f"{shown(text)}: no claimed mine {p.claim + 1}")
         return action_id(Play(card, slot=p.slot, claim=p.claim), s.n, s.m)
 
     def __str__(self) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import RACES, Card, Deck, Race
-from .errors import InvalidRecordError, InvalidStateError, KumError
+from .errors import InvalidRecordError, InvalidStateError, KumError, shown
 from .rules import apply_id
 from .ruleset import Rules
 from .scenario import load_layout
@@ -41,6 +41,8 @@ __all__ = ["game_to_dict", "game_from_dict", "game_record", "game_from_record", 
 FORMAT_VERSION = 1
 _TAG_RE = re.compile(r'\[(?P<key>[A-Za-z0-9]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]')
 _MOVE_RE = re.compile(r"(?P<turn>[0-9]{1,6})\. (?P<rest>.*)")
+_DIGITS = 500  # per int()/str() call: within any limit sys.set_int_max_str_digits allows (640 at least)
+_BIG = 10**_DIGITS
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -62,16 +64,30 @@ def game_to_dict(game: Game) -> dict[str, Any]:
 def _start_state(cls: type[Game], players: Any, kings: Any, rules: Rules, seed: Any, layout: Any, first: Any) -> Any:
     from .game import _kings, _player_names
 
+    # Shapes first: Game's own checks quote a bad value whole, and a saved game may hold
+    # anything (a value nested too deep to print, a number too long to write out).
+    if not isinstance(players, (list, tuple)) and type(players) is not int:
+        raise InvalidStateError(f"players: expected a list of 2-4 names, got {shown(players)}")
+    if type(players) is int and not 2 <= players <= 4:
+        raise InvalidStateError(f"players: expected 2-4 players, got {shown(players)}")
+    for i, name in enumerate(players if isinstance(players, (list, tuple)) else []):
+        if not isinstance(name, str):
+            raise InvalidStateError(f"players[{i}]: a name is text, got {shown(name)}")
     names = _player_names(players)
+    if kings is None:
+        raise InvalidStateError("kings: missing")
+    if not isinstance(kings, (list, tuple)) or len(kings) != len(names):
+        got = f"{len(kings)}" if isinstance(kings, (list, tuple)) else shown(kings)
+        raise InvalidStateError(f"kings: expected one King race per player ({len(names)} races), got {got}")
     king_ids = _kings(kings, len(names))
     if king_ids is None:
         raise InvalidStateError("kings: missing")
     if type(first) is not int or not 0 <= first < len(names):
-        raise InvalidStateError(f"first_player: expected a seat 0..{len(names) - 1}, got {first!r}")
+        raise InvalidStateError(f"first_player: expected a seat 0..{len(names) - 1}, got {shown(first)}")
     if layout is not None:
         return load_layout(rules, names, king_ids, layout, seed=None, first=first, strict=True)
     if type(seed) is not int or seed < 0:
-        raise InvalidStateError(f"seed: expected a whole number >= 0 (or a layout), got {seed!r}")
+        raise InvalidStateError(f"seed: expected a whole number >= 0 (or a layout), got {shown(seed)}")
     return setup(rules, names, seed, [RACES[k] for k in king_ids], first)
 
 
@@ -82,16 +98,16 @@ def _replay(game: Game, texts: list[Any], where: str) -> None:
         try:
             game.apply(text)
         except KumError as exc:
-            raise InvalidStateError(f"{where}[{i}] {text!r}: {exc}") from None
+            raise InvalidStateError(f"{where}[{i}] {shown(text)}: {exc}") from None
 
 
 def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
     if not isinstance(data, Mapping):
         raise InvalidStateError(f"a saved game is a dict, got {type(data).__name__}")
-    if data.get("format") != "kum-game":
-        raise InvalidStateError(f"format: expected 'kum-game', got {data.get('format')!r}")
-    if data.get("version") != FORMAT_VERSION:
-        raise InvalidStateError(f"version: this kum_widget reads version {FORMAT_VERSION}, got {data.get('version')!r}")
+    if type(data.get("format")) is not str or data.get("format") != "kum-game":
+        raise InvalidStateError(f"format: expected 'kum-game', got {shown(data.get('format'))}")
+    if type(data.get("version")) is not int or data.get("version") != FORMAT_VERSION:
+        raise InvalidStateError(f"version: this kum_widget reads version {FORMAT_VERSION}, got {shown(data.get('version'))}")
     for key in ("players", "kings", "rules", "actions"):
         if key not in data:
             raise InvalidStateError(f"missing field {key!r}")
@@ -131,7 +147,7 @@ def game_record(game: Game) -> str:
     if game.rules.deck != Deck.standard():
         tags.append(("Deck", ", ".join(str(c) for c in game.rules.deck)))
     if game.seed is not None:
-        tags.append(("Seed", str(game.seed)))
+        tags.append(("Seed", _decimal(game.seed)))
     else:
         tags.append(("Layout", json.dumps(game._initial.layout(), separators=(",", ":"))))
     if game.is_over:
@@ -158,6 +174,8 @@ def game_record(game: Game) -> str:
 def game_from_record(cls: type[Game], text: str) -> Game:
     if not isinstance(text, str):
         raise InvalidRecordError(f"a record is text, got {type(text).__name__}")
+    if text.startswith("\ufeff"):  # a byte-order mark, as some editors save UTF-8 text
+        text = text[1:]
     tags: dict[str, str] = {}
     moves: list[tuple[int, str]] = []
     for n, raw in enumerate(text.splitlines(), start=1):
@@ -171,16 +189,14 @@ def game_from_record(cls: type[Game], text: str) -> Game:
             tags[m["key"]] = _unescape(m["value"])
         else:
             moves.append((n, line))
+    layout = _layout_from_tag(tags["Layout"]) if "Layout" in tags else None
     try:
         players = [tags[f"Player{i}"] for i in range(4) if f"Player{i}" in tags]
         kings = tags.get("Kings", "").split()
         rules = _rules_from_tags(tags)
         first = _number(tags.get("FirstPlayer", "0"))
-        layout = json.loads(tags["Layout"]) if "Layout" in tags else None
         seed = _number(tags["Seed"]) if "Seed" in tags else None
         state = _start_state(cls, players, [Race.parse(k) for k in kings] if kings else None, rules, seed, layout, first)
-    except json.JSONDecodeError as exc:
-        raise InvalidRecordError(f"tag Layout: not valid JSON ({exc.msg})") from None
     except KumError as exc:
         raise InvalidRecordError(f"record header: {exc}") from None
     game = cls.__new__(cls)
@@ -202,9 +218,40 @@ def game_from_record(cls: type[Game], text: str) -> Game:
     return game
 
 
+def _layout_from_tag(text: str) -> Any:
+    # json.loads raises RecursionError on deep nesting and a bare ValueError on a number
+    # past Python's int-conversion limit (its JSONDecodeError is a ValueError too).
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidRecordError(f"tag Layout: not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError):
+        raise InvalidRecordError("tag Layout: not a layout (nested too deep, or a number too long)") from None
+
+
 def _number(text: str) -> int | str:
-    """A tag's whole number (ASCII digits only); other text is left for validation to refuse."""
-    return int(text) if re.fullmatch(r"[0-9]{1,12}", text) else text
+    """A tag's whole number (ASCII digits only, any number of them: a seed can be any
+    size); other text is left for validation to refuse."""
+    if not re.fullmatch(r"[0-9]+", text):
+        return text
+    return _whole(text)
+
+
+def _whole(digits: str) -> int:
+    if len(digits) <= _DIGITS:
+        return int(digits)
+    half = len(digits) // 2  # int() refuses more than a few thousand digits: halve, then join
+    scale: int = 10**half
+    return _whole(digits[:-half]) * scale + _whole(digits[-half:])
+
+
+def _decimal(n: int) -> str:
+    """``str(n)`` of a whole number >= 0 of any size (str() refuses a few thousand digits)."""
+    if n < _BIG:
+        return str(n)
+    half = int(n.bit_length() * 0.30103) // 2  # about half its digits
+    high, low = divmod(n, 10**half)
+    return _decimal(high) + _decimal(low).zfill(half)
 
 
 def _rules_from_tags(tags: Mapping[str, str]) -> Rules:
@@ -212,7 +259,7 @@ def _rules_from_tags(tags: Mapping[str, str]) -> Rules:
     for item in tags.get("Rules", "").split():
         key, sep, value = item.partition("=")
         if not sep:
-            raise InvalidRecordError(f"tag Rules: expected name=value, got {item!r}")
+            raise InvalidRecordError(f"tag Rules: expected name=value, got {shown(item)}")
         options[key] = _number(value)
     if "Deck" in tags:
         try:

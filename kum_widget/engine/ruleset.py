@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .cards import Deck
-from .errors import InvalidDeckError, InvalidRulesError
+from .errors import InvalidDeckError, InvalidRulesError, shown, shown_names
 
 __all__ = ["Rules"]
 
@@ -68,14 +68,14 @@ class Rules:
         for name in ("hand_size", "mines", "camp_cards"):
             value = getattr(self, name)
             if type(value) is not int or not 1 <= value <= 20:
-                raise InvalidRulesError(f"rule {name!r} must be a whole number 1..20, got {value!r}")
+                raise InvalidRulesError(f"rule {name!r} must be a whole number 1..20, got {shown(value)}")
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                raise InvalidRulesError(f"rule {name!r} must be one of {', '.join(choices)}; got {value!r}")
+                raise InvalidRulesError(f"rule {name!r} must be one of {', '.join(choices)}; got {shown(value)}")
         fp = self.first_player
         if fp != "random" and (type(fp) is not int or not 0 <= fp <= 3):
-            raise InvalidRulesError(f"rule 'first_player' must be a seat 0..3 or 'random', got {fp!r}")
+            raise InvalidRulesError(f"rule 'first_player' must be a seat 0..3 or 'random', got {shown(fp)}")
         if not isinstance(self.deck, Deck):
             raise InvalidRulesError(f"rule 'deck' must be a Deck, got {type(self.deck).__name__}")
 
@@ -83,7 +83,7 @@ class Rules:
         """A copy with some options changed (unknown names raise InvalidRulesError)."""
         unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
-            raise InvalidRulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            raise InvalidRulesError(f"unknown rule option(s): {shown_names(unknown)}")
         return dataclasses.replace(self, **changes)
 
     def cards_needed(self, players: int) -> int:
@@ -104,7 +104,7 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise InvalidRulesError(f"unknown rule option(s): {', '.join(sorted(map(str, unknown)))}")
+            raise InvalidRulesError(f"unknown rule option(s): {shown_names(unknown)}")
         kwargs = dict(data)
         if "deck" in kwargs:
             kwargs["deck"] = _deck_from(kwargs["deck"])

@@ -5,10 +5,12 @@ complete positions that agree with everything the seat knows (D6): its own hand;
 every creature face on the table and in the Camp; the mine face of every mine, of
 every hand card and of the deck's top card; the creature of hand cards taken from the
 Camp. The rest (which copy lies where, other hands' creatures, mines' creatures, the
-deck's order) is dealt at random among the cards that fit: :meth:`Determinizer.sample`
-walks a Markov chain whose deals are uniform over the consistent ones, the posterior
-of a fair shuffle given what the seat saw (reading nothing into the other players'
-choices, as determinizing search usually does).
+deck's order) is dealt at random among the cards that fit (D6's variants change
+what a view shows of other hands: under "hidden" nothing, so any card fits; under
+"open" the card itself, by its id). :meth:`Determinizer.sample` walks a Markov chain
+whose deals are uniform over the consistent ones, the posterior of a fair shuffle
+given what the seat saw (reading nothing into the other players' choices, as
+determinizing search usually does).
 
 >>> from kum_widget.engine.game import Game
 >>> import random
@@ -47,6 +49,7 @@ class Determinizer:
         me = view["players"][self.seat]
         self.own = [c["id"] for c in me["hand"]]
         own = set(self.own)
+        self.free = [c for c in range(len(deck)) if c not in own]
         by_face, by_creature = deck.face_ids, deck.creature_ids
 
         def face(f: Mapping[str, Any]) -> list[int]:
@@ -60,16 +63,21 @@ class Determinizer:
         exact: list[tuple[tuple[Any, ...], list[int]]] = []
         creatures: list[tuple[tuple[Any, ...], list[int]]] = []
         faces: list[tuple[tuple[Any, ...], list[int]]] = []
+        unseen: list[tuple[tuple[Any, ...], list[int]]] = []
         for p in view["players"]:
             seat = p["seat"]
             for i, c in enumerate(p["hand"]):
                 if seat == self.seat:
                     continue
-                if c.get("race") is not None:  # taken from the Camp: both faces known
+                if c.get("id") is not None:  # visibility "open": the card itself
+                    exact.append((("hand", seat, i), [c["id"]]))
+                elif c.get("race") is not None:  # taken from the Camp: both faces known
                     both = set(face(c)) & set(creature(c))
                     exact.append((("hand", seat, i), sorted(both)))
-                else:
+                elif c.get("defense") is not None:
                     faces.append((("hand", seat, i), face(c)))
+                else:  # visibility "hidden": no face shows, any card fits
+                    unseen.append((("hand", seat, i), self.free))
             for k, claim in enumerate(p["claimed"]):
                 faces.append((("claimed", seat, k), face(claim["mine"])))
                 for j, c in enumerate(claim["stack"]):
@@ -86,9 +94,8 @@ class Determinizer:
                 creatures.append((("camp", race, j), creature(c)))
         if view["deck"].get("top") is not None:
             faces.append((("decktop",), face(view["deck"]["top"])))
-        self.slots = exact + creatures + faces
+        self.slots = exact + creatures + faces + unseen
         self.deck_size: int = view["deck"]["size"]
-        self.free = [c for c in range(len(deck)) if c not in own]
         self._plan(view, me)
         self._chain: list[int] | None = None  # the current deal, slot by slot
 
@@ -173,8 +180,10 @@ class Determinizer:
             None if p["seat"] == self.seat else [index[("hand", p["seat"], i)] for i in range(len(p["hand"]))]
             for p in players
         ]
+        # "public": drawn from the Camp (the view says so under every visibility but "hidden",
+        # whose views show nothing of other hands, known or not).
         self._known_slots = [index[("hand", p["seat"], i)] for p in players if p["seat"] != self.seat
-                             for i, c in enumerate(p["hand"]) if c.get("race") is not None]
+                             for i, c in enumerate(p["hand"]) if c.get("public")]
         self._claimed = [[index[("claimed", p["seat"], k)] for k in range(len(p["claimed"]))] for p in players]
         self._cstacks = [
             [[index[("cstack", p["seat"], k, j)] for j in range(len(claim["stack"]))] for k, claim in enumerate(p["claimed"])]

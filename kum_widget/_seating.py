@@ -1,0 +1,65 @@
+"""Who sits where on a board: checking ``bots`` and game options, naming the seats."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .bots import BOT_NAMES, make_bot
+from .engine import KumError
+from .engine.errors import shown
+
+__all__ = ["GAME_OPTIONS", "bot_kind", "check_bots", "check_game_options", "default_names"]
+
+GAME_OPTIONS = ("players", "seed", "races", "rules", "first_player")  # what kum.Game takes
+HUMAN_NAMES = ("Ada", "Bo", "Cy", "Di")
+MAX_PLAYERS = 4
+
+
+def check_game_options(options: Mapping[str, Any], where: str) -> None:
+    unknown = sorted(set(options) - set(GAME_OPTIONS))
+    if unknown:
+        raise KumError(f"{where}: unknown option {unknown[0]!r}; the game options are {', '.join(GAME_OPTIONS)}")
+
+
+def check_bots(bots: Any, players: int | None) -> dict[int, Any]:
+    """``bots`` as {seat: spec}, every seat and spec checked (``players`` None: up to 4)."""
+    if bots is None:
+        return {}
+    if not isinstance(bots, Mapping):
+        raise KumError(f"bots must map seats to bots, like {{1: 'greedy'}}; got {shown(bots)}")
+    top = (players or MAX_PLAYERS) - 1
+    out: dict[int, Any] = {}
+    for seat, spec in bots.items():
+        if type(seat) is not int or not 0 <= seat <= top:
+            raise KumError(f"bots: a seat is a whole number 0..{top}, got {shown(seat)}")
+        if isinstance(spec, str):
+            if spec.strip().lower() not in BOT_NAMES:
+                raise KumError(f"bots: unknown bot {shown(spec)}; expected one of {', '.join(BOT_NAMES)} or an object with choose()")
+        elif not callable(getattr(spec, "choose", None)):
+            raise KumError(f"bots: a bot is a name ({', '.join(BOT_NAMES)}) or an object with choose(view, legal), got {shown(spec)}")
+        out[seat] = spec
+    return out
+
+
+def bot_kind(spec: Any) -> str | None:
+    """The registered name of a bot spec ("greedy"), None for a bot object."""
+    return spec.strip().lower() if isinstance(spec, str) else None
+
+
+def default_names(bots: Mapping[int, Any], count: int | None = None) -> list[str]:
+    """Seat names for a new game: humans Ada, Bo, ...; bots by their name, numbered
+    when two would share one ("Greedy bot", "Greedy bot 2")."""
+    count = count or max(2, max(bots, default=0) + 1)
+    names: list[str] = []
+    for seat in range(count):
+        if seat not in bots:
+            names.append(HUMAN_NAMES[seat])
+            continue
+        base = str(getattr(make_bot(bots[seat], seed=0), "name", "Bot"))[:30] or "Bot"
+        name, n = base, 1
+        while name in names or name in HUMAN_NAMES:
+            n += 1
+            name = f"{base} {n}"
+        names.append(name)
+    return names

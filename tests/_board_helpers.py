@@ -1,0 +1,72 @@
+"""A board that records what it sends to the page, and the page's two ways in."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import kum_widget as kum
+
+__all__ = ["Recorded", "browser_msg", "browser_write", "run_on_own_loop", "send"]
+
+
+class Recorded(kum.GameWidget):
+    """A board that keeps what it sends to the browser, as the page would see it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.page: dict[str, Any] = {}
+        self.checks: list[Any] = []
+        super().__init__(*args, **kwargs)
+        self.page = json.loads(json.dumps(self.get_state()))
+
+    def _send(self, msg: dict[str, Any], buffers: Any = None) -> None:
+        msg = json.loads(json.dumps(msg))  # only JSON crosses to the browser
+        self.sent.append(msg)
+        if msg.get("method") == "update":
+            self.page.update(msg["state"])
+            for check in self.checks:
+                check(self)
+        super()._send(msg, buffers)
+
+    def answers(self) -> list[dict[str, Any]]:
+        return [m["content"] for m in self.sent if m.get("method") == "custom"]
+
+    def updates(self) -> list[dict[str, Any]]:
+        return [m["state"] for m in self.sent if m.get("method") == "update"]
+
+
+def browser_msg(w: kum.GameWidget, content: Any) -> None:
+    """A custom message from the page, through ipywidgets' comm handler."""
+    w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
+def browser_write(w: kum.GameWidget, state: dict[str, Any]) -> None:
+    """A trait write from the page (``model.set(...); model.save_changes()``)."""
+    w._handle_msg({"content": {"data": {"method": "update", "state": state}}, "buffers": []})
+
+
+def send(w: kum.GameWidget, kind: str, token: str = "t", **fields: Any) -> None:
+    browser_msg(w, {"kind": kind, "state_id": w.state_id, "id": token, **fields})
+
+
+def run_on_own_loop(coro: Any) -> Any:
+    """``asyncio.run(coro)`` on a thread of its own: the browser tests' Playwright keeps
+    an event loop running on the main thread, and a board's bots use the running loop."""
+    import asyncio
+    import threading
+
+    result: dict[str, Any] = {}
+
+    def main() -> None:
+        try:
+            result["value"] = asyncio.run(coro)
+        except BaseException as exc:  # raised again on the caller's thread
+            result["error"] = exc
+
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result.get("value")

@@ -1,0 +1,97 @@
+"""The game's session: snapshots for undo, who moved, listeners, text forms (issue 9)."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+import kum_widget as kum
+from kum_widget.engine import game as game_module
+
+
+def played(seed: int, actions: int, players: int = 2) -> kum.Game:
+    g, rng = kum.Game(players, seed=seed), random.Random(seed)
+    while not g.is_over and len(g.history) < actions:
+        g.apply(rng.choice(g.legal_actions()))
+    return g
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_undo_to_every_step_matches_a_replay_from_the_start(seed: int) -> None:
+    g = played(seed, 10_000)
+    record = list(g.history)
+    every = game_module._CHECKPOINT_EVERY
+    assert len(g._checkpoints) == len(record) // every + 1
+    for back in range(1, len(record) + 1):
+        probe = g.clone()
+        probe.undo(back)
+        fresh = kum.Game(2, seed=seed)
+        for action in record[: len(record) - back]:
+            fresh.apply(action)
+        assert probe == fresh and probe.view(None) == fresh.view(None) and probe.logs == fresh.logs
+        assert probe.redo_movers == tuple(g.movers[len(record) - back:])
+        probe.redo(back)
+        assert probe == g and probe.logs == g.logs and probe.movers == g.movers
+    assert all(c == g._checkpoints[k] for k, c in enumerate(played(seed, 10_000)._checkpoints))
+
+
+def test_snapshots_are_never_changed_by_play_after_an_undo() -> None:
+    g = played(4, 80)
+    kept = [c.clone() for c in g._checkpoints]
+    g.undo(40)
+    g.apply(g.legal_actions()[-1])  # a new line of play: the redo list goes, snapshots past it too
+    assert not g.can_redo and g._checkpoints == kept[: 40 // game_module._CHECKPOINT_EVERY + 1]
+    other = g.clone()
+    other.apply(other.legal_actions()[0])
+    other.undo(other.move_number)
+    assert g._checkpoints[0] == kept[0] and other == kum.Game(2, seed=4)
+
+
+def test_movers_name_the_seat_of_each_action() -> None:
+    g = played(5, 30, players=3)
+    replay = kum.Game(3, seed=5)
+    for action, seat in zip(g.history, g.movers, strict=True):
+        assert replay.current_player == seat
+        replay.apply(action)
+    assert g.move_number == 30 and g.last_action == g.history[-1] and g.redo_count == 0
+    g.undo(4)
+    assert g.redo_count == 4 and len(g.redo_movers) == 4 and g.last_action == g.history[-1]
+    assert kum.Game(2, seed=1).last_action is None
+
+
+def test_a_failing_listener_is_logged_and_the_change_stands(caplog: pytest.LogCaptureFixture) -> None:
+    g = kum.Game(["Ada", "Bo"], seed=2)
+    calls: list[int] = []
+    g.on_change(lambda game: 1 / 0)
+    g.on_change(lambda game: calls.append(game.state_id))  # the next listener still hears it
+    with caplog.at_level(logging.ERROR, logger="kum_widget"):
+        events = g.apply(g.legal_actions()[0])
+        g.undo()
+        g.load(kum.Game(["Ada", "Bo"], seed=3))
+    assert events and calls == [1, 2, 3] and g.seed == 3
+    assert caplog.text.count("ZeroDivisionError") == 3
+
+
+def test_action_text_takes_text_objects_and_ids_and_names_bad_ones() -> None:
+    g = kum.Game(["Ada", "Bo"], seed=2)
+    first = g.legal_actions()[0]
+    assert g.action_text(first) == g.action_text(g.action_id(first)) == g.action_text(g.action_text(first))
+    assert g.action_text("draw deck") == "draw deck"
+    for bad in (None, 3.5, ["draw deck"], "fly away", 10**9):
+        with pytest.raises(kum.KumError):
+            g.action_text(bad)  # type: ignore[arg-type]
+
+
+def test_describe_for_a_spectator_hides_every_deck_draw() -> None:
+    g = kum.Game(["Ada", "Bo"], seed=2)
+    g.apply(g.legal_actions()[0])
+    g.apply("draw deck")
+    drew = g.log[-1]
+    assert isinstance(drew, kum.Drew)
+    assert g.describe(drew, spectator=True) == "Ada drew from the deck."
+    assert g.describe(drew, 1) == "Ada drew from the deck."
+    assert g.describe(drew, 0) == g.describe(drew) != "Ada drew from the deck."
+    with pytest.raises(kum.KumError, match="seat"):
+        g.describe(drew, 5)
