@@ -1,0 +1,22 @@
+"""The game-agnostic core: what a card game implements, and what every game gets.
+
+- :class:`CardGame`: the protocol (rules as functions of the game's own state).
+- :class:`Session`: one game being played: players, seed, history, undo/redo,
+  state id, listeners, refusal before change, records.
+- :func:`check_game`: the conformance checker a game author runs from a cell.
+- :func:`register`: make a game known by name (records, ``simulate(game=...)``).
+
+Standard library only. See GAMES.md for the protocol and a complete example.
+"""
+
+from .checker import CheckReport, check_game
+from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, InvalidSaveError
+from .events import Note
+from .game import CardGame
+from .registry import game_class, game_names, register
+from .session import Session
+
+__all__ = [
+    "CardGame", "CheckReport", "GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError",
+    "Note", "Session", "check_game", "game_class", "game_names", "register",
+]

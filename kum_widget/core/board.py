@@ -1,0 +1,173 @@
+"""The board description a game sends, and its check (GAMES.md, "The board").
+
+A board is JSON: shared zones, each seat's area, cards with one or two faces, counters
+and badges. The front-end draws any game from it; the clicks come from the legal
+actions (``CardGame.click``), which name the ids of cards and zones.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["LAYOUTS", "COLORS", "board_problems", "click_problems"]
+
+LAYOUTS = ("row", "grid", "pile", "stack", "hand")
+COLORS = ("red", "orange", "gold", "green", "teal", "blue", "purple", "pink", "gray", "black")
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+_ID = re.compile(r"[A-Za-z0-9_.:\- ]{1,60}")
+
+_BOARD_KEYS = {"zones", "seats", "status", "title"}
+_SEAT_KEYS = {"seat", "name", "zones", "counters", "badges"}
+_ZONE_KEYS = {"id", "label", "layout", "columns", "cards", "count", "zones", "counters", "badges", "hint", "empty"}
+_CARD_KEYS = {"id", "faces", "title", "down", "marked"}
+_FACE_KEYS = {"title", "value", "color", "glyph", "tags", "fields", "text", "tooltip", "hidden"}
+
+
+class _Check:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.ids: set[str] = set()
+
+    def fail(self, where: str, what: str) -> None:
+        if len(self.problems) < 20:
+            self.problems.append(f"{where}: {what}")
+
+    def keys(self, d: Any, allowed: set[str], where: str) -> bool:
+        if not isinstance(d, dict):
+            self.fail(where, f"expected an object, got {type(d).__name__}")
+            return False
+        for k in d:
+            if k not in allowed:
+                self.fail(where, f"unknown field {k!r} (fields: {', '.join(sorted(allowed))})")
+        return True
+
+    def text(self, d: dict[str, Any], key: str, where: str, *, required: bool = False, number: bool = False) -> None:
+        if key not in d:
+            if required:
+                self.fail(where, f"missing {key!r}")
+            return
+        ok = (str, int, float) if number else (str,)
+        if not isinstance(d[key], ok) or isinstance(d[key], bool):
+            self.fail(where, f"{key!r} must be {'text or a number' if number else 'text'}, got {type(d[key]).__name__}")
+
+    def ident(self, d: dict[str, Any], where: str) -> None:
+        value = d.get("id")
+        if not isinstance(value, str) or not _ID.fullmatch(value):
+            self.fail(where, f"'id' must be text of 1-60 letters, digits, spaces or _.:- ; got {value!r:.40}")
+        elif value in self.ids:
+            self.fail(where, f"id {value!r} is used twice: ids name clicks, so each must be unique")
+        else:
+            self.ids.add(value)
+
+    def color(self, d: dict[str, Any], where: str) -> None:
+        c = d.get("color")
+        if c is not None and not (isinstance(c, str) and (c in COLORS or _HEX.fullmatch(c))):
+            self.fail(where, f"color {c!r:.20} must be one of {', '.join(COLORS)} or #rrggbb")
+
+    def items(self, d: dict[str, Any], key: str, where: str, each: Any) -> None:
+        value = d.get(key)
+        if value is None:
+            return
+        if not isinstance(value, list):
+            self.fail(where, f"{key!r} must be a list")
+            return
+        for i, item in enumerate(value):
+            each(item, f"{where}.{key}[{i}]")
+
+    def badge(self, b: Any, where: str) -> None:
+        if self.keys(b, {"text", "color", "title"}, where):
+            self.text(b, "text", where, required=True, number=True)
+            self.text(b, "title", where)
+            self.color(b, where)
+
+    def counter(self, c: Any, where: str) -> None:
+        if self.keys(c, {"label", "value", "max", "title"}, where):
+            self.text(c, "label", where, required=True)
+            self.text(c, "value", where, required=True, number=True)
+            self.text(c, "title", where)
+
+    def face(self, f: Any, where: str) -> None:
+        if not self.keys(f, _FACE_KEYS, where):
+            return
+        for key in ("title", "glyph", "text", "tooltip"):
+            self.text(f, key, where)
+        self.text(f, "value", where, number=True)
+        self.color(f, where)
+        self.items(f, "tags", where, self.badge)
+        self.items(f, "fields", where, self.field)
+
+    def field(self, x: Any, where: str) -> None:
+        if self.keys(x, {"label", "value", "short"}, where):
+            self.text(x, "label", where, required=True)
+            self.text(x, "value", where, required=True, number=True)
+            self.text(x, "short", where)
+
+    def card(self, c: Any, where: str) -> None:
+        if not self.keys(c, _CARD_KEYS, where):
+            return
+        self.ident(c, where)
+        self.text(c, "title", where)
+        faces = c.get("faces", [])
+        if not isinstance(faces, list) or not (c.get("down") or 1 <= len(faces) <= 2):
+            self.fail(where, "a card has 'faces': a list of one or two faces (or 'down': true for a back)")
+        self.items(c, "faces", where, self.face)
+
+    def zone(self, z: Any, where: str) -> None:
+        if not self.keys(z, _ZONE_KEYS, where):
+            return
+        self.ident(z, where)
+        for key in ("label", "hint", "empty"):
+            self.text(z, key, where)
+        layout = z.get("layout", "row")
+        if layout not in LAYOUTS:
+            self.fail(where, f"layout {layout!r:.20} must be one of {', '.join(LAYOUTS)}")
+        if "columns" in z and (type(z["columns"]) is not int or not 1 <= z["columns"] <= 12):
+            self.fail(where, "'columns' must be a whole number 1..12")
+        if "count" in z and (type(z["count"]) is not int or z["count"] < 0):
+            self.fail(where, "'count' must be a whole number >= 0")
+        self.items(z, "cards", where, self.card)
+        self.items(z, "zones", where, self.zone)
+        self.items(z, "counters", where, self.counter)
+        self.items(z, "badges", where, self.badge)
+
+
+def board_problems(board: Any, players: int) -> tuple[list[str], set[str]]:
+    """What is wrong with ``board`` (empty when it is valid), and the ids it defines."""
+    check = _Check()
+    if not check.keys(board, _BOARD_KEYS, "board"):
+        return check.problems, check.ids
+    check.text(board, "status", "board")
+    check.text(board, "title", "board")
+    check.items(board, "zones", "board", check.zone)
+    seen: set[int] = set()
+
+    def seat(s: Any, where: str) -> None:
+        if not check.keys(s, _SEAT_KEYS, where):
+            return
+        if type(s.get("seat")) is not int or not 0 <= s["seat"] < players or s["seat"] in seen:
+            check.fail(where, f"'seat' must be a seat 0..{players - 1}, each once")
+        else:
+            seen.add(s["seat"])
+        check.text(s, "name", where)
+        check.items(s, "zones", where, check.zone)
+        check.items(s, "counters", where, check.counter)
+        check.items(s, "badges", where, check.badge)
+
+    check.items(board, "seats", "board", seat)
+    return check.problems, check.ids
+
+
+def click_problems(click: Any, ids: set[str], text: str) -> list[str]:
+    """What is wrong with one action's click (``CardGame.click``) on a board with ``ids``."""
+    if not isinstance(click, dict):
+        return [f"click of {text!r}: expected an object like {{'target': 'zone-id'}}, got {type(click).__name__}"]
+    problems = [f"click of {text!r}: unknown field {k!r} (fields: source, target, label)" for k in click if k not in ("source", "target", "label")]
+    if "source" in click and "target" not in click:
+        problems.append(f"click of {text!r}: a 'source' needs a 'target'")
+    for key in ("source", "target"):
+        if key in click and click[key] not in ids:
+            problems.append(f"click of {text!r}: {key} {click[key]!r:.40} is no card or zone id on the board")
+    if "label" in click and not isinstance(click["label"], str):
+        problems.append(f"click of {text!r}: 'label' must be text")
+    return problems

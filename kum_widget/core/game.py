@@ -1,0 +1,198 @@
+"""``CardGame``: the protocol a card game implements to get a session, bots, the lab and a board.
+
+A ``CardGame`` describes the rules; no position lives in it. A *state* is the
+game's own object (a dataclass, a dict: anything :meth:`CardGame.clone` can copy)
+and every method is a function of it, in the spirit of OpenSpiel's Game/State split
+and boardgame.io's moves. Actions are stable ids (ints) with text forms. Chance is
+explicit: :meth:`setup` gets a seeded ``random.Random``; a game that needs chance
+later keeps that generator in its state.
+
+Required: :meth:`setup`, :meth:`current_player`, :meth:`legal_actions`, :meth:`apply`,
+:meth:`is_over`, :meth:`scores`, :meth:`view`. Everything else has a default; see
+GAMES.md for a complete example.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from .errors import GameError, IllegalMoveError, InvalidOptionError, shown
+from .events import Note
+
+__all__ = ["CardGame"]
+
+State = Any  # the game's own position object
+Event = Any  # what apply returns: text, a Note, or the game's own objects (see describe)
+
+
+class CardGame:
+    """Subclass it and fill in the rules; ``MyGame(option=value)`` picks rule options."""
+
+    name: ClassVar[str] = ""
+    """A short id ("high-low"), used by records and ``simulate(game=...)``."""
+    title: ClassVar[str] = ""
+    """The name people read ("High-Low")."""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    defaults: ClassVar[Mapping[str, Any]] = {}
+    """Rule options and their default values (bool, int, float or str)."""
+    perfect_information: ClassVar[bool] = False
+    """True when every seat sees everything: bots then need no :meth:`determinize`."""
+
+    def __init__(self, **options: Any) -> None:
+        unknown = sorted(set(options) - set(self.defaults))
+        if unknown:
+            known = ", ".join(self.defaults) or "none"
+            raise InvalidOptionError(f"{self.title or type(self).__name__}: unknown option {unknown[0]!r} (options: {known})")
+        for key, value in options.items():
+            default = self.defaults[key]
+            if type(value) is not type(default) and not (type(default) is float and type(value) is int):
+                raise InvalidOptionError(f"option {key!r} must be a {type(default).__name__} like {default!r}, got {shown(value)}")
+        self.rules: dict[str, Any] = {**self.defaults, **options}
+
+    # -- rule options ------------------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """The rule options in force, JSON-safe (records and the lab's columns keep them)."""
+        return dict(self.rules)
+
+    def with_options(self, options: Mapping[str, Any]) -> CardGame:
+        """The same game with some options changed (``simulate``'s rule variants)."""
+        if not isinstance(options, Mapping):
+            raise InvalidOptionError(f"options must be a mapping of option names to values, got {shown(options)}")
+        return type(self)(**{**self.rules, **options})
+
+    def check_players(self, players: int) -> None:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            span = f"{self.min_players}" if self.min_players == self.max_players else f"{self.min_players}..{self.max_players}"
+            raise GameError(f"{self.title or self.name} is for {span} player{'' if span == '1' else 's'}, got {shown(players)}")
+
+    # -- the rules (required) --------------------------------------------------------
+
+    def setup(self, players: int, rng: random.Random) -> State:
+        """The start position for ``players`` seats, dealt with ``rng``."""
+        raise NotImplementedError
+
+    def current_player(self, state: State) -> int:
+        """The seat to act (any value once the game is over)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State) -> list[int]:
+        """Every legal action id of the player to act, in a stable order (empty once over)."""
+        raise NotImplementedError
+
+    def apply(self, state: State, action: int) -> Sequence[Event] | None:
+        """Apply a LEGAL action to ``state`` in place; return its events (or None)."""
+        raise NotImplementedError
+
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def scores(self, state: State) -> list[float]:
+        """One number per seat (final once the game is over); higher is better."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-safe; ``None`` is the full table (a teacher's view).
+        It must hold nothing private to another seat."""
+        raise NotImplementedError
+
+    # -- text forms (defaults: str(action), and reading back any legal action's text) ---
+
+    def action_text(self, state: State, action: int) -> str:
+        """The text of ``action`` in ``state`` ("play 7", "draw")."""
+        return str(action)
+
+    def parse_action(self, state: State, text: str) -> int:
+        """The action ``text`` names in ``state``. The default reads the text of any legal
+        action (case and spaces aside); override it to read more (short forms)."""
+        key = " ".join(text.lower().split())
+        for action in self.legal_actions(state):
+            if " ".join(self.action_text(state, action).lower().split()) == key:
+                return action
+        raise IllegalMoveError(f"{text[:80]!r} is not a legal action now")
+
+    def refusal(self, state: State, action: int) -> str | None:
+        """Why ``action`` is illegal in ``state`` (a rule, in words), or None if it is legal."""
+        return None if action in self.legal_actions(state) else "not a legal action now"
+
+    # -- what happened, in words ---------------------------------------------------------------
+
+    def describe(self, state: State, event: Event, viewer: int | None) -> str | None:
+        """``event`` as a sentence for ``viewer`` (a seat; None: the full table; -1: a
+        spectator, who sees only what is public), or None if it is hidden from them.
+        The default reads text (public) and :class:`Note` (private parts)."""
+        if isinstance(event, Note):
+            return event.text_for(viewer)
+        return str(event)
+
+    def winners(self, state: State) -> list[int]:
+        """The seats with the top score once over (ties share)."""
+        if not self.is_over(state):
+            return []
+        sc = self.scores(state)
+        top = max(sc)
+        return [p for p, v in enumerate(sc) if v == top]
+
+    # -- positions ---------------------------------------------------------------------------
+
+    def clone(self, state: State) -> State:
+        """An independent copy of ``state`` (deep copy; override for speed)."""
+        return copy.deepcopy(state)
+
+    def same(self, a: State, b: State) -> bool:
+        """Are two positions equal? (The checker's determinism and undo checks.)"""
+        return self.view(a, None) == self.view(b, None)
+
+    # -- optional hooks ------------------------------------------------------------------------
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A full position consistent with ``view`` (seat's view), the hidden cards dealt
+        at random: what ISMCTS and the greedy bot search. Perfect-information games need
+        none. Must give back exactly ``view`` from ``self.view(result, seat)``."""
+        raise NotImplementedError(f"{self.title or self.name} has no determinize(): only RandomBot can play it with hidden cards")
+
+    def heuristic(self, state: State, actions: list[int]) -> list[float] | None:
+        """A score for each legal action of the player to act (higher is better), reading
+        only what that player knows; the greedy bot plays the best. None: no heuristic."""
+        return None
+
+    def evaluate(self, state: State) -> list[float] | None:
+        """For ISMCTS rollouts cut short: each seat's chance of winning from ``state``, in
+        [0, 1]. None (the default): rollouts play on to the end."""
+        return None
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """The lab's columns for a finished game (JSON-safe values); scores are added."""
+        return {}
+
+    def secrets(self, state: State, seat: int) -> list[Any]:
+        """Values only ``seat`` may know now (say, the cards of its hand as its view writes
+        them): the checker makes sure no other seat's view holds one."""
+        return []
+
+    def board(self, state: State, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+        """The table as the board draws it, from ``view`` (see GAMES.md: zones, cards,
+        counters). None: the board shows the view as a plain list."""
+        return None
+
+    def click(self, state: State, action: int) -> dict[str, Any]:
+        """Where on the board ``action`` is clicked: ``{"target": id}`` or ``{"source": id,
+        "target": id}`` with the ids of the board's cards or zones. The default is a
+        button with the action's text."""
+        return {}
+
+    # -- names -------------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.rules.items() if self.defaults.get(k) != v}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.options() == self.options()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, repr(sorted(self.options().items()))))

@@ -1,0 +1,200 @@
+"""Saving a session: a versioned dict and a readable record, for any game.
+
+A session is its game (name and rule options), its players, its seed and the actions
+taken (as text), so both forms replay it exactly:
+
+    [Game "high-low"]
+    [Format "kum-session 1"]
+    [Player0 "Ada"]
+    [Player1 "Bo"]
+    [Seed "7"]
+    [Options "{\\"cards\\": 5}"]
+
+    1. Ada: guess high
+    2. Bo: guess low
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .errors import GameError, InvalidSaveError, shown
+from .game import CardGame
+from .registry import game_class
+
+if TYPE_CHECKING:  # the session imports this module, not the other way round
+    from .session import Session
+
+__all__ = ["FORMAT", "session_to_dict", "session_from_dict", "session_record", "session_from_record"]
+
+FORMAT, VERSION = "kum-session", 1
+_TAG = re.compile(r'\[(?P<key>[A-Za-z][A-Za-z0-9]*) "(?P<value>(?:[^"\\]|\\.)*)"\]')
+_MOVE = re.compile(r"(?P<turn>\d{1,6})\.\s+(?P<rest>.+)")
+
+
+def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) -> CardGame:
+    if game is not None:
+        cls = game if isinstance(game, type) else type(game)
+        if name != cls.name:
+            raise InvalidSaveError(f"game: this save is of {shown(name)}, not {cls.name!r}")
+    else:
+        if not isinstance(name, str):
+            raise InvalidSaveError(f"game: expected a game's name, got {shown(name)}")
+        try:
+            cls = game_class(name)
+        except GameError as exc:
+            raise InvalidSaveError(f"game: {exc}") from None
+    if not isinstance(options, Mapping):
+        raise InvalidSaveError(f"options: expected a mapping of rule options, got {shown(options)}")
+    try:
+        return cls(**options)
+    except GameError as exc:
+        raise InvalidSaveError(f"options: {exc}") from None
+    except TypeError as exc:  # a game whose __init__ takes other arguments
+        raise InvalidSaveError(f"options: {exc}") from None
+
+
+def _replay(session: Session, texts: Any, where: str) -> None:
+    if not isinstance(texts, list):
+        raise InvalidSaveError(f"{where}: expected a list of action texts")
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise InvalidSaveError(f"{where}[{i}]: expected action text, got {type(text).__name__}")
+        try:
+            session.apply(text)
+        except GameError as exc:
+            raise InvalidSaveError(f"{where}[{i}] {text[:60]!r}: {exc}") from None
+
+
+def _texts(s: Session) -> tuple[list[str], list[str]]:
+    """Each action's text in the position it was (or will be) taken in: history, redo list."""
+    game, state = s.game, s.game.clone(s._initial)
+    texts = []
+    for aid in s._history + s._future[::-1]:
+        texts.append(game.action_text(state, aid))
+        game.apply(state, aid)
+    return texts[: len(s._history)], texts[len(s._history):]
+
+
+def session_to_dict(s: Session) -> dict[str, Any]:
+    actions, redo = _texts(s)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": s.game.name,
+        "options": s.game.options(),
+        "players": list(s.players),
+        "seed": s.seed,
+        "actions": actions,
+        "redo": redo,
+    }
+
+
+def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardGame] | None = None) -> Session:
+    if not isinstance(data, Mapping):
+        raise InvalidSaveError(f"a saved game is a dict, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise InvalidSaveError(f"format: expected {FORMAT!r}, got {shown(data.get('format'))}")
+    if data.get("version") != VERSION:
+        raise InvalidSaveError(f"version: this kum_widget reads version {VERSION}, got {shown(data.get('version'))}")
+    unknown = set(data) - {"format", "version", "game", "options", "players", "seed", "actions", "redo"}
+    if unknown:
+        raise InvalidSaveError(f"unknown field {shown(sorted(map(str, unknown))[0])}")
+    rules = _game_from(data.get("game"), data.get("options", {}), game)
+    try:
+        session = cls(rules, data.get("players"), seed=data.get("seed"))
+    except GameError as exc:
+        raise InvalidSaveError(f"players or seed: {exc}") from None
+    redo = data.get("redo", [])
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not isinstance(redo, list):
+        raise InvalidSaveError("actions and redo: expected lists of action texts")
+    _replay(session, actions + redo, "actions")
+    session.undo(len(redo))
+    return session
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def session_record(s: Session) -> str:
+    tags = [("Game", s.game.name), ("Format", f"{FORMAT} {VERSION}")]
+    tags += [(f"Player{i}", name) for i, name in enumerate(s.players)]
+    tags.append(("Seed", str(s.seed)))
+    if s.game.options():
+        tags.append(("Options", json.dumps(s.game.options(), sort_keys=True)))
+    if s.is_over:
+        tags.append(("Result", ", ".join(f"{n} {v}" for n, v in zip(s.players, s.scores(), strict=True))))
+    lines = [f'[{k} "{_escape(v)}"]' for k, v in tags] + [""]
+    texts, _ = _texts(s)
+    # One line per turn: the actions a seat takes in a row.
+    turns: list[tuple[int, list[str]]] = []
+    for text, seat in zip(texts, s._movers, strict=True):
+        if not turns or turns[-1][0] != seat:
+            turns.append((seat, []))
+        turns[-1][1].append(text)
+    lines += [f"{k}. {s.players[seat]}: " + "; ".join(acts) for k, (seat, acts) in enumerate(turns, start=1)]
+    return "\n".join(lines) + "\n"
+
+
+def session_from_record(cls: type[Session], text: Any, game: CardGame | type[CardGame] | None = None) -> Session:
+    if not isinstance(text, str):
+        raise InvalidSaveError(f"a record is text, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
+    tags: dict[str, str] = {}
+    moves: list[tuple[int, str]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("["):
+            m = _TAG.fullmatch(line)
+            if m is None:
+                raise InvalidSaveError(f'line {n}: cannot read tag {line[:60]!r}: expected [Name "value"]')
+            tags[m["key"]] = _unescape(m["value"])
+        else:
+            moves.append((n, line))
+    if tags.get("Format") != f"{FORMAT} {VERSION}":
+        raise InvalidSaveError(f"tag Format: expected '{FORMAT} {VERSION}', got {shown(tags.get('Format'))}")
+    try:
+        options = json.loads(tags.get("Options", "{}"), parse_int=_small_int)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidSaveError(f"tag Options: not valid JSON of rule options ({type(exc).__name__})") from None
+    rules = _game_from(tags.get("Game"), options, game)
+    players = [tags[f"Player{i}"] for i in range(64) if f"Player{i}" in tags]
+    seed_text = tags.get("Seed", "")
+    if not seed_text.isascii() or not seed_text.isdigit() or len(seed_text) > 20:
+        raise InvalidSaveError(f"tag Seed: expected a whole number, got {shown(seed_text)}")
+    try:
+        session = cls(rules, players, seed=int(seed_text))
+    except GameError as exc:
+        raise InvalidSaveError(f"record header: {exc}") from None
+    for n, line in moves:
+        m = _MOVE.fullmatch(line)
+        if m is None:
+            raise InvalidSaveError(f"line {n}: cannot read {line[:60]!r}: expected 'N. Name: action; action'")
+        if session.is_over:
+            raise InvalidSaveError(f"line {n}: the game is already over")
+        name = session.players[session.current_player]
+        if not m["rest"].startswith(name + ":"):
+            raise InvalidSaveError(f"line {n}: expected {name}'s turn ('{m['turn']}. {name}: ...'), got {line[:60]!r}")
+        for action in filter(None, (a.strip() for a in m["rest"][len(name) + 1:].split(";"))):
+            try:
+                session.apply(action)
+            except GameError as exc:
+                raise InvalidSaveError(f"line {n}: {action[:60]!r}: {exc}") from None
+    return session
+
+
+def _small_int(text: str) -> int:
+    if len(text) > 20:
+        raise ValueError("number too long")
+    return int(text)

@@ -1,0 +1,396 @@
+"""``Session``: one game being played, for any :class:`~kum_widget.core.CardGame`.
+
+Every game gets the same session: players' names, a seeded start, the history with
+undo and redo (a snapshot every ``CHECKPOINT_EVERY`` actions, so undo costs the same
+early and late), the seat that took each action, the events of each action, a state
+id that grows at every change, listeners (the board), refusal with a reason before
+any change, and records. Every public method checks its input first, so a refused
+call leaves the session exactly as it was.
+
+>>> from kum_widget.core.examples import Bust
+>>> s = Session(Bust(), ["Ada", "Bo"], seed=1)
+>>> s.current_player, s.legal_actions()
+(0, [2, 4, 8, 100])
+>>> s.apply("play 3")
+[Note(text='{player} played a 3: the pile is at 3.', seat=0, others='')]
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from . import records
+from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, shown
+from .game import CardGame
+
+__all__ = ["Session", "CHECKPOINT_EVERY", "check_names"]
+
+CHECKPOINT_EVERY = 16  # undo replays at most this many actions from a snapshot
+_log = logging.getLogger("kum_widget")
+S = TypeVar("S", bound="Session")
+
+
+def check_names(players: Any, game: CardGame) -> tuple[str, ...]:
+    """Seat names from a count or a list; each 1-40 printable characters, all different."""
+    lo, hi = game.min_players, game.max_players
+    span = str(lo) if lo == hi else f"{lo}..{hi}"
+    if type(players) is int:
+        game.check_players(players)
+        return ("You",) if players == 1 else tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidOptionError(f"players must be {span} or a list of {span} names, got {shown(players)}")
+    names = tuple(players)
+    game.check_players(len(names))
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() or name != name.strip():
+            raise InvalidOptionError(
+                f"players[{i}]: a name is 1-40 printable characters, no line breaks, no spaces at either end; got {shown(name)}"
+            )
+    if len(set(names)) != len(names):
+        raise InvalidOptionError(f"players: names must differ, got {list(names)}")
+    return names
+
+
+class Session:
+    """``Session(game, players, seed=None)``: a game of ``game`` between ``players`` (a
+    count or a list of names), dealt from ``seed`` (None: a random one)."""
+
+    def __init__(self, game: CardGame, players: int | Sequence[str] | None = None, *, seed: int | None = None) -> None:
+        if not isinstance(game, CardGame):
+            raise InvalidOptionError(f"game must be a CardGame (the rules), got {type(game).__name__}")
+        names = check_names(game.min_players if players is None else players, game)
+        if seed is None:
+            import secrets  # only here: it costs import time
+
+            seed = secrets.randbelow(2**31)
+        if type(seed) is not int or not 0 <= seed < 2**64:
+            raise InvalidOptionError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
+        self.game = game
+        self._names = names
+        self._seed: int | None = seed
+        self._start(game.setup(len(names), random.Random(seed)))
+
+    def _start(self, state: Any) -> None:
+        self._state = state
+        self._initial = self.game.clone(state)
+        self._history: list[int] = []
+        self._movers: list[int] = []  # the seat that took each action of the history
+        self._logs: list[list[Any]] = []
+        self._future: list[int] = []  # undone actions, the next to redo last
+        self._future_movers: list[int] = []
+        self._checkpoints: list[Any] = [self._initial]  # after 0, K, 2K... actions; never mutated
+        self._listeners: list[Callable[[Any], None]] = []
+        self._state_id = getattr(self, "_state_id", -1) + 1
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._names
+
+    @property
+    def num_players(self) -> int:
+        return len(self._names)
+
+    @property
+    def seed(self) -> int | None:
+        """The seed that dealt this game (None for one built from a position)."""
+        return self._seed
+
+    @property
+    def state(self) -> Any:
+        """A copy of the position (the game's own object), for reading and searching."""
+        return self.game.clone(self._state)
+
+    @property
+    def current_player(self) -> int:
+        return self.game.current_player(self._state)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.game.is_over(self._state))
+
+    @property
+    def state_id(self) -> int:
+        """Grows by one at every change (apply, undo, redo, load): a stale id means a stale view."""
+        return self._state_id
+
+    def scores(self) -> list[Any]:
+        return list(self.game.scores(self._state))
+
+    def winners(self) -> list[int]:
+        return list(self.game.winners(self._state))
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (None: the full table), JSON-safe."""
+        return self.game.view(self._state, None if seat is None else self._seat(seat))
+
+    def summary(self) -> dict[str, Any]:
+        """The lab's columns for this game (scores included)."""
+        out = {f"score_{p}": v for p, v in enumerate(self.scores())}
+        out.update(self.game.summary(self._state))
+        return out
+
+    @property
+    def history(self) -> tuple[Any, ...]:
+        """The actions applied since the start, oldest first."""
+        return tuple(self._history)
+
+    @property
+    def move_number(self) -> int:
+        """How many actions have been applied since the start (``len(history)``, cheaply)."""
+        return len(self._history)
+
+    @property
+    def last_action(self) -> Any:
+        """The last action applied (None at the start)."""
+        return self._public_action(self._history[-1]) if self._history else None
+
+    @property
+    def movers(self) -> tuple[int, ...]:
+        """The seat that took each action of :attr:`history`."""
+        return tuple(self._movers)
+
+    @property
+    def redo_movers(self) -> tuple[int, ...]:
+        """The seat that takes each undone action, next to redo first."""
+        return tuple(reversed(self._future_movers))
+
+    @property
+    def redo_count(self) -> int:
+        return len(self._future)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._future)
+
+    @property
+    def logs(self) -> tuple[tuple[Any, ...], ...]:
+        """The events of each action since the start: ``logs[i]`` is what ``history[i]`` caused."""
+        return tuple(tuple(events) for events in self._logs)
+
+    def recent_logs(self, count: int) -> list[list[Any]]:
+        """The events of the last ``count`` actions (cheap: the board reads it every move)."""
+        return [list(events) for events in self._logs[-count:]] if count > 0 else []
+
+    def describe(self, event: Any, viewer: int | None = None, *, spectator: bool = False) -> str | None:
+        """``event`` as a sentence for ``viewer`` (None: the full table); ``spectator=True``
+        says only what is public. None when the event is hidden from that viewer."""
+        if viewer is not None:
+            viewer = self._seat(viewer)
+        text = self.game.describe(self._state, event, -1 if spectator else viewer)
+        if text is None:
+            return None
+        seat = getattr(event, "seat", None)
+        if "{player}" in text and type(seat) is int and 0 <= seat < self.num_players:
+            text = text.replace("{player}", self._names[seat])
+        return text
+
+    # -- actions -----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal action of the player to act, in a stable order."""
+        return [self._public_action(a) for a in self.game.legal_actions(self._state)]
+
+    def legal_action_ids(self) -> list[int]:
+        return list(self.game.legal_actions(self._state))
+
+    def action_text(self, action: Any) -> str:
+        """The text of an action (an id, text to normalise, or the game's action object)."""
+        return self._text(self._resolve(action))
+
+    def _text(self, aid: int) -> str:
+        try:
+            return str(self.game.action_text(self._state, aid))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            raise IllegalMoveError(f"{shown(aid)} is not an action of {self._title()}") from None
+
+    def action_id(self, action: Any) -> int:
+        return self._resolve(action)
+
+    def apply(self, action: Any) -> list[Any]:
+        """Apply one legal action (its id, text, or object); return the events it caused.
+        An illegal one raises (the reason in words) and changes nothing."""
+        aid = self._resolve(action)
+        try:
+            reason = self.game.refusal(self._state, aid)
+        except (KeyError, IndexError, TypeError, AttributeError):  # an id the game does not know
+            reason = "not an action of this game"
+        if reason is not None:
+            raise self._illegal(aid, reason)
+        self._push(aid)
+        self._future.clear()
+        self._future_movers.clear()
+        self._changed()
+        return self._logs[-1]
+
+    def undo(self, steps: int = 1) -> int:
+        """Take back up to ``steps`` actions; return how many were undone."""
+        steps = min(self._steps(steps), len(self._history))
+        if steps:
+            keep = len(self._history) - steps
+            self._future.extend(reversed(self._history[keep:]))
+            self._future_movers.extend(reversed(self._movers[keep:]))
+            del self._history[keep:], self._logs[keep:], self._movers[keep:]
+            del self._checkpoints[keep // CHECKPOINT_EVERY + 1:]
+            self._state = self._rebuilt()
+            self._changed()
+        return steps
+
+    def redo(self, steps: int = 1) -> int:
+        """Re-apply up to ``steps`` undone actions; return how many were redone."""
+        steps = min(self._steps(steps), len(self._future))
+        for _ in range(steps):
+            self._future_movers.pop()
+            self._push(self._future.pop())
+        if steps:
+            self._changed()
+        return steps
+
+    def load(self, other: Session) -> None:
+        """Become ``other`` (a loaded record, a new deal), keeping listeners: a board
+        showing this session follows."""
+        if not isinstance(other, Session) or type(other.game) is not type(self.game):
+            raise InvalidOptionError(f"load takes a session of the same game, got {type(other).__name__}")
+        self.game, self._names, self._seed = other.game, other._names, other._seed
+        self._state = other.game.clone(other._state)
+        self._copy_history(other, self)
+        self._load_extra(other)
+        self._changed()
+
+    def clone(self: S) -> S:
+        """An independent copy (history included; listeners are not copied)."""
+        copy = type(self).__new__(type(self))
+        copy.game, copy._names, copy._seed = self.game, self._names, self._seed
+        copy._state = self.game.clone(self._state)
+        self._copy_history(self, copy)
+        copy._listeners, copy._state_id = [], self._state_id
+        copy._load_extra(self)
+        return copy
+
+    # -- saving -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe and versioned: the game and its options, players, seed, actions, redo list."""
+        return records.session_to_dict(self)
+
+    def record(self) -> str:
+        """The game as readable text, one line per turn (like a chess PGN)."""
+        return records.session_record(self)
+
+    @classmethod
+    def from_dict(cls: type[S], data: Any, *, game: Any = None) -> S:
+        """Inverse of :meth:`to_dict`; ``game`` (a CardGame or its class) for an unregistered game."""
+        return records.session_from_dict(cls, data, game)  # type: ignore[return-value]
+
+    @classmethod
+    def from_record(cls: type[S], text: Any, *, game: Any = None) -> S:
+        """Inverse of :meth:`record`: the identical game, history included."""
+        return records.session_from_record(cls, text, game)  # type: ignore[return-value]
+
+    def _load_extra(self, other: Session) -> None:
+        """A subclass copies its own fields here (for clone and load)."""
+
+    @staticmethod
+    def _copy_history(src: Session, dst: Session) -> None:
+        dst._initial = src._initial
+        dst._history, dst._movers, dst._logs = src._history[:], src._movers[:], src._logs[:]
+        dst._future, dst._future_movers = src._future[:], src._future_movers[:]
+        dst._checkpoints = src._checkpoints[:]  # snapshots are never mutated: share them
+
+    # -- listeners (the board re-renders on change) ---------------------------------------
+
+    def on_change(self, callback: Callable[[Any], None], *, remove: bool = False) -> None:
+        """Call ``callback(session)`` after every change (or stop, with ``remove=True``)."""
+        if remove:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+        elif callback not in self._listeners:
+            self._listeners.append(callback)
+
+    def _changed(self) -> None:
+        self._state_id += 1
+        for callback in list(self._listeners):
+            try:
+                callback(self)
+            except Exception:  # the change has happened: a failing listener must not hide it
+                _log.exception("a listener of %r failed (the game changed; the listener missed it)", self)
+
+    # -- helpers (a game's session subclass may override the first three) ------------------
+
+    def _resolve(self, action: Any) -> int:
+        """An action id from what a caller passed: an id, or text."""
+        if type(action) is int:
+            return action  # apply asks the game's refusal() whether it is legal
+        if isinstance(action, str):
+            if len(action) > 500:
+                raise IllegalMoveError(f"action text of {len(action)} characters is too long to be an action")
+            return self.game.parse_action(self._state, action)
+        raise IllegalMoveError(f"an action is an id or its text, got {shown(action)}")
+
+    def _public_action(self, aid: int) -> Any:
+        """What ``legal_actions`` and ``history`` hand out for an id (the id itself here)."""
+        return aid
+
+    def _illegal(self, aid: int, reason: str) -> GameError:
+        try:
+            text = str(self.game.action_text(self._state, aid))
+        except Exception:  # an id the game cannot even name
+            text = f"action {shown(aid)}"
+        return IllegalMoveError(f"{text}: {reason}")
+
+    def _push(self, aid: int) -> None:
+        mover = self.game.current_player(self._state)
+        try:
+            events = self.game.apply(self._state, aid)
+        except Exception as exc:  # a bug in the game's apply(): put the position back, say so
+            self._state = self._rebuilt()
+            raise GameFault(f"{self._title()}'s apply() failed on {self._text(aid)!r} "
+                            f"({type(exc).__name__}: {exc}); the position is as it was") from exc
+        self._movers.append(mover)
+        self._history.append(aid)
+        self._logs.append(list(events or ()))
+        n = len(self._history)
+        if n % CHECKPOINT_EVERY == 0 and len(self._checkpoints) * CHECKPOINT_EVERY == n:
+            self._checkpoints.append(self.game.clone(self._state))
+
+    def _rebuilt(self) -> Any:
+        """The position after the history, from the last snapshot."""
+        base = len(self._history) // CHECKPOINT_EVERY
+        state = self.game.clone(self._checkpoints[base])
+        for aid in self._history[base * CHECKPOINT_EVERY:]:
+            self.game.apply(state, aid)
+        return state
+
+    @staticmethod
+    def _steps(steps: Any) -> int:
+        if type(steps) is not int or steps < 0:
+            raise IllegalMoveError(f"steps must be a whole number >= 0, got {shown(steps)}")
+        return steps
+
+    def _seat(self, seat: Any) -> int:
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise InvalidOptionError(f"seat must be 0..{self.num_players - 1}, got {shown(seat)}")
+        return seat
+
+    def _title(self) -> str:
+        return self.game.title or self.game.name or type(self.game).__name__
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self._names[self.current_player]} to act"
+        return f"<{self._title()}: {', '.join(self._names)}; seed={self._seed}; {len(self._history)} actions; {state}>"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Session) and other.game == self.game and other._names == self._names
+            and other._history == self._history and self.game.same(other._state, self._state)
+        )
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,253 @@
+"""The core: the session every game gets, and a checker that catches each broken rule."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from kum_widget import core
+from kum_widget.core import Session, check_game
+from kum_widget.core.examples import DRAW, Bust, BustState
+
+
+def test_the_example_passes_every_check() -> None:
+    report = check_game(Bust(), games=40)
+    assert report.ok, str(report)
+    assert report.skipped == {} and report.steps > 200
+    assert "all checks passed" in str(report) and "<table>" in report._repr_html_()
+
+
+# Each of these breaks one promise of the protocol; the checker must name it.
+class NeverEnds(Bust):
+    def legal_actions(self, s: BustState) -> list[int]:
+        return [DRAW]
+
+    def apply(self, s: BustState, action: int) -> list[Any]:
+        s.turn = (s.turn + 1) % len(s.hands)
+        return []
+
+
+class Nondeterministic(Bust):
+    def setup(self, players: int, rng: random.Random) -> BustState:
+        return super().setup(players, random.Random())
+
+
+class SharedClone(Bust):
+    def clone(self, s: BustState) -> BustState:
+        return s
+
+
+class UnstableLegal(Bust):
+    def legal_actions(self, s: BustState) -> list[int]:
+        acts = super().legal_actions(s)
+        random.shuffle(acts)
+        return acts
+
+
+class AcceptsAnything(Bust):
+    def refusal(self, s: BustState, action: int) -> str | None:
+        return None
+
+
+class AppliesAnything(AcceptsAnything):
+    def apply(self, s: BustState, action: int) -> list[Any]:
+        return super().apply(s, action if action in super().legal_actions(s) else super().legal_actions(s)[0])
+
+
+class SameText(Bust):
+    def action_text(self, s: BustState, action: int) -> str:
+        return "move"
+
+
+class TupleView(Bust):
+    def view(self, s: BustState, seat: int | None) -> dict[str, object]:
+        return {**super().view(s, seat), "pile": tuple(s.pile)}
+
+
+class Leaky(Bust):
+    def view(self, s: BustState, seat: int | None) -> dict[str, object]:
+        return {**super().view(s, seat), "all": [list(h) for h in s.hands]}
+
+    def secrets(self, s: BustState, seat: int) -> list[object]:
+        return [[c for c in s.hands[seat]]]
+
+
+class BadDeal(Bust):
+    def determinize(self, view: dict[str, object], seat: int, rng: random.Random) -> BustState:
+        dealt = super().determinize(view, seat, rng)
+        dealt.turn = (dealt.turn + 1) % len(dealt.hands)
+        return dealt
+
+
+class BadBoard(Bust):
+    def board(self, s: BustState, view: dict[str, object], seat: int | None) -> dict[str, object]:
+        board = super().board(s, view, seat)
+        board["zones"][0]["colour"] = "red"  # type: ignore[index]
+        return board
+
+
+class BadClick(Bust):
+    def click(self, s: BustState, action: int) -> dict[str, str]:
+        return {"target": "nowhere"}
+
+
+class OneScore(Bust):
+    def scores(self, s: BustState) -> list[float]:
+        return [1.0]
+
+
+@pytest.mark.parametrize(
+    "broken, check",
+    [
+        (NeverEnds, "plays to the end"),
+        (Nondeterministic, "deterministic by seed"),
+        (SharedClone, "clones are independent"),
+        (UnstableLegal, "legal actions are stable"),
+        (AcceptsAnything, "illegal actions are refused"),
+        (AppliesAnything, "illegal actions are refused"),
+        (SameText, "action text round trip"),
+        (TupleView, "views are JSON-safe"),
+        (Leaky, "hidden cards stay hidden"),
+        (BadDeal, "determinize fits the view"),
+        (BadBoard, "board is valid"),
+        (BadClick, "board is valid"),
+        (OneScore, "scores and summary"),
+    ],
+)
+def test_the_checker_names_what_is_broken(broken: type[Bust], check: str) -> None:
+    report = check_game(broken(), games=6, max_steps=300)
+    assert not report.ok and check in report.failures, str(report)
+    assert "seed" in report.failures[check]  # it says on which position
+    assert f"FAIL  {check}" in str(report)
+
+
+def test_a_game_with_no_optional_hooks_is_told_what_was_skipped() -> None:
+    class Plain(Bust):
+        determinize = core.CardGame.determinize
+        board = core.CardGame.board
+        secrets = core.CardGame.secrets
+
+    report = check_game(Plain(), games=3)
+    assert report.ok and set(report.skipped) == {"hidden cards stay hidden", "determinize fits the view", "board is valid"}
+
+
+# -- the session ---------------------------------------------------------------------------------
+
+
+def played(seed: int = 3, steps: int = 6) -> Session:
+    s, rng = Session(Bust(), ["Ada", "Bo", "Cy"], seed=seed), random.Random(seed)
+    for _ in range(steps):
+        if not s.is_over:
+            s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_a_refused_action_changes_nothing_and_says_why() -> None:
+    s = played()
+    before, sid = s.to_dict(), s.state_id
+    for bad, words in [(999, "not a legal action"), (-1, "not a legal action"), ("play 10", "not a legal action"),
+                       ("x" * 600, "too long"), (None, "an action is an id"), (2.5, "an action is an id"),
+                       (10**5000, "not a legal action"), (True, "an action is an id"), (["draw"], "an action is an id")]:
+        with pytest.raises(core.IllegalMoveError, match=words):
+            s.apply(bad)
+        assert s.to_dict() == before and s.state_id == sid
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"players": 5}, "for 2..4 players"),
+        ({"players": ["Ada"]}, "for 2..4 players"),
+        ({"players": ["Ada", "Ada"]}, "must differ"),
+        ({"players": ["Ada", " Bo"]}, "printable"),
+        ({"players": "AdaBo"}, "list of 2..4 names"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"seed": "7"}, "seed"),
+    ],
+)
+def test_bad_session_arguments_are_named(kwargs: dict[str, Any], words: str) -> None:
+    with pytest.raises(core.GameError, match=words):
+        Session(Bust(), **{"players": 2, **kwargs})
+
+
+def test_bad_rule_options_are_named() -> None:
+    with pytest.raises(core.InvalidOptionError, match="unknown option 'limt'"):
+        Bust(limt=20)
+    with pytest.raises(core.InvalidOptionError, match="must be a int"):
+        Bust(limit="21")
+    assert Bust(limit=30).rules["limit"] == 30 and Bust().with_options({"hand": 4}) == Bust(hand=4)
+
+
+def test_undo_redo_movers_and_records() -> None:
+    s = played(steps=40)
+    n = s.move_number
+    again = Session.from_record(s.record())
+    assert again == s and Session.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+    s.undo(5)
+    assert s.move_number == n - 5 and s.redo_count == 5 and len(s.redo_movers) == 5
+    back = Session.from_dict(s.to_dict())
+    assert back == s and back.redo_count == 5
+    s.redo(5)
+    assert s == again and s.movers == again.movers
+
+
+def test_describe_hides_a_draw_from_the_others() -> None:
+    s = Session(Bust(), ["Ada", "Bo"], seed=1)
+    (note,) = s.apply("draw")
+    assert s.describe(note, 0).startswith("Ada drew a ") and s.describe(note) == s.describe(note, 0)
+    assert s.describe(note, 1) == s.describe(note, spectator=True) == "Ada drew a card."
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ("not a dict", "is a dict"),
+        ({"format": "x"}, "format"),
+        ({"format": "kum-session", "version": 9}, "version"),
+        ({"format": "kum-session", "version": 1, "game": "chess"}, "no game named 'chess'"),
+        ({"format": "kum-session", "version": 1, "game": "bust", "options": {"limit": "x"}, "players": 2, "seed": 1, "actions": []}, "options"),
+        ({"format": "kum-session", "version": 1, "game": "bust", "options": {}, "players": 2, "seed": 1, "actions": ["fly"]}, "actions\\[0\\]"),
+        ({"format": "kum-session", "version": 1, "game": "bust", "options": {}, "players": 2, "seed": 1, "actions": [], "x": 1}, "unknown field"),
+    ],
+)
+def test_bad_saves_are_named(data: Any, words: str) -> None:
+    with pytest.raises(core.InvalidSaveError, match=words):
+        Session.from_dict(data)
+
+
+def test_bad_records_are_named() -> None:
+    good = played(steps=2).record()
+    for text, words in [
+        (3, "is text"),
+        (good.replace("kum-session 1", "kum-session 7"), "Format"),
+        (good.replace('[Seed "3"]', '[Seed "' + "9" * 5000 + '"]'), "Seed"),
+        (good.replace('[Options "', '[Options "' + "[" * 100_000), "Options"),
+        (good + "9. Zed: play 1\n", "turn"),
+        (good.replace("[Game", "[[Game"), "cannot read tag"),
+    ]:
+        with pytest.raises(core.InvalidSaveError, match=words):
+            Session.from_record(text)
+    assert Session.from_record("\ufeff" + good) == Session.from_record(good)
+
+
+def test_a_game_whose_apply_fails_leaves_the_session_as_it_was() -> None:
+    s = Session(AcceptsAnything(), ["Ada", "Bo"], seed=2)
+    s.apply("draw")
+    before = s.to_dict()
+    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play 1'.*ValueError"):
+        s.apply(999)
+    assert s.to_dict() == before and s.movers == (0,)
+    s.apply(s.legal_actions()[0])  # and it plays on
+
+
+def test_a_listener_that_fails_is_logged_and_the_change_stands(caplog: pytest.LogCaptureFixture) -> None:
+    s = Session(Bust(), 2, seed=1)
+    seen: list[int] = []
+    s.on_change(lambda _: 1 / 0)
+    s.on_change(lambda x: seen.append(x.state_id))
+    s.apply("draw")
+    assert seen == [1] and "ZeroDivisionError" in caplog.text
