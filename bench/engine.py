@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import kum_widget as kum
-from kum_widget.engine.rules import apply_id, legal_ids
-from kum_widget.engine.state import OVER, setup
+from kum_widget.games.kum.rules import apply_id, legal_ids
+from kum_widget.games.kum.state import OVER, setup
 
 
 def core_games(seconds: float, players: int = 2) -> tuple[int, int, float]:

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import kum_widget as kum
-from kum_widget.engine.rules import apply_id
+from kum_widget.games.kum.rules import apply_id
 
 STEPS = (10, 50, 100, 150, 200, 250)
 

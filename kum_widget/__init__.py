@@ -10,7 +10,7 @@ The widget (``kum.GameWidget``), the bots (``kum.bots``) and the design lab
 light: no Jupyter, pandas, matplotlib or dask at import time.
 """
 
-from .engine import (
+from .games.kum import (
     RACES,
     Action,
     Card,

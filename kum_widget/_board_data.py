@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Game
-from .engine.actions import Discard, Draw, Play
+from .games.kum import Game
+from .games.kum.actions import Discard, Draw, Play
 
 __all__ = ["Viewer", "board_payload", "legal_payload", "log_lines", "last_move", "target"]
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
-from .engine import KumError
-from .engine.errors import shown
+from .games.kum import KumError
+from .games.kum.errors import shown
 
 __all__ = ["GAME_OPTIONS", "bot_kind", "check_bots", "check_game_options", "default_names"]
 

@@ -27,8 +27,8 @@ import traitlets as t
 from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
 from ._seating import bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
-from .engine import Game, KumError
-from .engine.errors import shown
+from .games.kum import Game, KumError
+from .games.kum.errors import shown
 
 __all__ = ["GameWidget"]
 

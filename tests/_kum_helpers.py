@@ -9,8 +9,8 @@ from collections import Counter
 from typing import Any
 
 import kum_widget as kum
-from kum_widget.engine.actions import action_from_id
-from kum_widget.engine.ruleset import _CHOICES
+from kum_widget.games.kum.actions import action_from_id
+from kum_widget.games.kum.ruleset import _CHOICES
 
 # Every combination of the named rule options (D1-D6), as keyword dicts.
 ALL_RULE_COMBOS: list[dict[str, str]] = [

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kum_widget as kum
-from kum_widget.engine.ruleset import _CHOICES
+from kum_widget.games.kum.ruleset import _CHOICES
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

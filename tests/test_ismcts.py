@@ -9,8 +9,8 @@ from _kum_helpers import ALL_RULE_COMBOS
 
 import kum_widget as kum
 from kum_widget.bots import ISMCTSBot, RandomBot, bot_move, make_bot
-from kum_widget.engine.sampling import Determinizer
-from kum_widget.engine.views import view
+from kum_widget.games.kum.sampling import Determinizer
+from kum_widget.games.kum.views import view
 
 
 def mid_game(seed: int, moves: int) -> kum.Game:

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kum_widget as kum
-from kum_widget.engine.events import event_to_dict
+from kum_widget.games.kum.events import event_to_dict
 
 SEEDS = st.integers(0, 2**31 - 1)
 PLAYERS = st.sampled_from([2, 3, 4])

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import kum_widget as kum
-from kum_widget.engine import game as game_module
+from kum_widget.core import session as game_module
 
 
 def played(seed: int, actions: int, players: int = 2) -> kum.Game:
@@ -22,7 +22,7 @@ def played(seed: int, actions: int, players: int = 2) -> kum.Game:
 def test_undo_to_every_step_matches_a_replay_from_the_start(seed: int) -> None:
     g = played(seed, 10_000)
     record = list(g.history)
-    every = game_module._CHECKPOINT_EVERY
+    every = game_module.CHECKPOINT_EVERY
     assert len(g._checkpoints) == len(record) // every + 1
     for back in range(1, len(record) + 1):
         probe = g.clone()
@@ -42,7 +42,7 @@ def test_snapshots_are_never_changed_by_play_after_an_undo() -> None:
     kept = [c.clone() for c in g._checkpoints]
     g.undo(40)
     g.apply(g.legal_actions()[-1])  # a new line of play: the redo list goes, snapshots past it too
-    assert not g.can_redo and g._checkpoints == kept[: 40 // game_module._CHECKPOINT_EVERY + 1]
+    assert not g.can_redo and g._checkpoints == kept[: 40 // game_module.CHECKPOINT_EVERY + 1]
     other = g.clone()
     other.apply(other.legal_actions()[0])
     other.undo(other.move_number)

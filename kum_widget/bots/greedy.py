@@ -1,9 +1,9 @@
-"""GreedyBot: one ply of the greedy heuristic (see ``bots.policy``).
+"""GreedyBot: one ply of the game's heuristic (``CardGame.heuristic``).
 
-It sees only its seat's view. The heuristic reads a position, so the bot deals one
-position consistent with the view (``engine.sampling``); the heuristic reads only
-what the seat knows (its hand, the table, the Camp, the deck's size), so the random
-parts of that deal never change its choice.
+It sees only its seat's view. The heuristic reads a position, so the bot asks the
+game for one position consistent with the view (``CardGame.any_position``); the
+heuristic reads only what the seat knows, so the hidden parts of that position never
+change its choice. A game with no heuristic is played at random.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..engine.actions import action_id
-from ..engine.sampling import Determinizer
-from .policy import best_actions
+from ..core.game import CardGame
+from .base import game_of_view, ids_of
 
 __all__ = ["GreedyBot"]
 
 
 class GreedyBot:
-    """Plays the action the greedy heuristic rates best (seeded ties)."""
+    """Plays the action the game's heuristic rates best (seeded ties)."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.name = "Greedy bot"
@@ -29,10 +28,19 @@ class GreedyBot:
     def __repr__(self) -> str:
         return "GreedyBot()"
 
+    def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
+        ids = list(legal)
+        if len(ids) == 1:
+            return ids[0]
+        state = position if position is not None else game.any_position(view, seat)
+        scores = game.heuristic(state, ids)
+        if scores is None:
+            return ids[self._rng.randrange(len(ids))]
+        top = max(scores)
+        best = [a for a, v in zip(ids, scores, strict=True) if v >= top - 1e-9]
+        return best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
+
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
-        det = Determinizer(view)
-        n, m = len(det.rules.deck), det.rules.mines
-        by_id = {action_id(a, n, m): a for a in legal}  # type: ignore[arg-type]
-        state = det.consistent()  # its hidden parts are never read
-        best = best_actions(state, sorted(by_id))
-        return by_id[best[self._rng.randrange(len(best))]]
+        game = game_of_view(view)
+        ids = ids_of(game, view, legal)
+        return legal[ids.index(self.decide(game, view, view["seat"], ids))]

@@ -1,15 +1,15 @@
-"""ISMCTSBot: Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse, 2012).
+"""ISMCTSBot: Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse, 2012),
+for any game on the core.
 
 Single-observer ISMCTS. Each iteration deals one full position consistent with what
-the bot's seat has seen (:class:`~kum_widget.engine.sampling.Determinizer`: D6's
-public faces, the creatures known from the Camp, everything played so far), then
-descends ONE shared tree whose nodes are information sets reached by action
-sequences. An action legal in only some deals is chosen by UCB with *availability*
-counts (how often it was legal when its parent was visited), not parent visits.
+the bot's seat has seen (the game's ``sampler``; for a perfect-information game, the
+position itself), then descends ONE shared tree whose nodes are information sets
+reached by action sequences. An action legal in only some deals is chosen by UCB with
+*availability* counts (how often it was legal when its parent was visited).
 
-The rollout plays a cheap policy for a bounded number of moves, then scores the
-position: a finished game by its winners, an unfinished one by each seat's lead in
-points, with claimed mines credited by how far their development has got.
+The rollout plays the game's heuristic (with a little randomness; at random when it
+has none). With an ``evaluate`` hook it stops after ``rollout_depth`` moves and scores
+the position; without one it plays to the end.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from ..engine.actions import action_id
-from ..engine.rules import apply_id, legal_ids, winners
-from ..engine.sampling import Determinizer
-from ..engine.state import OVER, State
-from .policy import best_actions
+from ..core.errors import GameError, shown
+from ..core.game import CardGame
+from .base import game_of_view, ids_of
 
 __all__ = ["ISMCTSBot"]
+
+_LONG = 100_000  # a rollout with no evaluate() stops here at the latest
 
 
 class _Node:
@@ -40,37 +40,10 @@ class _Node:
         self.player = player  # the seat whose move led here (its reward is stored)
 
 
-def evaluate(s: State) -> list[float]:
-    """Reward in [0, 1] per seat: the result of a finished game (a shared win splits),
-    or a squashed lead in expected points for an unfinished one."""
-    n = len(s.kings)
-    if s.phase == OVER:
-        won = winners(s)
-        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
-    pts, sizes, over = s.cards.points, s.cards.sizes, s.cards.overseers
-    value = []
-    for p in range(n):
-        v = float(sum(pts[m] for m in s.developed[p]))
-        for m in s.claimed[p]:
-            need = sizes[m] + (1 if over[m] else 0)
-            progress = len(s.stacks[m]) / need
-            v += pts[m] * (2.0 * (0.35 + 0.6 * progress) - 1.0)  # -p at worst, +p when done
-        value.append(v)
-    out = []
-    for p in range(n):
-        lead = value[p] - max(value[q] for q in range(n) if q != p)
-        out.append(1.0 / (1.0 + math.exp(-lead / 5.0)))
-    return out
-
-
-def _rollout_move(s: State, ids: list[int], rng: random.Random, epsilon: float) -> int:
-    """The greedy heuristic for every seat, with a little randomness."""
-    if len(ids) == 1:
-        return ids[0]
-    if rng.random() < epsilon:
-        return ids[rng.randrange(len(ids))]
-    best = best_actions(s, ids)
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+def _result(game: CardGame, s: Any, players: int) -> list[float]:
+    """A finished game's reward per seat in [0, 1]: a shared win splits."""
+    won = game.winners(s)
+    return [1.0 / len(won) if p in won else 0.0 for p in range(players)] if won else [1.0 / players] * players
 
 
 class ISMCTSBot:
@@ -88,16 +61,15 @@ class ISMCTSBot:
         epsilon: float = 0.1,
     ) -> None:
         if type(iterations) is not int or iterations < 1:
-            raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
+            raise GameError(f"iterations must be a whole number >= 1, got {shown(iterations)}")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError(f"time_limit must be a number of seconds > 0, got {time_limit!r}")
+            raise GameError(f"time_limit must be a number of seconds > 0, got {shown(time_limit)}")
         self.name = "ISMCTS bot"
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         self.epsilon = epsilon
-        self._seed = seed
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
@@ -107,22 +79,40 @@ class ISMCTSBot:
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
             return legal[0]
+        game = game_of_view(view)
+        ids = ids_of(game, view, legal)
+        return legal[ids.index(self.decide(game, view, view["seat"], ids))]
+
+    def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
+        if len(legal) == 1:
+            return legal[0]
         start = time.perf_counter()
         rng = self._rng
-        det = Determinizer(view)
-        n, m = len(det.rules.deck), det.rules.mines
-        legal_ids_root = {action_id(a, n, m): a for a in legal}  # type: ignore[arg-type]
+        sample: Callable[[random.Random], Any]
+        if position is not None:
+            sample = lambda _rng: game.clone(position)  # noqa: E731 (perfect information: the position is public)
+        else:
+            sample = game.sampler(view, seat)
+        root_legal = set(legal)
+        players = len(view["players"]) if isinstance(view.get("players"), list) else None
+        step, legal_of, current, over = game.step, game.legal_actions, game.current_player, game.is_over
+        heuristic, evaluate = game.heuristic, game.evaluate
+        probe = sample(rng)
+        players = players or len(game.scores(probe))
+        has_heuristic = heuristic(probe, legal_of(probe)) is not None if not over(probe) else False
+        has_evaluate = evaluate(probe) is not None
+        depth_limit = self.rollout_depth if has_evaluate else _LONG
         root = _Node(-1)
-        c = self.exploration
+        c, eps = self.exploration, self.epsilon
         done = 0
         deadline = None if self.time_limit is None else start + self.time_limit
         log, sqrt, rnd = math.log, math.sqrt, rng.random
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
-            s = det.sample(rng)
+            s = sample(rng)
             node = root
             path = []
-            while s.phase != OVER:
-                ids = legal_ids(s)
+            while not over(s):
+                ids = legal_of(s)
                 children = node.children
                 untried = []
                 for a in ids:  # availability: each child legal in this deal
@@ -133,8 +123,8 @@ class ISMCTSBot:
                         child.avail += 1
                 if untried:
                     a = untried[int(rnd() * len(untried))]
-                    child = children[a] = _Node(s.current)
-                    apply_id(s, a)
+                    child = children[a] = _Node(current(s))
+                    step(s, a)
                     path.append(child)
                     break
                 best_a, best_u = ids[0], -1.0
@@ -145,22 +135,32 @@ class ISMCTSBot:
                     if u > best_u:
                         best_a, best_u = a, u
                 node = children[best_a]
-                apply_id(s, best_a)
+                step(s, best_a)
                 path.append(node)
-            depth = self.rollout_depth
-            while s.phase != OVER and depth > 0:
-                apply_id(s, _rollout_move(s, legal_ids(s), rng, self.epsilon))
+            depth = depth_limit
+            while depth > 0 and not over(s):
+                ids = legal_of(s)
+                if len(ids) == 1:
+                    a = ids[0]
+                elif not has_heuristic or rnd() < eps:
+                    a = ids[int(rnd() * len(ids))]
+                else:
+                    scores = heuristic(s, ids)
+                    top = max(scores)  # type: ignore[arg-type]
+                    best = [x for x, v in zip(ids, scores, strict=True) if v >= top - 1e-9]  # type: ignore[arg-type]
+                    a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
+                step(s, a)
                 depth -= 1
-            result = evaluate(s)
+            result = _result(game, s, players) if over(s) else (evaluate(s) or [0.5] * players)
             for visited in path:
                 visited.visits += 1
                 visited.reward += result[visited.player]
             done += 1
         ranked = sorted(
-            ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in legal_ids_root),
+            ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
             reverse=True,
         )
         self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "root_children": len(root.children)}
         if not ranked:
             return legal[rng.randrange(len(legal))]
-        return legal_ids_root[ranked[0][2]]
+        return ranked[0][2]

@@ -93,6 +93,9 @@ class Bust(CardGame):
 
     # -- what the bots and the board use ---------------------------------------------------
 
+    def public_view(self, s: BustState) -> dict[str, Any]:
+        return self.view(s, -1)  # -1 is no seat: every hand shows as a count
+
     def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> BustState:
         hands_view = view["hands"]
         mine = [c["id"] for c in hands_view[seat]]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from .errors import GameError, IllegalMoveError, InvalidOptionError, shown
@@ -88,6 +88,10 @@ class CardGame:
         """Apply a LEGAL action to ``state`` in place; return its events (or None)."""
         raise NotImplementedError
 
+    def step(self, state: State, action: int) -> None:
+        """Apply a LEGAL action with no events wanted (tree search); the default is :meth:`apply`."""
+        self.apply(state, action)
+
     def is_over(self, state: State) -> bool:
         raise NotImplementedError
 
@@ -99,6 +103,13 @@ class CardGame:
         """What ``seat`` may see, JSON-safe; ``None`` is the full table (a teacher's view).
         It must hold nothing private to another seat."""
         raise NotImplementedError
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        """What a spectator sees (a board's pass screen): only what is public. The default,
+        for perfect-information games, is the full table."""
+        if self.perfect_information:
+            return self.view(state, None)
+        raise NotImplementedError(f"{self.title or self.name} has no public_view(): a board cannot hide hands behind a pass screen")
 
     # -- text forms (defaults: str(action), and reading back any legal action's text) ---
 
@@ -155,6 +166,17 @@ class CardGame:
         none. Must give back exactly ``view`` from ``self.view(result, seat)``."""
         raise NotImplementedError(f"{self.title or self.name} has no determinize(): only RandomBot can play it with hidden cards")
 
+    def sampler(self, view: dict[str, Any], seat: int) -> Callable[[random.Random], State]:
+        """``sample(rng)``: positions consistent with ``view``, one per call (ISMCTS deals one
+        per iteration). Override to prepare once per decision; the default calls
+        :meth:`determinize`."""
+        return lambda rng: self.determinize(view, seat, rng)
+
+    def any_position(self, view: dict[str, Any], seat: int) -> State:
+        """One position consistent with ``view``, for a heuristic that reads only what
+        the seat knows (the greedy bot)."""
+        return self.sampler(view, seat)(random.Random(0))
+
     def heuristic(self, state: State, actions: list[int]) -> list[float] | None:
         """A score for each legal action of the player to act (higher is better), reading
         only what that player knows; the greedy bot plays the best. None: no heuristic."""
@@ -165,8 +187,10 @@ class CardGame:
         [0, 1]. None (the default): rollouts play on to the end."""
         return None
 
-    def summary(self, state: State) -> dict[str, Any]:
-        """The lab's columns for a finished game (JSON-safe values); scores are added."""
+    def summary(self, state: State, logs: Sequence[Sequence[Event]]) -> dict[str, Any]:
+        """The lab's columns for a finished game, from its last position and the events of
+        every action (JSON-safe values; a column per seat ends in ``_<seat>``). The lab adds
+        the scores, winners and bots."""
         return {}
 
     def secrets(self, state: State, seat: int) -> list[Any]:

@@ -131,7 +131,7 @@ class Session:
     def summary(self) -> dict[str, Any]:
         """The lab's columns for this game (scores included)."""
         out = {f"score_{p}": v for p, v in enumerate(self.scores())}
-        out.update(self.game.summary(self._state))
+        out.update(self.game.summary(self._state, self._logs))
         return out
 
     @property

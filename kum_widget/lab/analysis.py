@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Rules
+from ..games.kum import Rules
 from .play import BotSpec, bot_label
 from .result import LabResult, axes_of
 from .simulate import _need_frame, per_seat, simulate, worker_pool

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine import Deck
+from ..games.kum import Deck
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -22,10 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Claimed, Developed, Discarded, Game, Rules, Stuck
+from ..core.game import CardGame
+from ..games.kum import Claimed, Developed, Discarded, Game, Rules, Stuck
 
 __all__ = ["PER_SEAT", "GAME_COLUMNS", "Spec", "bot_label", "bot_seed", "columns", "game_row", "game_seed",
-           "play_game", "run_chunk", "seat_bots"]
+           "play_game", "run_chunk", "seat_bots", "session_row"]
 
 BotSpec = str | Callable[[int], Any]
 """A bot for the lab: a name for ``make_bot`` (``"greedy"``), or a factory
@@ -105,16 +106,23 @@ def play_game(
     rules: Rules | None = None,
     races: Sequence[str] | None = None,
     rotate: bool = True,
-) -> Game:
+    rules_of: CardGame | None = None,
+) -> Any:
     """Play game number ``game`` of a run to its end and return it (a ``kum.Game``,
-    history included: open it on a board, read its ``log`` or ``record()``).
+    or a ``core.Session`` for another game given as ``rules_of``; history included:
+    open it on a board, read its ``log`` or ``record()``).
 
     ``bots`` gives one bot per seat before rotation; see :func:`seat_bots`.
     """
     from ..bots import bot_move
 
     gs = game_seed(seed, game)
-    g = Game(players, seed=gs, rules=rules, races=list(races) if races is not None else None)
+    if rules_of is not None:
+        from ..core.session import Session
+
+        g: Any = Session(rules_of, players, seed=gs)
+    else:
+        g = Game(players, seed=gs, rules=rules, races=list(races) if races is not None else None)
     seated = [_make(spec, bot_seed(gs, seat)) for seat, spec in enumerate(seat_bots(bots, game, rotate))]
     while not g.is_over:
         g.apply(bot_move(g, seated[g.current_player]))  # type: ignore[arg-type]
@@ -124,6 +132,21 @@ def play_game(
 def columns(players: int) -> list[str]:
     """Every column of a results table for ``players`` seats, in order."""
     return list(GAME_COLUMNS) + [f"{name}_{seat}" for name in PER_SEAT for seat in range(players)]
+
+
+def session_row(g: Any, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
+    """A finished game of any game on the core as one flat row: the lab's own columns,
+    then the game's (``CardGame.summary``)."""
+    n = g.num_players
+    winners = tuple(g.winners())
+    row: dict[str, Any] = {"game": game, "seed": g.seed, "players": n, "actions": g.move_number,
+                           "n_winners": len(winners), "winners": winners}
+    for name, values in (("bot", [bot_label(spec) for spec in seated]), ("score", g.scores()),
+                         ("win", [seat in winners for seat in range(n)])):
+        for seat in range(n):
+            row[f"{name}_{seat}"] = values[seat]
+    row.update(g.game.summary(g._state, g._logs))
+    return row
 
 
 def game_row(g: Game, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
@@ -193,11 +216,13 @@ class Spec:
     rules: Rules | None
     races: tuple[str, ...] | None
     rotate: bool
+    rules_of: CardGame | None = None  # another game than Kings Under Mountains
 
     def play(self, game: int) -> dict[str, Any]:
         g = play_game(game, seed=self.seed, players=self.players, bots=self.bots, rules=self.rules,
-                      races=self.races, rotate=self.rotate)
-        return game_row(g, game, seat_bots(self.bots, game, self.rotate))
+                      races=self.races, rotate=self.rotate, rules_of=self.rules_of)
+        seated = seat_bots(self.bots, game, self.rotate)
+        return game_row(g, game, seated) if self.rules_of is None else session_row(g, game, seated)
 
 
 def run_chunk(spec: Spec, games: Sequence[int]) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Game, KumError, Rules
+from ..core.errors import shown
+from ..games.kum import Game, KumError, Rules
 from .play import GAME_COLUMNS, PER_SEAT, BotSpec, Spec, bot_label, columns, play_game, run_chunk
 
 if TYPE_CHECKING:
@@ -39,11 +40,17 @@ def simulate(
     races: Sequence[str] | None = None,
     rotate: bool = True,
     chunksize: int | None = None,
+    game: Any = None,
 ) -> pd.DataFrame:
     """Play ``games`` games between bots and return one row per game (a DataFrame).
 
     Arguments:
 
+    - ``game``: the game: a registered name (``"bust"``), a ``core.CardGame`` (its rule
+      options as given) or its class; default Kings Under Mountains. For another game,
+      ``rules`` is a dict of its options to change, and the columns after the lab's own
+      (``game``, ``seed``, ``players``, ``actions``, ``n_winners``, ``winners``, and per
+      seat ``bot_s``, ``score_s``, ``win_s``) are the game's ``summary()``.
     - ``players``: 2-4 seats. ``bots``: one bot for every seat (``"greedy"``) or one
       per seat (``("greedy", "random")``). A bot is a name (``"random"``, ``"greedy"``,
       any name ``kum.bots.make_bot`` knows) or a factory ``f(seed) -> bot`` such as a
@@ -83,7 +90,7 @@ def simulate(
     ``discards_s`` (cards discarded when stuck). :func:`per_seat` gives the long form.
     ``df.attrs`` keeps the run's arguments (``rules`` as ``Rules.to_dict()``).
     """
-    spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize)
+    spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize, game)
     start = time.perf_counter()
     bar = _bar(games) if progress else None
     try:
@@ -94,12 +101,19 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    df = _frame(rows, players)
+    df = _frame(rows, players) if spec.rules_of is None else _session_frame(rows)
+    if spec.rules_of is None:
+        rules_all, rules_changed = (spec.rules or Rules()).to_dict(), (spec.rules or Rules()).diff()
+    else:
+        rules_all = spec.rules_of.options()
+        defaults = type(spec.rules_of)().options() if not spec.rules_of.defaults == {} else {}
+        rules_changed = {k: v for k, v in rules_all.items() if defaults.get(k) != v}
     df.attrs.update(
         seed=spec.seed, games=games, finished=len(df), interrupted=interrupted, players=players,
         bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=rotate,
-        races=spec.races, rules=(spec.rules or Rules()).to_dict(), rules_changed=(spec.rules or Rules()).diff(),
+        races=spec.races, rules=rules_all, rules_changed=rules_changed,
         seconds=time.perf_counter() - start, executor=_describe(executor),
+        game=spec.rules_of.name if spec.rules_of is not None else "kings-under-mountains",
     )
     if interrupted:
         warnings.warn(f"simulate interrupted: returning the {len(df)} of {games} games finished", stacklevel=2)
@@ -275,6 +289,34 @@ def _frame(rows: list[dict[str, Any]], players: int) -> pd.DataFrame:
     return df.sort_values("game", kind="stable").reset_index(drop=True)
 
 
+def _session_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    df = pd.DataFrame.from_records(rows)
+    if df.empty:
+        return df
+    return df.sort_values("game", kind="stable").reset_index(drop=True)
+
+
+def _the_game(game: Any) -> Any:
+    """``game=`` as a CardGame, or None for Kings Under Mountains (its own columns)."""
+    from ..core.game import CardGame
+    from ..core.registry import game_class
+
+    if game is None:
+        return None
+    if isinstance(game, str):
+        try:
+            game = game_class(game)
+        except ValueError as exc:
+            raise ValueError(f"simulate: {exc}") from None
+    if isinstance(game, type) and issubclass(game, CardGame):
+        game = game()
+    if not isinstance(game, CardGame):
+        raise ValueError(f"simulate: game must be a game's name, a core.CardGame or its class, got {shown(game)}")
+    return None if game.name == "kings-under-mountains" and type(game).__module__.startswith("kum_widget.games.kum") else game
+
+
 # -- checking arguments ------------------------------------------------------------------
 
 
@@ -319,8 +361,23 @@ def _bot_specs(bots: Any, players: int) -> tuple[BotSpec, ...]:
 
 
 def _check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: Any, progress: Any,
-           races: Any, rotate: Any, chunksize: Any) -> Spec:
+           races: Any, rotate: Any, chunksize: Any, game: Any = None) -> Spec:
+    other = _the_game(game)
+    if game is not None and other is None and rules is None:
+        rules = game.kum_rules if hasattr(game, "kum_rules") else None  # KingsUnderMountains(rules) as the game
     _whole("games", games, 1)
+    if other is not None:
+        _whole("players", players, other.min_players, other.max_players)
+        if races is not None:
+            raise ValueError(f"simulate: races are a Kings Under Mountains option, not one of {other.title or other.name}")
+        if rules is not None:
+            if not isinstance(rules, Mapping):
+                raise ValueError(f"simulate: rules for {other.title or other.name} are a dict of its options, got {shown(rules)}")
+            try:
+                other = other.with_options(rules)
+            except ValueError as exc:
+                raise ValueError(f"simulate: {exc}") from None
+        return _check_other(games, players, bots, seed, executor, progress, rotate, chunksize, other)
     _whole("players", players, 2, 4)
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -354,6 +411,27 @@ def _check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor:
         raise ValueError(f"simulate: {exc}") from None
     spec = Spec(seed, players, specs, rules, races, rotate)
     if type(executor) is int or isinstance(executor, ProcessPoolExecutor):
+        _check_pickles(spec)
+    return spec
+
+
+def _check_other(games: int, players: int, bots: Any, seed: Any, executor: Any, progress: Any, rotate: Any,
+                 chunksize: Any, other: Any) -> Spec:
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    _whole("seed", seed, 0)
+    if chunksize is not None:
+        _whole("chunksize", chunksize, 1)
+    for name, flag in (("progress", progress), ("rotate", rotate)):
+        if not isinstance(flag, bool):
+            raise ValueError(f"simulate: {name} must be True or False, got {shown(flag)}")
+    spec = Spec(seed, players, _bot_specs(bots, players), None, None, rotate, other)
+    if type(executor) is int or isinstance(executor, ProcessPoolExecutor):
+        if type(other).__module__ == "__main__":
+            raise ValueError(
+                f"simulate: the game {type(other).__name__} is defined in __main__ (a notebook cell), which worker "
+                "processes cannot import: move it to a module, or use executor=None"
+            )
         _check_pickles(spec)
     return spec
 

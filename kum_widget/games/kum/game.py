@@ -1,28 +1,30 @@
 """``Game``: the public face of the engine.
 
-A Game is a start position plus the actions applied since; the live position is a
-:class:`State`. Undo restores the nearest snapshot (one is kept every
-``_CHECKPOINT_EVERY`` actions) and replays the few actions after it, so it costs
-the same early and late in a game. Every public method validates its input first,
-so a refused call leaves the game exactly as it was.
+``Game`` is the core's :class:`~kum_widget.core.Session` (history, undo from
+snapshots, state id, listeners, refusal before change) for Kings Under Mountains,
+with the game's own notation on top: actions as ``Play``/``Draw``/``Discard``
+objects and text, cards, mines, the Camp, and its own records and scenarios. Every
+public method validates its input first, so a refused call leaves the game exactly
+as it was.
 """
 
 from __future__ import annotations
 
-import logging
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, action_text, parse_action
+from ...core.session import Session
+from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, parse_action
+from .card_game import KingsUnderMountains
 from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
 from .events import Event, describe
-from .rules import apply_id, legal_ids, points, refusal, scores, winners
+from .rules import legal_ids, points, scores
 from .ruleset import Rules
 from .scenario import load_layout
-from .state import OVER, PHASES, State, setup
+from .state import PHASES, State, setup
 from .views import board_text, view
 
 __all__ = ["Game", "Mine", "ClaimedMine"]
@@ -58,8 +60,6 @@ class ClaimedMine:
 
 
 _ACTIONS: dict[tuple[int, int, int], Action] = {}  # actions are immutable: share them
-_CHECKPOINT_EVERY = 16  # undo replays at most this many actions from a snapshot
-_log = logging.getLogger("kum_widget")
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
@@ -97,7 +97,7 @@ def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None
     return kings
 
 
-class Game:
+class Game(Session):
     """A game of Kings Under Mountains.
 
     >>> g = Game(["Ada", "Bo"], seed=7)
@@ -110,6 +110,10 @@ class Game:
     1
     'play'
     """
+
+    _state: State
+    _initial: State
+    _layout: Mapping[str, Any] | None
 
     def __init__(
         self,
@@ -135,19 +139,11 @@ class Game:
         kings = _kings(races, len(names))
         self._start(setup(rules, names, seed, [RACES[k] for k in kings] if kings else None, first_player), None)
 
-    def _start(self, state: State, layout: Mapping[str, Any] | None) -> None:
-        self._state = state
-        self._initial = state.clone()
+    def _start(self, state: State, layout: Mapping[str, Any] | None) -> None:  # type: ignore[override]
+        self.game = KingsUnderMountains(state.rules)
+        self._names, self._seed = state.names, state.seed
+        super()._start(state)
         self._layout = layout  # the scenario a game started from, for its record
-        self._history: list[int] = []
-        self._movers: list[int] = []  # the seat that took each action of the history
-        self._logs: list[list[Event]] = []
-        self._future: list[int] = []  # undone actions, the next to redo last
-        self._future_movers: list[int] = []
-        # _checkpoints[k]: the position after k * _CHECKPOINT_EVERY actions; never mutated.
-        self._checkpoints: list[State] = [self._initial]
-        self._listeners: list[Callable[[Game], None]] = []
-        self._state_id = getattr(self, "_state_id", -1) + 1
 
     # -- construction ---------------------------------------------------------------
 
@@ -193,17 +189,17 @@ class Game:
         game = cls.__new__(cls)
         state = load_layout(rules, names, kings, layout, seed=seed, first=first_player, strict=False)
         game._start(state, state.layout())
-        game._state.seed = game._initial.seed = None
+        game._state.seed = game._initial.seed = game._seed = None
         return game
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+    def from_dict(cls, data: Any, *, game: Any = None) -> Game:
         """Inverse of :meth:`to_dict`."""
         from .records import game_from_dict
         return game_from_dict(cls, data)
 
     @classmethod
-    def from_record(cls, text: str) -> Game:
+    def from_record(cls, text: Any, *, game: Any = None) -> Game:
         """Inverse of :meth:`record`: the identical game, history included."""
         from .records import game_from_record
         return game_from_record(cls, text)
@@ -218,30 +214,10 @@ class Game:
         from .records import game_record
         return game_record(self)
 
-    def clone(self) -> Game:
-        """An independent copy (history included; listeners are not copied)."""
-        g = Game.__new__(Game)
-        g._state = self._state.clone()
-        g._initial, g._layout = self._initial, self._layout
-        self._copy_history(self, g)
-        g._listeners, g._state_id = [], self._state_id
-        return g
-
-    @staticmethod
-    def _copy_history(src: Game, dst: Game) -> None:
-        dst._history, dst._movers, dst._logs = src._history[:], src._movers[:], src._logs[:]
-        dst._future, dst._future_movers = src._future[:], src._future_movers[:]
-        dst._checkpoints = src._checkpoints[:]  # snapshots are never mutated: share them
+    def _load_extra(self, other: Session) -> None:
+        self._layout = other._layout  # type: ignore[attr-defined]
 
     # -- reading -----------------------------------------------------------------------
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._state.names
-
-    @property
-    def num_players(self) -> int:
-        return self._state.players
 
     @property
     def rules(self) -> Rules:
@@ -252,21 +228,12 @@ class Game:
         """The table of all cards (look a card up by id: ``game.deck[34]``)."""
         return self._state.cards
 
-    @property
-    def seed(self) -> int | None:
-        """The seed that dealt this game (None for a game built from a scenario)."""
-        return self._initial.seed
-
     def king(self, seat: int) -> Race:
         return RACES[self._state.kings[self._seat(seat)]]
 
     @property
     def kings(self) -> tuple[Race, ...]:
         return tuple(RACES[k] for k in self._state.kings)
-
-    @property
-    def current_player(self) -> int:
-        return self._state.current
 
     @property
     def first_player(self) -> int:
@@ -278,18 +245,9 @@ class Game:
         return PHASES[self._state.phase]
 
     @property
-    def is_over(self) -> bool:
-        return self._state.phase == OVER
-
-    @property
     def turn(self) -> int:
         """Turns completed so far."""
         return self._state.turn
-
-    @property
-    def state_id(self) -> int:
-        """Grows by one at every change (apply, undo, redo): a stale id means a stale view."""
-        return self._state_id
 
     def hand(self, seat: int) -> list[Card]:
         return [self.deck[c] for c in self._state.hands[self._seat(seat)]]
@@ -325,17 +283,9 @@ class Game:
         """The public mine face of the deck's top card (None when empty)."""
         return self.deck[self._state.deck[-1]].mine if self._state.deck else None
 
-    def scores(self) -> list[int]:
-        """Developed minus claimed-but-undeveloped points, per seat (final once over)."""
-        return scores(self._state)
-
     def points(self, seat: int) -> tuple[int, int]:
         """(developed points, undeveloped points) of ``seat``."""
         return points(self._state, self._seat(seat))
-
-    def winners(self) -> list[int]:
-        """Seats that won (ties share, D4); empty until the game is over."""
-        return winners(self._state) if self.is_over else []
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -343,43 +293,9 @@ class Game:
         return tuple(self._action(a) for a in self._history)
 
     @property
-    def move_number(self) -> int:
-        """How many actions have been applied since the start (``len(history)``, cheaply)."""
-        return len(self._history)
-
-    @property
-    def last_action(self) -> Action | None:
-        """The last action applied (None at the start)."""
-        return self._action(self._history[-1]) if self._history else None
-
-    @property
-    def redo_count(self) -> int:
-        """How many undone actions :meth:`redo` can apply again."""
-        return len(self._future)
-
-    @property
-    def movers(self) -> tuple[int, ...]:
-        """The seat that took each action of :attr:`history`."""
-        return tuple(self._movers)
-
-    @property
-    def redo_movers(self) -> tuple[int, ...]:
-        """The seat that takes each undone action, next to redo first."""
-        return tuple(reversed(self._future_movers))
-
-    @property
     def log(self) -> list[Event]:
         """Every event since the start, in order."""
         return [e for events in self._logs for e in events]
-
-    @property
-    def logs(self) -> tuple[tuple[Event, ...], ...]:
-        """The events of each action since the start: ``logs[i]`` is what ``history[i]`` caused."""
-        return tuple(tuple(events) for events in self._logs)
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The JSON-safe observation of ``seat`` under D6 (``None``: the full table)."""
-        return view(self._state, None if seat is None else self._seat(seat))
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator sees: only public information (D6), no seat's hand."""
@@ -392,22 +308,15 @@ class Game:
             viewer = self._seat(viewer)
         return describe(event, self.deck, self.players, -1 if spectator else viewer)
 
+    def scores(self) -> list[int]:
+        """Developed minus claimed-but-undeveloped points, per seat (final once over)."""
+        return scores(self._state)
+
     # -- actions -----------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move, sorted by id (stable)."""
         return [self._action(a) for a in legal_ids(self._state)]
-
-    def legal_action_ids(self) -> list[int]:
-        return legal_ids(self._state)
-
-    def action_id(self, action: Action | str | int) -> int:
-        """The stable id of an action (text is resolved against this position)."""
-        return self._resolve(action)
-
-    def action_text(self, action: Action | int | str) -> str:
-        """The canonical text of an action (an object, an id, or text to normalise)."""
-        return action_text(self._action(self._resolve(action)), self.deck)
 
     def parse_action(self, text: str) -> Action:
         """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
@@ -420,24 +329,7 @@ class Game:
         :class:`IllegalActionError` (naming the rule) for a forbidden action; the
         game is then unchanged.
         """
-        aid = self._resolve(action)
-        reason = refusal(self._state, aid)
-        if reason is not None:
-            raise IllegalActionError(f"{self.action_text(aid)}: {reason}")
-        self._push(aid)
-        self._future.clear()
-        self._future_movers.clear()
-        self._changed()
-        return self._logs[-1]
-
-    def _push(self, aid: int) -> None:
-        log: list[Event] = []
-        self._movers.append(self._state.current)
-        apply_id(self._state, aid, log)
-        self._history.append(aid)
-        self._logs.append(log)
-        if len(self._history) % _CHECKPOINT_EVERY == 0 and len(self._checkpoints) * _CHECKPOINT_EVERY == len(self._history):
-            self._checkpoints.append(self._state.clone())
+        return super().apply(action)
 
     def play(self, card: Card | int | str, target: int | str) -> list[Event]:
         """Play ``card`` onto mine ``target``: ``2`` or ``"mine 2"`` (an available mine,
@@ -460,75 +352,26 @@ class Game:
         """Discard ``card`` (only when stuck, D3)."""
         return self.apply(f"discard {self._card_text(card)}")
 
-    def undo(self, steps: int = 1) -> int:
-        """Take back up to ``steps`` actions; return how many were undone."""
-        if type(steps) is not int or steps < 0:
-            raise InvalidActionError(f"steps must be a whole number >= 0, got {shown(steps)}")
-        steps = min(steps, len(self._history))
-        if steps:
-            keep = len(self._history) - steps
-            self._future.extend(reversed(self._history[keep:]))
-            self._future_movers.extend(reversed(self._movers[keep:]))
-            del self._history[keep:], self._logs[keep:], self._movers[keep:]
-            base = keep // _CHECKPOINT_EVERY
-            del self._checkpoints[base + 1:]
-            state = self._checkpoints[base].clone()
-            for aid in self._history[base * _CHECKPOINT_EVERY:]:
-                apply_id(state, aid)
-            self._state = state
-            self._changed()
-        return steps
-
-    def redo(self, steps: int = 1) -> int:
-        """Re-apply up to ``steps`` undone actions; return how many were redone."""
-        if type(steps) is not int or steps < 0:
-            raise InvalidActionError(f"steps must be a whole number >= 0, got {shown(steps)}")
-        done = 0
-        while done < steps and self._future:
-            self._future_movers.pop()
-            self._push(self._future.pop())
-            done += 1
-        if done:
-            self._changed()
-        return done
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
-
-    @property
-    def can_redo(self) -> bool:
-        return bool(self._future)
-
-    def load(self, other: Game) -> None:
+    def load(self, other: Session) -> None:
         """Become ``other`` (a loaded dict, record or scenario), keeping listeners:
         a board showing this game follows."""
         if not isinstance(other, Game):
             raise InvalidStateError(f"load takes a kum.Game, got {type(other).__name__}")
-        self._state = other._state.clone()
-        self._initial, self._layout = other._initial, other._layout
-        self._copy_history(other, self)
-        self._changed()
+        super().load(other)
 
-    # -- listeners (the widget re-renders on change) ---------------------------------------
+    # -- helpers (the session's, in this game's words) --------------------------------------
 
-    def on_change(self, callback: Callable[[Game], None], *, remove: bool = False) -> None:
-        """Call ``callback(game)`` after every change (or stop, with ``remove=True``)."""
-        if remove:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-        elif callback not in self._listeners:
-            self._listeners.append(callback)
+    def _public_action(self, aid: int) -> Action:
+        return self._action(aid)
 
-    def _changed(self) -> None:
-        self._state_id += 1
-        for callback in list(self._listeners):
-            try:
-                callback(self)
-            except Exception:  # the change has happened: a failing listener must not hide it
-                _log.exception("a listener of %r failed (the game changed; the listener missed it)", self)
+    def _illegal(self, aid: int, reason: str) -> KumError:
+        return IllegalActionError(f"{self.action_text(aid)}: {reason}")
 
-    # -- helpers -----------------------------------------------------------------------
+    @staticmethod
+    def _steps(steps: Any) -> int:
+        if type(steps) is not int or steps < 0:
+            raise InvalidActionError(f"steps must be a whole number >= 0, got {shown(steps)}")
+        return steps
 
     def _seat(self, seat: Any) -> int:
         if type(seat) is not int or not 0 <= seat < self._state.players:
@@ -554,7 +397,7 @@ class Game:
             return card
         raise InvalidActionError(f"a card is a Card, an id or text like 'goblin 7', got {shown(card)}")
 
-    def _resolve(self, action: Action | str | int) -> int:
+    def _resolve(self, action: Any) -> int:
         s = self._state
         if isinstance(action, (Play, Draw, Discard)):
             aid = action_id(action, s.n, s.m)
@@ -607,4 +450,5 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self._state == other._state and self._history == other._history
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
+

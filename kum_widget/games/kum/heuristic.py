@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine.rules import FOLLOWS, scores
-from ..engine.state import DISCARD, DRAW, PLAY, State
+from .rules import FOLLOWS, scores
+from .state import DISCARD, DRAW, PLAY, State
 
 __all__ = ["score_actions", "best_actions"]
 

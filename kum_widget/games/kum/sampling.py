@@ -12,7 +12,7 @@ whose deals are uniform over the consistent ones, the posterior of a fair shuffl
 given what the seat saw (reading nothing into the other players' choices, as
 determinizing search usually does).
 
->>> from kum_widget.engine.game import Game
+>>> from kum_widget.games.kum.game import Game
 >>> import random
 >>> g = Game(["Ada", "Bo"], seed=3)
 >>> s = Determinizer(g.view(0)).sample(random.Random(1))

@@ -1,0 +1,1 @@
+"""The games that ship with kum_widget, each its own package on the core."""

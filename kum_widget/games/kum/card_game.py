@@ -1,0 +1,202 @@
+"""Kings Under Mountains as a :class:`~kum_widget.core.CardGame`: the rules as the core's
+protocol sees them, so the generic session, bots, lab and board play it.
+
+The work is done by this package's modules on its flat :class:`State` (int action ids,
+the hot path of search); this class only names them in the protocol's words.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...core.game import CardGame
+from .actions import action_from_id, action_id, action_text
+from .board import click, kum_board
+from .cards import RACES
+from .events import Claimed, Developed, Discarded, Event, Stuck, describe
+from .heuristic import score_actions
+from .rules import apply_id, legal_ids, points, refusal, scores, winners
+from .ruleset import Rules
+from .sampling import Determinizer
+from .state import OVER, State, setup
+from .views import view
+
+__all__ = ["KingsUnderMountains"]
+
+
+class KingsUnderMountains(CardGame):
+    """``KingsUnderMountains(rules=kum.Rules(...))`` or ``KingsUnderMountains(end="finish_round")``."""
+
+    name = "kings-under-mountains"
+    title = "Kings Under Mountains"
+    min_players, max_players = 2, 4
+
+    def __init__(self, rules: Rules | None = None, **options: Any) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            from .errors import InvalidRulesError
+
+            raise InvalidRulesError(f"rules must be a kum.Rules, got {type(rules).__name__}")
+        base = rules or Rules()
+        self.kum_rules = Rules.from_dict({**base.to_dict(), **options}) if options else base
+        self.rules = self.kum_rules.to_dict()
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> KingsUnderMountains:
+        """The rules a view was made under (bots called as ``choose(view, legal)``)."""
+        return cls(Rules.from_dict(view["rules"]))
+
+    def encode(self, view: dict[str, Any], action: Any) -> int:
+        """The id of a ``Play``/``Draw``/``Discard`` object (bots given action objects)."""
+        return action_id(action, len(self.kum_rules.deck), self.kum_rules.mines)
+
+    def options(self) -> dict[str, Any]:
+        return self.kum_rules.to_dict()
+
+    def with_options(self, options: Any) -> KingsUnderMountains:
+        rules = options if isinstance(options, Rules) else Rules.from_dict({**self.kum_rules.to_dict(), **dict(options)})
+        return KingsUnderMountains(rules)
+
+    # -- the rules ------------------------------------------------------------------------
+
+    def setup(self, players: int, rng: random.Random) -> State:
+        return setup(self.kum_rules, [f"Player {i + 1}" for i in range(players)], rng.randrange(2**31))
+
+    def current_player(self, state: State) -> int:
+        return state.current
+
+    def legal_actions(self, state: State) -> list[int]:
+        return legal_ids(state)
+
+    def apply(self, state: State, action: int) -> list[Event]:
+        log: list[Event] = []
+        apply_id(state, action, log)
+        return log
+
+    def step(self, state: State, action: int) -> None:
+        apply_id(state, action)  # search: no events
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def scores(self, state: State) -> list[float]:
+        return scores(state)  # type: ignore[return-value]
+
+    def winners(self, state: State) -> list[int]:
+        return winners(state) if state.phase == OVER else []
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def public_view(self, state: State) -> dict[str, Any]:
+        return view(state, None, spectator=True)
+
+    def action_text(self, state: State, action: int) -> str:
+        return action_text(action_from_id(action, state.n, state.m), state.cards)
+
+    def refusal(self, state: State, action: int) -> str | None:
+        return refusal(state, action)
+
+    def describe(self, state: State, event: Any, viewer: int | None) -> str | None:
+        return describe(event, state.cards, state.names, viewer)
+
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    def same(self, a: State, b: State) -> bool:
+        return a == b
+
+    # -- for the bots ---------------------------------------------------------------------
+
+    def sampler(self, view: dict[str, Any], seat: int) -> Callable[[random.Random], State]:
+        return Determinizer(view).sample
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        return Determinizer(view).sample(rng)
+
+    def any_position(self, view: dict[str, Any], seat: int) -> State:
+        return Determinizer(view).consistent()  # the heuristic reads only what the seat knows
+
+    def heuristic(self, state: State, actions: list[int]) -> list[float]:
+        return score_actions(state, actions)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's lead in expected points, squashed into [0, 1]: a claimed mine counts
+        by how far its development has got (-points at worst, +points when done)."""
+        n = len(state.kings)
+        pts, sizes, over = state.cards.points, state.cards.sizes, state.cards.overseers
+        value = []
+        for p in range(n):
+            v = float(sum(pts[m] for m in state.developed[p]))
+            for m in state.claimed[p]:
+                progress = len(state.stacks[m]) / (sizes[m] + (1 if over[m] else 0))
+                v += pts[m] * (2.0 * (0.35 + 0.6 * progress) - 1.0)
+            value.append(v)
+        return [1.0 / (1.0 + math.exp(-(value[p] - max(value[q] for q in range(n) if q != p)) / 5.0)) for p in range(n)]
+
+    def secrets(self, state: State, seat: int) -> list[Any]:
+        return [{"id": c} for c in state.hands[seat]]  # an id names both faces of a card
+
+    # -- the lab and the board ----------------------------------------------------------------
+
+    def summary(self, state: State, logs: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
+        return kum_summary(state, logs)
+
+    def board(self, state: State, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return kum_board(view)
+
+    def click(self, state: State, action: int) -> dict[str, Any]:
+        return click(state, action)
+
+    def __repr__(self) -> str:
+        diff = self.kum_rules.diff()
+        return f"KingsUnderMountains({', '.join(f'{k}={v!r}' for k, v in diff.items())})"
+
+
+def kum_summary(state: State, logs: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """The lab's Kings Under Mountains columns: claims, developments, stuck turns..."""
+    n = len(state.kings)
+    pts = state.cards.points
+    count = {name: [0] * n for name in ("claims", "developments", "by_other", "by_other_pts", "for_other", "stuck", "discards")}
+    for events in logs:
+        for event in events:
+            if isinstance(event, Claimed):
+                count["claims"][event.seat] += 1
+                if event.seat != event.by:  # a mine won for `seat` by another player's card
+                    count["by_other"][event.seat] += 1
+                    count["by_other_pts"][event.seat] += pts[event.mine]
+                    count["for_other"][event.by] += 1
+            elif isinstance(event, Developed):
+                count["developments"][event.seat] += 1
+            elif isinstance(event, Stuck):
+                count["stuck"][event.seat] += 1
+            elif isinstance(event, Discarded):
+                count["discards"][event.seat] += 1
+    pts_by_seat = [points(state, p) for p in range(n)]
+    row: dict[str, Any] = {
+        "first_player": state.first,
+        "turns": state.turn,
+        "claims": sum(count["claims"]),
+        "developments": sum(count["developments"]),
+        "claims_by_other": sum(count["by_other"]),
+        "stuck": sum(count["stuck"]),
+        "discards": sum(count["discards"]),
+    }
+    per_seat: dict[str, list[Any]] = {
+        "race": [RACES[k].value for k in state.kings],
+        "developed": [p[0] for p in pts_by_seat],
+        "undeveloped": [p[1] for p in pts_by_seat],
+        "claims": count["claims"],
+        "developments": count["developments"],
+        "claims_by_other": count["by_other"],
+        "claims_by_other_points": count["by_other_pts"],
+        "claims_for_other": count["for_other"],
+        "stuck": count["stuck"],
+        "discards": count["discards"],
+    }
+    for name, values in per_seat.items():
+        for seat, v in enumerate(values):
+            row[f"{name}_{seat}"] = v
+    return row
