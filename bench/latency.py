@@ -81,9 +81,9 @@ def measure(browser, nodelay: bool, moves: int) -> dict:  # type: ignore[no-unty
         for _ in range(moves):
             if page.locator(".kum-widget .kum-over").count():
                 break
-            draw = page.locator('.kum-widget [data-zone="deck"][data-action], .kum-widget [data-zone="camp"][data-action], .kum-widget [data-zone="hand"] [data-action]')
+            draw = page.locator('.kum-widget [data-zone="deck"][data-action], .kum-widget [data-zone^="camp "][data-action], .kum-widget [data-zone^="hand "] [data-action]')
             if draw.count():
-                selector = '.kum-widget [data-zone="deck"][data-action], .kum-widget [data-zone="camp"][data-action], .kum-widget [data-zone="hand"] [data-action]'
+                selector = '.kum-widget [data-zone="deck"][data-action], .kum-widget [data-zone^="camp "][data-action], .kum-widget [data-zone^="hand "] [data-action]'
             else:
                 dt = page.evaluate(SELECT_AND_LIGHT)
                 if dt is not None:

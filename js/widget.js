@@ -2,7 +2,7 @@
 // actions the kernel sent, and sends the chosen action with the state id. It never
 // writes a trait: the kernel answers every message ({kind: "answer", id}), so a
 // click is released even when nothing changes (a refusal, an undo with nothing to undo).
-import { applySelection, buildBoard } from "./board.js";
+import { applySelection, buildBoard, indexLegal } from "./board.js";
 import { h } from "./dom.js";
 
 const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step"];
@@ -99,9 +99,10 @@ function render({ model, el }) {
   // Keyboard players keep their place: the same control if it is still usable, else
   // the first thing there is to do, else the board itself (never the page).
   function restoreFocus(key) {
-    const usable = (e) => e && !e.disabled;
+    const usable = (e) => e && !e.disabled && e.getAttribute("aria-disabled") !== "true"
+      && (["BUTTON", "INPUT", "SELECT"].includes(e.tagName) || (e.hasAttribute("tabindex") && e !== root));
     let next = key ? root.querySelector(`[data-key="${CSS.escape(key)}"], [data-control="${CSS.escape(key)}"]`) : null;
-    if (!usable(next)) next = root.querySelector("button[data-action]:not([disabled]), button[data-playable]:not([disabled]), .kum-pass button");
+    if (!usable(next)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
     (usable(next) ? next : root).focus({ preventScroll: true });
   }
 
@@ -122,8 +123,7 @@ function render({ model, el }) {
       if (!frame) return; // cleaned up meanwhile
       frame = 0;
       release(); // the kernel has spoken; its answer to the click may follow
-      const plays = (model.get("legal") || {}).plays || [];
-      if (ui.selected !== null && !plays.some((p) => p.card === ui.selected)) ui.selected = null;
+      if (ui.selected !== null && !indexLegal(model.get("legal")).bySource.has(ui.selected)) ui.selected = null;
       draw();
       // Timings for bench/latency.py: when the click was sent, the update arrived, the board was rebuilt.
       const detail = { stateId: model.get("state_id"), sentAt: ui.sentAt, arrivedAt, renderedAt: performance.now() };
@@ -131,12 +131,25 @@ function render({ model, el }) {
     });
   }
 
-  // One delegated listener: a button with data-action performs it; a playable card selects.
-  root.addEventListener("click", (event) => {
-    const el = event.target.closest("button");
-    if (!el || el.disabled || el.dataset.control) return;
+  // One delegated listener: an element with data-action performs it; a playable card
+  // selects itself as the source. Zones that are targets are role="button": Enter and
+  // Space click them, as for a real button.
+  function activate(el) {
+    if (!el || el.disabled || el.getAttribute("aria-disabled") === "true" || el.dataset.control) return;
     if (el.dataset.action) on.act(el.dataset.action);
-    else if (el.dataset.playable !== undefined) on.select(Number(el.dataset.card));
+    else if (el.dataset.playable !== undefined) on.select(el.dataset.card);
+  }
+  root.addEventListener("click", (event) => {
+    const el = event.target.closest("[data-action], [data-playable], button");
+    if (el && root.contains(el)) activate(el);
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = event.target;
+    if (el.getAttribute && el.getAttribute("role") === "button" && el.dataset.action) {
+      event.preventDefault();
+      activate(el);
+    }
   });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);

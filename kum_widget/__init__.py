@@ -5,8 +5,9 @@
 >>> game.current_player
 0
 
-The widget (``kum.GameWidget``), the bots (``kum.bots``) and the design lab
-(``kum.lab``, ``kum.simulate``) load on first use, so ``import kum_widget`` stays
+The widget (``kum.GameWidget``), the bots (``kum.bots``), the design lab
+(``kum.lab``, ``kum.simulate``) and the core every game is written on
+(``kum.core``, see GAMES.md) load on first use, so ``import kum_widget`` stays
 light: no Jupyter, pandas, matplotlib or dask at import time.
 """
 
@@ -50,7 +51,7 @@ __all__ = [
     "Draw", "Drew", "Event", "Game", "GameOver", "GameWidget", "IllegalActionError", "InvalidActionError",
     "InvalidCardError", "InvalidDeckError", "InvalidRecordError", "InvalidRulesError", "InvalidStateError",
     "KumError", "Mine", "MineFace", "OverseerPlaced", "Play", "Played", "Race", "Refilled", "Rules", "Stuck",
-    "__version__", "lab", "simulate",
+    "__version__", "core", "lab", "simulate",
 ]
 
 
@@ -60,7 +61,7 @@ def __getattr__(name: str) -> object:
         from .widget import GameWidget
 
         return GameWidget
-    if name in ("bots", "lab"):
+    if name in ("bots", "lab", "core"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -1,17 +1,19 @@
 """What the board is sent: the payloads ``GameWidget`` syncs, built for one viewer.
 
 Kept apart from the widget so the rules of *who sees what* (widget.py) read on their
-own, and the shapes of *what is sent* live here.
+own, and the shapes of *what is sent* live here. Everything is built from the view
+the viewer may see (``CardGame.board(view, seat)``), the viewer's own legal actions,
+and the log as the viewer may read it: nothing else of the position reaches the page.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from .games.kum import Game
-from .games.kum.actions import Discard, Draw, Play
+from .core.session import Session
 
-__all__ = ["Viewer", "board_payload", "legal_payload", "log_lines", "last_move", "target"]
+__all__ = ["Viewer", "board_payload", "last_move", "legal_payload", "log_lines", "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
 
@@ -29,66 +31,105 @@ class Viewer:
         return f"Viewer({self.kind!r}, {self.seat!r})"
 
 
-def _compact(value: Any) -> Any:
-    """Drop null and false fields (the front-end reads a missing field as empty):
-    hidden cards and plain mines then cost a third of the bytes."""
-    if isinstance(value, dict):
-        return {k: _compact(v) for k, v in value.items() if v is not None and v is not False}
-    if isinstance(value, list):
-        return [_compact(v) for v in value]
-    return value
-
-
-def board_payload(game: Game, viewer: Viewer) -> dict[str, Any]:
+def view_of(session: Session, viewer: Viewer) -> dict[str, Any]:
     if viewer.kind == "full":
-        board = game.view(None)
-    elif viewer.kind == "public":
-        board = game.public_view()
-    else:
-        board = game.view(viewer.seat)
-    board["shown_seat"] = viewer.seat if viewer.kind == "seat" else None
-    del board["rules"]  # public, but the board does not draw it: fewer bytes per move
-    return _compact(board)  # type: ignore[no-any-return]
+        return session.view(None)
+    if viewer.kind == "public":
+        return session.game.public_view(session._state)
+    return session.view(viewer.seat)
 
 
-def target(action: Any) -> str:
-    """The board key of an action's target: "mine 2", "claimed 1", "deck", "camp orc", "hand"."""
-    if isinstance(action, Play):
-        return f"mine {action.slot + 1}" if action.slot is not None else f"claimed {(action.claim or 0) + 1}"
-    if isinstance(action, Draw):
-        return "deck" if action.race is None else f"camp {action.race.value}"
-    return "hand"
+def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None = None, status: str | None = None) -> dict[str, Any]:
+    """The board trait: the game's drawing of the viewer's view, plus the seats' names."""
+    game = session.game
+    view = view_of(session, viewer)
+    seat = viewer.seat if viewer.kind == "seat" else None
+    drawn = game.board(view, seat)
+    board: dict[str, Any] = dict(drawn) if drawn is not None else {"text": json.dumps(view, indent=1, ensure_ascii=False)[:20_000]}
+    over = session.is_over
+    winners = session.winners() if over else []
+    cur = session.current_player
+    board["title"] = str(board.get("title") or game.title or game.name)
+    board["status"] = status or str(board.get("status") or _status(session))
+    board["over"] = over
+    board["players"] = [
+        {
+            "seat": p,
+            "name": name,
+            "current": p == cur and not over,
+            **({"bot": (bots[p].name if bots and p in bots else None)} if bots and p in bots else {}),
+            **({"winner": True} if p in winners else {}),
+            **({"score": _number(session.scores()[p])} if over else {}),
+        }
+        for p, name in enumerate(session.players)
+    ]
+    board["shown_seat"] = seat
+    board["spectator"] = viewer.kind == "public"
+    return board
 
 
-def legal_payload(game: Game, actions: list[Any]) -> dict[str, Any]:
-    """The legal actions, grouped so each card's label is sent once: the board
-    builds each text as ``play <label> on <target>``, ``draw <target>``,
-    ``discard <label>``, and the kernel checks it against what it offered."""
-    plays: dict[int, dict[str, Any]] = {}
-    draws: list[str] = []
-    discards: list[dict[str, Any]] = []
-    for action in actions:
-        if isinstance(action, Play):
-            entry = plays.setdefault(action.card, {"card": action.card, "label": game.deck[action.card].label, "targets": []})
-            entry["targets"].append(target(action))
-        elif isinstance(action, Draw):
-            draws.append(target(action))
-        elif isinstance(action, Discard):
-            discards.append({"card": action.card, "label": game.deck[action.card].label})
-    return {"plays": list(plays.values()), "draws": draws, "discards": discards}
+def _number(v: Any) -> Any:
+    return int(v) if isinstance(v, float) and v.is_integer() else v
 
 
-def log_lines(game: Game, viewer: Viewer) -> list[str]:
+def _status(session: Session) -> str:
+    if session.is_over:
+        won = [session.players[w] for w in session.winners()]
+        return f"Game over: {' and '.join(won)} {'wins' if len(won) == 1 else 'share the win'}." if won else "Game over."
+    return f"{session.players[session.current_player]} to act."
+
+
+def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:
+    """The legal actions as the page clicks them: text, and where (``CardGame.click``)."""
+    game, state = session.game, session._state
+    out = []
+    for aid in actions:
+        entry: dict[str, Any] = {"text": session.action_text(aid)}
+        click = game.click(state, aid) or {}
+        for key in ("source", "target", "label"):
+            if isinstance(click.get(key), str):
+                entry[key] = click[key]
+        out.append(entry)
+    return out
+
+
+def log_lines(session: Session, viewer: Viewer) -> list[str]:
     """The last actions' events as sentences, each hiding what ``viewer`` may not see."""
     seat = viewer.seat if viewer.kind == "seat" else None
     public = viewer.kind == "public"
-    return [" ".join(game.describe(e, seat, spectator=public) for e in events) for events in game.logs[-LOG_LINES:]]
+    lines = []
+    for events in session.recent_logs(LOG_LINES):
+        words = [session.describe(e, seat, spectator=public) for e in events]
+        lines.append(" ".join(w for w in words if w))
+    return lines
 
 
-def last_move(game: Game, bots: dict[int, Any]) -> dict[str, Any]:
-    """Who moved last and where, for the board's mark (no card: the log names it)."""
-    action = game.last_action
-    if action is None:
+def zone_ids(board: dict[str, Any]) -> set[str]:
+    """The ids of every zone on a board description."""
+    ids: set[str] = set()
+
+    def walk(zones: Any) -> None:
+        for z in zones or ():
+            if isinstance(z, dict):
+                if isinstance(z.get("id"), str):
+                    ids.add(z["id"])
+                walk(z.get("zones"))
+
+    walk(board.get("zones"))
+    for seat in board.get("seats") or ():
+        if isinstance(seat, dict):
+            walk(seat.get("zones"))
+    return ids
+
+
+def last_move(session: Session, bots: dict[int, Any], board: dict[str, Any]) -> dict[str, Any]:
+    """Who moved last and the zone it went to, for the board's mark. Only a zone on the
+    viewer's board is named (never a card: its id could say more than the view)."""
+    if not session.move_number:
         return {}
-    seat = game.movers[-1]
-    return {"seat": seat, "bot": seat in bots, "target": target(action)}
+    seat = session.movers[-1]
+    out: dict[str, Any] = {"seat": seat, "bot": seat in bots}
+    click = session.game.click(session._state_before_last(), session._history[-1]) or {}
+    if isinstance(click.get("target"), str) and click["target"] in zone_ids(board):
+        out["target"] = click["target"]
+    return out

@@ -6,20 +6,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
-from .games.kum import KumError
-from .games.kum.errors import shown
+from .core.errors import GameError as KumError
+from .core.errors import shown
 
-__all__ = ["GAME_OPTIONS", "bot_kind", "check_bots", "check_game_options", "default_names"]
+__all__ = ["DEFAULT_GAME", "GAME_OPTIONS", "bot_kind", "check_bots", "check_game_options", "default_names"]
 
+DEFAULT_GAME = "kings-under-mountains"  # what a board deals when given no game
 GAME_OPTIONS = ("players", "seed", "races", "rules", "first_player")  # what kum.Game takes
+SESSION_OPTIONS = ("players", "seed", "rules")  # what a new game of any other game takes
 HUMAN_NAMES = ("Ada", "Bo", "Cy", "Di")
 MAX_PLAYERS = 4
 
 
-def check_game_options(options: Mapping[str, Any], where: str) -> None:
-    unknown = sorted(set(options) - set(GAME_OPTIONS))
+def check_game_options(options: Mapping[str, Any], where: str, *, kum: bool = True) -> None:
+    known = GAME_OPTIONS if kum else SESSION_OPTIONS
+    unknown = sorted(set(options) - set(known))
     if unknown:
-        raise KumError(f"{where}: unknown option {unknown[0]!r}; the game options are {', '.join(GAME_OPTIONS)}")
+        raise KumError(f"{where}: unknown option {unknown[0]!r}; the game options are {', '.join(known)}")
 
 
 def check_bots(bots: Any, players: int | None) -> dict[int, Any]:

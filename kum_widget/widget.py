@@ -25,10 +25,13 @@ import anywidget
 import traitlets as t
 
 from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
-from ._seating import bot_kind, check_bots, check_game_options, default_names
+from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
-from .games.kum import Game, KumError
-from .games.kum.errors import shown
+from .core.errors import GameError as KumError  # the board's own refusals, in the core's error class
+from .core.errors import shown
+from .core.game import CardGame
+from .core.registry import game_class
+from .core.session import Session
 
 __all__ = ["GameWidget"]
 
@@ -60,9 +63,11 @@ class _Checked(t.Any):  # type: ignore[misc]
 class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     """A board for ``game``; ``bots`` maps seats to bots (names or objects).
 
-    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game (the game options
-    ``players``, ``seed``, ``races``, ``rules`` and ``first_player`` go to ``kum.Game``);
-    ``GameWidget(game, seat=1)`` shows an existing one. Seats without a bot are human;
+    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of Kings Under Mountains
+    (the options ``players``, ``seed``, ``races``, ``rules`` and ``first_player`` go to
+    ``kum.Game``); ``GameWidget(MyGame(), bots={1: "ismcts"})`` deals one of any game on
+    the core (options ``players`` and ``seed``); ``GameWidget(game, seat=1)`` shows an
+    existing game (a ``kum.Game`` or any ``core.Session``). Seats without a bot are human;
     with several, the board is passed between them behind a pass screen. ``seat``
     (default: the first human seat) is whose hand a one-human board shows;
     ``reveal=True`` shows every hand (for teaching); ``bot_delay`` is the pause, in
@@ -97,7 +102,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     def __init__(
         self,
-        game: Game | None = None,
+        game: Any = None,
         seat: int | None = None,
         bots: dict[int, Any] | None = None,
         reveal: bool = False,
@@ -105,18 +110,26 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         **game_options: Any,
     ) -> None:
         # Every check before anything is built, so a refused call leaves nothing behind.
-        check_game_options(game_options, "GameWidget")
-        if game is not None and not isinstance(game, Game):
-            raise KumError(f"game must be a kum.Game, got {type(game).__name__}")
-        if game is not None and game_options:
-            raise KumError(f"pass either game= or game options, not both ({', '.join(game_options)})")
-        players = game.num_players if game is not None else None
-        specs = check_bots(bots, players)
-        if game is None:
+        if isinstance(game, Session):
+            if game_options:
+                raise KumError(f"pass either a game or game options, not both ({', '.join(game_options)})")
+            specs = check_bots(bots, game.num_players)
+        elif game is None or isinstance(game, CardGame):
+            rules = game if game is not None else None
+            check_game_options(game_options, "GameWidget", kum=rules is None)
+            specs = check_bots(bots, None)
+            if rules is None:
+                rules = game_class(DEFAULT_GAME)(game_options.pop("rules", None))
+            elif game_options.get("rules") is not None:
+                rules = rules.with_options(game_options.pop("rules"))
+            game_options.pop("rules", None)
             if "players" not in game_options:
-                game_options["players"] = default_names(specs)
-            game = Game(**game_options)
+                game_options["players"] = default_names(specs, max(rules.min_players, max(specs, default=0) + 1))
+            game = rules.new_session(**game_options)
             check_bots(specs, game.num_players)
+        else:
+            raise KumError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {type(game).__name__}")
+        assert isinstance(game, Session)
         humans = [s for s in range(game.num_players) if s not in specs]
         if seat is None:
             seat = humans[0] if humans else 0
@@ -144,7 +157,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     # -- public API ------------------------------------------------------------------
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Any:
         """The live game: change it from a cell and the board follows."""
         return self._game
 
@@ -192,10 +205,14 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         """Start over on the same Game object (so every board on it follows). ``bots``
         replaces the bots (a seat named after its old bot takes the new bot's name);
         the game options default to this game's players and rules."""
-        check_game_options(game_options, "new_game")
-        game_options.setdefault("rules", self._game.rules)
+        kum = self._game.game.name == DEFAULT_GAME
+        check_game_options(game_options, "new_game", kum=kum)
+        rules = self._game.game
+        if "rules" in game_options:
+            changes = game_options.pop("rules")
+            rules = rules.with_options(changes if changes is not None else {})
         if "players" in game_options:
-            fresh = Game(seed=seed, **game_options)  # the players, seed and rules are checked first
+            fresh = rules.new_session(seed=seed, **game_options)  # the players, seed and rules are checked first
             specs = check_bots(self._specs if bots is None else bots, fresh.num_players)
         else:
             names = list(self._game.players)
@@ -203,7 +220,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             if bots is not None:  # seats still named as the old bots were take the new bots' names
                 old, new = default_names(self._specs, len(names)), default_names(specs, len(names))
                 names = [new[s] if names[s] == old[s] else names[s] for s in range(len(names))]
-            fresh = Game(names, seed=seed, **game_options)
+            fresh = rules.new_session(names, seed=seed, **game_options)
         if bots is not None:
             self._specs = specs
             self._bots = {s: make_bot(spec, seed=(fresh.seed or 0) + s) for s, spec in specs.items()}
@@ -242,7 +259,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
     # -- validation of what the kernel side sets -------------------------------------
 
     @staticmethod
-    def _check_seat(seat: Any, game: Game) -> None:
+    def _check_seat(seat: Any, game: Session) -> None:
         if type(seat) is not int or not 0 <= seat < game.num_players:
             raise KumError(f"seat must be 0..{game.num_players - 1}, got {shown(seat)}")
 
@@ -320,17 +337,33 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             not game.is_over and cur not in self._bots and not pass_to
             and (viewer.kind == "full" or viewer.seat == cur)
         )
-        actions = game.legal_actions() if may_act else []
+        actions = game.legal_action_ids() if may_act else []
         self._offered = [game.action_text(a) for a in actions]
+        board = board_payload(game, viewer, bots=self._bots, status=self._status(pass_to))
         with self.hold_sync():
             self.max_step = game.move_number + game.redo_count
             self.step = game.move_number  # after max_step, which bounds it
-            self.last_move = last_move(game, self._bots)
-            self.board = board_payload(game, viewer)
-            self.legal = legal_payload(game, actions)
+            self.last_move = last_move(game, self._bots, board)
+            self.board = board
+            self.legal = {"actions": legal_payload(game, actions)}
             self.log_lines = log_lines(game, viewer)
             self.pass_to = pass_to
             self.state_id = game.state_id
+
+    def _status(self, pass_to: str) -> str | None:
+        """The board's status line when the widget knows better than the game."""
+        game = self._game
+        if game.is_over:
+            return None
+        name = game.players[game.current_player]
+        if pass_to:
+            return f"Pass the board to {pass_to}."
+        if game.current_player in self._bots:
+            if game.can_redo:
+                return f"{name} waits: you are replaying (step {game.move_number} of {game.move_number + game.redo_count}). Redo to go on."
+            if self._pending is not None:
+                return f"{name} is thinking…"
+        return None
 
     def _set_bot_seats(self) -> None:
         self.bot_seats = {str(s): {"name": b.name, "kind": self._kinds[s]} for s, b in self._bots.items()}
@@ -348,7 +381,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             else:
                 self._game.redo(target - done)
 
-    def _on_game_change(self, game: Game) -> None:
+    def _on_game_change(self, game: Session) -> None:
         try:
             self._sync()
             self._schedule_bots()
@@ -446,8 +479,9 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
         if loop is None or self.bot_delay == 0:
             self.run_bots()
             return
-        self.thinking = True
         self._pending = loop.call_later(self.bot_delay, self._bot_step)
+        self.thinking = True
+        self._sync()  # the status says who is thinking
 
     def _bot_step(self) -> None:
         self._pending = None

@@ -7,7 +7,7 @@ from typing import Any
 
 import kum_widget as kum
 
-__all__ = ["Recorded", "browser_msg", "browser_write", "run_on_own_loop", "send"]
+__all__ = ["Recorded", "browser_msg", "browser_write", "hand_ids", "run_on_own_loop", "send", "zone"]
 
 
 class Recorded(kum.GameWidget):
@@ -70,3 +70,26 @@ def run_on_own_loop(coro: Any) -> Any:
     if "error" in result:
         raise result["error"]
     return result.get("value")
+
+
+def zone(board: dict[str, Any], zone_id: str) -> dict[str, Any]:
+    """The zone ``zone_id`` of a board description (shared or a seat's), searched through."""
+    def walk(zones: Any) -> dict[str, Any] | None:
+        for z in zones or ():
+            if z.get("id") == zone_id:
+                return z  # type: ignore[no-any-return]
+            found = walk(z.get("zones"))
+            if found is not None:
+                return found
+        return None
+
+    for zones in [board.get("zones"), *[s.get("zones") for s in board.get("seats") or ()]]:
+        found = walk(zones)
+        if found is not None:
+            return found
+    raise KeyError(f"no zone {zone_id!r} on the board")
+
+
+def hand_ids(board: dict[str, Any], seat: int) -> list[int | None]:
+    """The card ids a board shows in ``seat``'s hand (None for a card it does not name)."""
+    return [int(c["id"].split()[1]) if c["id"].startswith("card ") else None for c in zone(board, f"hand {seat}").get("cards", [])]

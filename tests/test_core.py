@@ -83,8 +83,8 @@ class BadDeal(Bust):
 
 
 class BadBoard(Bust):
-    def board(self, s: BustState, view: dict[str, object], seat: int | None) -> dict[str, object]:
-        board = super().board(s, view, seat)
+    def board(self, view: dict[str, object], seat: int | None) -> dict[str, object]:
+        board = super().board(view, seat)
         board["zones"][0]["colour"] = "red"  # type: ignore[index]
         return board
 

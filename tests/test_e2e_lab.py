@@ -52,8 +52,8 @@ def take_turn_step(page, board) -> bool:  # type: ignore[no-untyped-def]
     sid = state_id(board)  # read before the check below, so no final change slips between
     if board.locator(".kum-over").count():
         return False
-    draws = board.locator('[data-zone="deck"][data-action], [data-zone="camp"][data-action]')
-    discards = board.locator('[data-zone="hand"] [data-action^="discard"]')
+    draws = board.locator('[data-zone="deck"][data-action], [data-zone^="camp "][data-action]')
+    discards = board.locator('[data-zone^="hand "] [data-action^="discard"]')
     playable = board.locator("[data-playable]")
     if draws.count():
         draws.first.click()

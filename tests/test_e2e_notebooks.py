@@ -37,7 +37,7 @@ FINISHED = """() => {
 }"""
 
 RENDERED = """sel => [...document.querySelectorAll(sel)].every(o =>
-  o.querySelector('.kum-widget .kum-player, .jupyter-widgets:not(.jp-OutputArea-output)') !== null
+  o.querySelector('.kum-widget .kum-seat, .jupyter-widgets:not(.jp-OutputArea-output)') !== null
   || o.textContent.includes('Error displaying widget'))"""
 
 
@@ -135,7 +135,7 @@ def test_notebook_runs_in_lab(lab, browser, artifacts: Path, path: Path) -> None
     boards = page.locator(".kum-widget")
     for i in range(boards.count()):
         board = boards.nth(i)
-        assert board.locator(".kum-player").count() >= 2, f"board {i} is not drawn"
+        assert board.locator(".kum-seat").count() >= 2, f"board {i} is not drawn"
         assert board.locator(".kum-error").count() == 0, f"board {i}: {board.locator('.kum-error').first.text_content()}"
 
     shots = screenshot_pages(page, artifacts, path.stem)
@@ -155,12 +155,12 @@ TOUR: list[tuple[str, list[tuple[str, ...]], str]] = [
     ("gift", [("play", "dwarf 5", "mine 1")], "Bo's dwarfs claim mine 1 (d2 s2 p3)."),
     ("no-king", [("play", "giant 6", "mine 1")], "No one is King of the giants, so Ada claims mine 1"),
     ("zero", [("dim", "giant 0", "mine 2"), ("play", "giant 0", "mine 1")], "Ada played giant 0 on mine 1."),
-    ("develop", [("dim", "orc 7", "claimed 1"), ("play", "dwarf 6", "claimed 1")], "Ada developed mine d2 s2 p3 for 3 points."),
-    ("overseer", [("dim", "orc 6", "claimed 1"), ("play", "goblin 5", "claimed 1"), ("draw", "deck"),
-                  ("play", "orc 6", "claimed 1")], "Ada placed the overseer orc 6 on d2 s2 p5 ov."),
+    ("develop", [("dim", "orc 7", "claimed 0.1"), ("play", "dwarf 6", "claimed 0.1")], "Ada developed mine d2 s2 p3 for 3 points."),
+    ("overseer", [("dim", "orc 6", "claimed 0.1"), ("play", "goblin 5", "claimed 0.1"), ("draw", "deck"),
+                  ("play", "orc 6", "claimed 0.1")], "Ada placed the overseer orc 6 on d2 s2 p5 ov."),
     ("refill", [("play", "orc 5", "mine 1")], "Mine 1 refilled from the deck: d3 s3 p7 ov."),
     ("stuck", [("discard", "goblin 3"), ("no-draw", "camp orc"), ("draw", "deck")], "Ada had no legal play and discarded goblin 3."),
-    ("end", [("play", "goblin 6", "claimed 1"), ("draw", "deck")], "Game over: Ada 10, Bo -4. Ada wins."),
+    ("end", [("play", "goblin 6", "claimed 0.1"), ("draw", "deck")], "Game over: Ada 10, Bo -4. Ada wins."),
     ("last-claim", [("play", "dwarf 6", "mine 1")], "Game over: Ada 0, Bo -4. Ada wins."),
 ]
 
@@ -173,7 +173,7 @@ def settle(page, board, sid: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def hand_card(board, card: str):  # type: ignore[no-untyped-def]
-    return board.locator(f'[data-zone="hand"][data-seat="0"] button[aria-label^="{card};"]').first
+    return board.locator(f'[data-zone="hand 0"] button[aria-label^="{card};"]').first
 
 
 def click(page, board, step: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
@@ -181,7 +181,7 @@ def click(page, board, step: tuple[str, ...]) -> None:  # type: ignore[no-untype
     sid = board.get_attribute("data-state-id")
     if kind in ("play", "dim"):
         hand_card(board, step[1]).click()
-        target = board.locator(f'button[data-key="{step[2]}"]')
+        target = board.locator(f'[data-zone="{step[2]}"]')
         if kind == "dim":
             assert board.locator(".kum-target[data-action]").count() > 0  # the card may go somewhere...
             assert target.get_attribute("data-action") is None, f"{step}: lit up"  # ...but not there
@@ -191,9 +191,9 @@ def click(page, board, step: tuple[str, ...]) -> None:  # type: ignore[no-untype
     elif kind == "discard":
         hand_card(board, step[1]).click()
     elif kind == "draw":
-        board.locator(f'button[data-key="{step[1]}"][data-action]').click()
+        board.locator(f'[data-zone="{step[1]}"][data-action]').click()
     elif kind == "no-draw":
-        assert board.locator(f'button[data-key="{step[1]}"]').get_attribute("data-action") is None, f"{step}: offered"
+        assert board.locator(f'[data-zone="{step[1]}"]').get_attribute("data-action") is None, f"{step}: offered"
         return
     settle(page, board, sid)
 

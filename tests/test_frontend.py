@@ -121,13 +121,14 @@ def test_renders_the_board(page, artifacts: Path) -> None:  # type: ignore[no-un
     mount(page, w)
     root = page.locator(".kum-widget")
     assert root.get_attribute("data-state-id") == str(w.state_id)
-    assert page.locator('[data-zone="mine"]').count() == 4
-    assert page.locator('[data-zone="camp"] button').count() == 4
+    assert page.locator('[data-zone^="mine "]:not([data-zone$=" stack"])').count() == 4
+    assert page.locator('[data-zone^="camp "]').count() == 4
     assert page.locator('[data-zone="deck"]').count() == 1
-    assert page.locator('[data-zone="hand"][data-seat="0"] [data-playable]').count() >= 1
+    assert page.locator('[data-zone="hand 0"] [data-playable]').count() >= 1
     assert page.locator('[data-zone="log"]').count() == 1
-    # the bot's hand shows mine faces only
-    assert page.locator('[data-zone="hand"][data-seat="1"] .kum-hidden').count() == 6
+    # the bot's hand shows mine faces only: every creature face hidden
+    assert page.locator('[data-zone="hand 1"] .kum-face-main.kum-face-hidden').count() == 6
+    assert page.locator('[data-zone="hand 1"] [data-card^="card "]').count() == 0
     page.screenshot(path=str(artifacts / "frontend-start.png"), full_page=True)
 
 
@@ -135,8 +136,8 @@ def test_select_lights_targets_without_a_round_trip(page) -> None:  # type: igno
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
     card = page.locator("[data-playable]").first
-    card_id = int(card.get_attribute("data-card"))
-    label = w.game.deck[card_id].label
+    card_id = card.get_attribute("data-card")
+    label = w.game.deck[int(card_id.split()[1])].label
     expected = sorted(t for t in w.offered if t.startswith(f"play {label} on"))
     lit = page.evaluate(
         """id => { document.querySelector(`[data-card="${id}"]`).click();
@@ -190,7 +191,7 @@ def test_discard_phase_offers_discards(page) -> None:  # type: ignore[no-untyped
     w = Recorded(game, bots={1: "random"}, bot_delay=0)
     assert game.phase == "discard"
     mount(page, w)
-    discards = page.locator('[data-zone="hand"][data-seat="0"] [data-action^="discard"]')
+    discards = page.locator('[data-zone="hand 0"] [data-action^="discard"]')
     assert discards.count() == 2
     discards.first.click()
     feed_back(page, w)
@@ -314,7 +315,7 @@ def test_hot_seat_pass_screen_shows_no_hand(page, artifacts: Path) -> None:  # t
     mount(page, w)
     assert page.locator(".kum-pass").count() == 1
     assert page.locator("[data-playable], [data-action]").count() == 0
-    assert page.locator('[data-zone="hand"] .kum-hidden').count() == 12  # every creature face down
+    assert page.locator('[data-zone^="hand "] .kum-face-main.kum-face-hidden').count() == 12  # every creature face down
     page.screenshot(path=str(artifacts / "frontend-pass.png"), full_page=True)
     page.locator('.kum-pass [data-control="ready"]').click()
     feed_back(page, w)

@@ -26,6 +26,7 @@ FAST: dict[str, dict[str, Any]] = {
     "02_rules_tour.ipynb": {"BOT_DELAY": 0.0},
     "03_scripting.ipynb": {"BOT_DELAY": 0.0, "TURNS": 2, "GAMES": 2},
     "04_design_lab.ipynb": {"GAMES": 40, "WORKERS": 0, "BOTS": "random"},
+    "05_make_a_game.ipynb": {"GAMES": 100, "ISMCTS_GAMES": 4, "BOT_DELAY": 0.0},
 }
 
 

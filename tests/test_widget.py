@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from _board_helpers import hand_ids, zone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,9 +35,10 @@ def test_widget_starts_on_human_turn_with_legal_actions() -> None:
     assert w.game.players == ("Ada", "Greedy bot")
     assert w.game.current_player == 0 and w.offered
     assert w.offered == [w.game.action_text(a) for a in w.game.legal_actions()]
-    plays = {f"play {p['label']} on {t}" for p in w.legal["plays"] for t in p["targets"]}
-    assert plays == {t for t in w.offered if t.startswith("play")}
-    assert w.board["seat"] == 0 and w.state_id == w.game.state_id
+    assert [a["text"] for a in w.legal["actions"]] == w.offered
+    plays = [a for a in w.legal["actions"] if a["text"].startswith("play")]
+    assert plays and all(a["source"].startswith("card ") and a["target"].startswith(("mine ", "claimed ")) for a in plays)
+    assert w.board["shown_seat"] == 0 and w.state_id == w.game.state_id
 
 
 def test_click_play_then_draw_then_bot_replies() -> None:
@@ -97,8 +99,7 @@ def test_nothing_private_is_synced() -> None:
     for _ in range(10):
         click(w, w.offered[0])
     bot_hand = w.game.hand(1)
-    other = w.board["players"][1]["hand"]
-    assert all(card.get("id") is None for card in other)
+    assert hand_ids(w.board, 1) == [None] * len(w.game.hand(1))
     hidden = [c for c in bot_hand if not w.game._state.known[c.id]]
     payload = synced(w)
     for card in hidden:
@@ -109,11 +110,11 @@ def test_cell_changes_rerender() -> None:
     w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
     sid = w.state_id
     w.game.apply(w.game.legal_actions()[0])
-    assert w.state_id > sid and w.board["phase"] == "draw"
+    assert w.state_id > sid and "to draw" in w.board["status"]
     w.game.undo()
-    assert w.board["phase"] == "play"
+    assert "to play" in w.board["status"]
     w.game.load(kum.Game.from_record(kum.Game(["Ada", "Random bot"], seed=99).record()))
-    assert w.game.seed == 99 and w.board["deck"]["size"] == 60
+    assert w.game.seed == 99 and zone(w.board, "deck")["count"] == 60
 
 
 def test_act_undo_new_game_from_cells() -> None:
@@ -153,21 +154,21 @@ def test_two_widgets_on_one_game_stay_in_step() -> None:
     click(a, a.offered[0]) if not a.pass_to else None
     game.apply(game.legal_actions()[0])
     assert a.state_id == b.state_id == game.state_id
-    assert a.board["phase"] == b.board["phase"]
+    assert a.board["status"] == b.board["status"] or a.pass_to
 
 
 def test_hot_seat_hides_hand_behind_pass_screen() -> None:
     w = kum.GameWidget(kum.Game(["Ada", "Bo"], seed=4))
     assert w.pass_to == "Ada" and w.offered == []
-    assert all(c.get("id") is None for p in w.board["players"] for c in p["hand"])
+    assert hand_ids(w.board, 0) == hand_ids(w.board, 1) == [None] * 6
     send(w, kind="ready")
-    assert w.pass_to == "" and w.offered and w.board["seat"] == 0
+    assert w.pass_to == "" and w.offered and w.board["shown_seat"] == 0
     click(w, w.offered[0])
     click(w, next(t for t in w.offered if t.startswith("draw")))
     assert w.pass_to == "Bo" and w.offered == []
-    assert all(c.get("id") is None for p in w.board["players"] for c in p["hand"])
+    assert hand_ids(w.board, 0) == hand_ids(w.board, 1) == [None] * 6
     send(w, kind="ready")
-    assert w.board["seat"] == 1 and w.offered
+    assert w.board["shown_seat"] == 1 and w.offered
 
 
 def test_bot_that_raises_is_reported_and_game_goes_on() -> None:
@@ -197,7 +198,9 @@ def test_widget_plays_a_whole_game_by_messages() -> None:
             break
         click(w, w.offered[-1])
         assert w.error == ""
-    assert w.game.is_over and w.board["over"] and w.board["winners"] == w.game.winners()
+    assert w.game.is_over and w.board["over"]
+    assert [p["seat"] for p in w.board["players"] if p.get("winner")] == w.game.winners()
+    assert [p["score"] for p in w.board["players"]] == w.game.scores()
 
 
 def test_bad_constructor_arguments() -> None:
@@ -243,7 +246,7 @@ def test_step_trait_replays_history_both_ways() -> None:
     slider = ipywidgets.IntSlider(min=0, max=w.max_step)
     ipywidgets.link((slider, "value"), (w, "step"))
     slider.value = 4
-    assert len(game.history) == 4 and w.step == 4 and w.max_step == 10 and w.board["turn"] == 2
+    assert len(game.history) == 4 and w.step == 4 and w.max_step == 10 and w.game.turn == 2
     slider.value = 10
     assert len(game.history) == 10 and game.can_redo is False
     w.step = 99  # clamped to what the record holds

@@ -75,13 +75,15 @@ def check_page(w: Recorded, tracker: Tracker) -> None:
         assert shown is None or shown == tracker.confirmed, (shown, tracker.confirmed)
         if game.is_over:
             assert shown is None
-    assert board == board_payload(game, viewer)
+    expected = board_payload(game, viewer, bots=w.bots)
+    assert {k: v for k, v in board.items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
     assert page["log_lines"] == log_lines(game, viewer)
-    if page["legal"] != {"plays": [], "draws": [], "discards": []}:
+    if page["legal"]["actions"]:
         cur = game.current_player
         assert not pass_to and cur in humans and shown == cur
-        assert page["legal"] == legal_payload(game, game.legal_actions())
+        assert page["legal"]["actions"] == legal_payload(game, game.legal_action_ids())
     assert set(page["last_move"]) <= {"seat", "bot", "target"}
+    assert page["last_move"].get("target", "mine 1").startswith(("mine ", "claimed ", "deck", "camp "))  # a zone, never a card
     assert page["reveal"] is False
 
 

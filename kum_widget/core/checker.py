@@ -225,6 +225,11 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
                 continue
             for secret in game.secrets(state, other):
                 has_secrets = True
+                if isinstance(secret, (int, float, bool)) or secret in ("", None):
+                    report.fail("hidden cards stay hidden", f"secrets() gave {secret!r}, a bare value: numbers like it appear in "
+                                "views by chance (counts, scores), so write each secret as the view writes the card, in a form "
+                                "that cannot appear by chance ({'id': 7} or 'red 5')")
+                    continue
                 if _contains(view, secret):
                     report.fail("hidden cards stay hidden", f"seat {seat}'s view holds {secret!r:.60}, a secret of seat {other} {where}")
         if not game.perfect_information and seat == game.current_player(state) and "determinize fits the view" not in report.skipped:
@@ -235,7 +240,7 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
                 continue
             if game.view(dealt, seat) != view:
                 report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else {where}")
-    board = game.board(state, game.view(state, s.current_player), s.current_player)
+    board = game.board(game.view(state, s.current_player), s.current_player)
     if board is not None:
         problems, ids = board_problems(board, s.num_players)
         for a in legal:

@@ -111,7 +111,7 @@ class Bust(CardGame):
         room = self.rules["limit"] - sum(map(value, s.pile))
         return [-50.0 if a == DRAW else 0.0 if a == PASS else (-value(a) if value(a) <= room else -100.0) for a in actions]
 
-    def board(self, s: BustState, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         def card(c: dict[str, int]) -> dict[str, Any]:
             return {"id": f"card {c['id']}", "faces": [{"value": c["value"], "color": "blue" if c["id"] < 9 else "red"}]}
 

@@ -65,6 +65,15 @@ class CardGame:
             raise InvalidOptionError(f"options must be a mapping of option names to values, got {shown(options)}")
         return type(self)(**{**self.rules, **options})
 
+    def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
+        """A :class:`~kum_widget.core.Session` of this game (a game may return its own kind
+        and take more ``setup`` options; Kings Under Mountains takes ``races``)."""
+        from .session import Session
+
+        if setup:
+            raise InvalidOptionError(f"{self.title or self.name}: unknown option {sorted(setup)[0]!r} for a new game")
+        return Session(self, players, seed=seed)
+
     def check_players(self, players: int) -> None:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             span = f"{self.min_players}" if self.min_players == self.max_players else f"{self.min_players}..{self.max_players}"
@@ -198,9 +207,10 @@ class CardGame:
         them): the checker makes sure no other seat's view holds one."""
         return []
 
-    def board(self, state: State, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
-        """The table as the board draws it, from ``view`` (see GAMES.md: zones, cards,
-        counters). None: the board shows the view as a plain list."""
+    def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+        """The table as the board draws it, from ``view`` alone (so it can show nothing
+        the view does not; see GAMES.md: zones, cards, counters). ``seat`` is whose view
+        it is (None: the full table or a spectator). None: the board shows the view as text."""
         return None
 
     def click(self, state: State, action: int) -> dict[str, Any]:

@@ -369,6 +369,15 @@ class Session:
             self.game.apply(state, aid)
         return state
 
+    def _state_before_last(self) -> Any:
+        """The position before the last action (the board marks where it went)."""
+        n = len(self._history) - 1
+        base = max(0, n) // CHECKPOINT_EVERY
+        state = self.game.clone(self._checkpoints[base])
+        for aid in self._history[base * CHECKPOINT_EVERY:n]:
+            self.game.step(state, aid)
+        return state
+
     @staticmethod
     def _steps(steps: Any) -> int:
         if type(steps) is not int or steps < 0:

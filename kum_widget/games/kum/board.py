@@ -62,10 +62,11 @@ def kum_board(view: dict[str, Any]) -> dict[str, Any]:
                      "empty": "empty"})
     mines = []
     for m in view["mines"]:
-        zone: dict[str, Any] = {"id": f"mine {m['number']}", "label": f"Mine {m['number']}", "layout": "stack", "empty": "no mine (the deck ran out)"}
+        zone: dict[str, Any] = {"id": f"mine {m['number']}", "label": f"Mine {m['number']}", "layout": "row", "empty": "no mine (the deck ran out)"}
         if m["mine"] is not None:
-            zone["cards"] = [{"id": f"mine {m['number']} card", "faces": [mine_face(m["mine"])]}, *_stack(m["stack"], f"mine {m['number']} stack")]
-            zone["badges"] = [{"text": f"{len(m['stack'])}/{m['mine']['defense']}", "title": "creatures on it / its defense"}]
+            zone["cards"] = [{"id": f"mine {m['number']} card", "faces": [mine_face(m["mine"])]}]
+            zone["zones"] = [{"id": f"mine {m['number']} stack", "layout": "stack", "cards": _stack(m["stack"], f"mine {m['number']} stack"), "empty": "no creatures yet"}]
+            zone["badges"] = [{"text": f"{len(m['stack'])}/{m['mine']['defense']}", "title": "creatures on it / its defense (to claim it)"}]
         mines.append(zone)
     seats = []
     for p in players:
@@ -74,8 +75,10 @@ def kum_board(view: dict[str, Any]) -> dict[str, Any]:
         for c in p["claimed"]:
             need = c["mine"]["size"] + (1 if c["mine"].get("overseer") else 0)
             claimed.append({
-                "id": f"claimed {s}.{c['number']}", "label": f"Claimed {c['number']}", "layout": "stack",
-                "cards": [{"id": f"claimed {s}.{c['number']} card", "faces": [mine_face(c["mine"])]}, *_stack(c["stack"], f"claimed {s}.{c['number']} stack")],
+                "id": f"claimed {s}.{c['number']}", "label": f"Claimed {c['number']}", "layout": "row",
+                "cards": [{"id": f"claimed {s}.{c['number']} card", "faces": [mine_face(c["mine"])]}],
+                "zones": [{"id": f"claimed {s}.{c['number']} stack", "layout": "stack",
+                           "cards": _stack(c["stack"], f"claimed {s}.{c['number']} stack"), "empty": "none yet"}],
                 "badges": [{"text": f"{len(c['stack'])}/{need}", "title": "creatures on it / needed to develop it"}],
                 **({"hint": "needs your own race on top"} if c.get("needs_overseer") else {}),
             })

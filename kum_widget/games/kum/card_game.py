@@ -43,6 +43,16 @@ class KingsUnderMountains(CardGame):
         self.kum_rules = Rules.from_dict({**base.to_dict(), **options}) if options else base
         self.rules = self.kum_rules.to_dict()
 
+    def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
+        """A ``kum.Game`` under these rules (``setup``: ``races``, ``first_player``)."""
+        from .errors import InvalidStateError
+        from .game import Game
+
+        unknown = sorted(set(setup) - {"races", "first_player"})
+        if unknown:
+            raise InvalidStateError(f"unknown option {unknown[0]!r} for a new game (options: players, seed, races, rules, first_player)")
+        return Game(2 if players is None else players, seed=seed, rules=self.kum_rules, **setup)
+
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> KingsUnderMountains:
         """The rules a view was made under (bots called as ``choose(view, legal)``)."""
@@ -144,7 +154,7 @@ class KingsUnderMountains(CardGame):
     def summary(self, state: State, logs: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
         return kum_summary(state, logs)
 
-    def board(self, state: State, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return kum_board(view)
 
     def click(self, state: State, action: int) -> dict[str, Any]:
