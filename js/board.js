@@ -109,7 +109,8 @@ function zone(z, ctx) {
         (z.badges || []).map((b) => badge(b)),
         (z.counters || []).map(counter))
     : null;
-  const count = layout === "pile" && typeof z.count === "number" ? h("span", { class: "kum-pile-count", title: `${z.count} cards` }, String(z.count)) : null;
+  const count = layout === "pile" && typeof z.count === "number" && z.count > 0
+    ? h("span", { class: "kum-pile-count", title: `${z.count} cards` }, String(z.count)) : null;
   const empty = !cards.length && !inner.length && !(layout === "pile" && z.count) ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
   const label = `${z.label || z.id}${z.count !== undefined ? `, ${z.count} cards` : ""}`;
   const attrs = {

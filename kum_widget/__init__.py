@@ -33,6 +33,7 @@ from .games.kum import (
     InvalidRecordError,
     InvalidRulesError,
     InvalidStateError,
+    KingsUnderMountains,
     KumError,
     Mine,
     MineFace,
@@ -48,7 +49,7 @@ from .games.kum import (
 __version__ = "0.1.0"
 __all__ = [
     "RACES", "Action", "Card", "Claimed", "ClaimedMine", "Deck", "Developed", "Discard", "Discarded",
-    "Draw", "Drew", "Event", "Game", "GameOver", "GameWidget", "IllegalActionError", "InvalidActionError",
+    "Draw", "Drew", "Event", "Game", "GameOver", "GameWidget", "IllegalActionError", "KingsUnderMountains", "InvalidActionError",
     "InvalidCardError", "InvalidDeckError", "InvalidRecordError", "InvalidRulesError", "InvalidStateError",
     "KumError", "Mine", "MineFace", "OverseerPlaced", "Play", "Played", "Race", "Refilled", "Rules", "Stuck",
     "__version__", "core", "lab", "simulate",

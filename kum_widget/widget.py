@@ -31,7 +31,7 @@ from .core.errors import GameError as KumError  # the board's own refusals, in t
 from .core.errors import shown
 from .core.game import CardGame
 from .core.registry import game_class
-from .core.session import Session
+from .core.session import Session, new_session
 
 __all__ = ["GameWidget"]
 
@@ -53,14 +53,14 @@ def _static(name: str) -> Path:
     return path
 
 
-class _Checked(t.Any):  # type: ignore[misc]
+class _Checked(t.Any):
     """A trait whose every value, None too, goes to the widget's own validator, so
     that a bad value is named in a KumError (not traitlets' TraitError)."""
 
     allow_none = False
 
 
-class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class GameWidget(anywidget.AnyWidget):
     """A board for ``game``; ``bots`` maps seats to bots (names or objects).
 
     ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of Kings Under Mountains
@@ -79,7 +79,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     board = t.Dict().tag(sync=True)
     legal = t.Dict().tag(sync=True)
-    log_lines = t.List().tag(sync=True)
+    log_lines: t.List[str] = t.List().tag(sync=True)
     """The board's log: one sentence per action, newest last, as the viewer may read it."""
     error = t.Unicode("").tag(sync=True)
     state_id = t.Int(0).tag(sync=True)
@@ -119,13 +119,13 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             check_game_options(game_options, "GameWidget", kum=rules is None)
             specs = check_bots(bots, None)
             if rules is None:
-                rules = game_class(DEFAULT_GAME)(game_options.pop("rules", None))
+                rules = game_class(DEFAULT_GAME)(game_options.pop("rules", None))  # type: ignore[call-arg]  # KUM takes its Rules
             elif game_options.get("rules") is not None:
                 rules = rules.with_options(game_options.pop("rules"))
             game_options.pop("rules", None)
             if "players" not in game_options:
                 game_options["players"] = default_names(specs, max(rules.min_players, max(specs, default=0) + 1))
-            game = rules.new_session(**game_options)
+            game = new_session(rules, **game_options)
             check_bots(specs, game.num_players)
         else:
             raise KumError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {type(game).__name__}")
@@ -212,7 +212,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             changes = game_options.pop("rules")
             rules = rules.with_options(changes if changes is not None else {})
         if "players" in game_options:
-            fresh = rules.new_session(seed=seed, **game_options)  # the players, seed and rules are checked first
+            fresh = new_session(rules, seed=seed, **game_options)  # the players, seed and rules are checked first
             specs = check_bots(self._specs if bots is None else bots, fresh.num_players)
         else:
             names = list(self._game.players)
@@ -220,7 +220,7 @@ class GameWidget(anywidget.AnyWidget):  # type: ignore[misc]
             if bots is not None:  # seats still named as the old bots were take the new bots' names
                 old, new = default_names(self._specs, len(names)), default_names(specs, len(names))
                 names = [new[s] if names[s] == old[s] else names[s] for s in range(len(names))]
-            fresh = rules.new_session(names, seed=seed, **game_options)
+            fresh = new_session(rules, names, seed=seed, **game_options)
         if bots is not None:
             self._specs = specs
             self._bots = {s: make_bot(spec, seed=(fresh.seed or 0) + s) for s, spec in specs.items()}

@@ -47,14 +47,14 @@ class UnstableLegal(Bust):
         return acts
 
 
-class AcceptsAnything(Bust):
+class ListsABadAction(Bust):
+    def legal_actions(self, s: BustState) -> list[int]:
+        return [*super().legal_actions(s), 55] if s.loser is None else []
+
+
+class SaysNothingIsWrong(Bust):
     def refusal(self, s: BustState, action: int) -> str | None:
-        return None
-
-
-class AppliesAnything(AcceptsAnything):
-    def apply(self, s: BustState, action: int) -> list[Any]:
-        return super().apply(s, action if action in super().legal_actions(s) else super().legal_actions(s)[0])
+        return None  # the legal list still decides: the session refuses anyway
 
 
 class SameText(Bust):
@@ -106,8 +106,7 @@ class OneScore(Bust):
         (Nondeterministic, "deterministic by seed"),
         (SharedClone, "clones are independent"),
         (UnstableLegal, "legal actions are stable"),
-        (AcceptsAnything, "illegal actions are refused"),
-        (AppliesAnything, "illegal actions are refused"),
+        (ListsABadAction, "legal actions are stable"),
         (SameText, "action text round trip"),
         (TupleView, "views are JSON-safe"),
         (Leaky, "hidden cards stay hidden"),
@@ -177,7 +176,7 @@ def test_bad_session_arguments_are_named(kwargs: dict[str, Any], words: str) -> 
 def test_bad_rule_options_are_named() -> None:
     with pytest.raises(core.InvalidOptionError, match="unknown option 'limt'"):
         Bust(limt=20)
-    with pytest.raises(core.InvalidOptionError, match="must be a int"):
+    with pytest.raises(core.InvalidOptionError, match="must be a whole number like 21"):
         Bust(limit="21")
     assert Bust(limit=30).rules["limit"] == 30 and Bust().with_options({"hand": 4}) == Bust(hand=4)
 
@@ -235,13 +234,20 @@ def test_bad_records_are_named() -> None:
 
 
 def test_a_game_whose_apply_fails_leaves_the_session_as_it_was() -> None:
-    s = Session(AcceptsAnything(), ["Ada", "Bo"], seed=2)
+    s = Session(ListsABadAction(), ["Ada", "Bo"], seed=2)
     s.apply("draw")
     before = s.to_dict()
-    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play 1'.*ValueError"):
-        s.apply(999)
+    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play 2'.*ValueError"):
+        s.apply(55)
     assert s.to_dict() == before and s.movers == (0,)
     s.apply(s.legal_actions()[0])  # and it plays on
+
+
+def test_the_legal_list_decides_and_refusal_only_explains() -> None:
+    assert check_game(SaysNothingIsWrong(), games=5).ok
+    s = Session(SaysNothingIsWrong(), 2, seed=1)
+    with pytest.raises(core.IllegalMoveError, match="not a legal action now"):
+        s.apply(999)
 
 
 def test_a_listener_that_fails_is_logged_and_the_change_stands(caplog: pytest.LogCaptureFixture) -> None:

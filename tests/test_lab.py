@@ -9,6 +9,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -19,6 +20,7 @@ from matplotlib.figure import Figure
 
 import kum_widget as kum
 from kum_widget.bots import bot_move, make_bot
+from kum_widget.core.examples import Bust
 from kum_widget.lab import bot_seed, game_seed, seat_bots, worker_pool
 
 BOTS = ("random", "greedy")
@@ -412,3 +414,270 @@ def test_lab_import_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["simulate"]
+
+
+# -- any game: the lab knows none ------------------------------------------------------------
+
+LAB = Path(__file__).resolve().parent.parent / "kum_widget" / "lab"
+
+
+def games_imported(source: str, package: str = "kum_widget.lab") -> list[str]:
+    """Every import of ``kum_widget.games`` in ``source`` (a module of ``package``), at
+    module level or not: ``import``, ``from ... import`` (relative ones resolved) and
+    ``importlib.import_module("...")``/``__import__("...")`` with a literal name."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")
+            base = parts[: len(parts) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        found += [n for n in names if n == "kum_widget.games" or n.startswith("kum_widget.games.")]
+    return found
+
+
+def test_the_import_check_catches_every_form() -> None:
+    for source in ("from ..games.kum import Rules", "from .. import games", "import kum_widget.games.kum as k",
+                   "from kum_widget.games import kum", "def f():\n    from ..games.kum.cards import Deck",
+                   "if TYPE_CHECKING:\n    from ..games import kum", "importlib.import_module('kum_widget.games.kum')"):
+        assert games_imported(source), source
+    for source in ("from ..core.registry import game_class", "from .play import the_game", "from . import games",
+                   "import kum_widget.core", "from ...kum_widget import core"):
+        assert not games_imported(source), source
+
+
+def test_no_lab_module_imports_a_game() -> None:
+    files = sorted(LAB.glob("*.py"))
+    assert {"play.py", "simulate.py", "analysis.py", "decks.py", "__init__.py"} <= {f.name for f in files}
+    for path in files:
+        assert games_imported(path.read_text()) == [], f"{path.name} imports kum_widget.games"
+
+
+@pytest.fixture(scope="module")
+def bust() -> pd.DataFrame:
+    return kum.simulate(60, game="bust", bots=("greedy", "random"), progress=False)
+
+
+@pytest.fixture(scope="module")
+def expeditions() -> pd.DataFrame:
+    from game_from_docs import Expeditions
+
+    return kum.simulate(30, game=Expeditions(), bots=("greedy", "random"), seed=3, progress=False)
+
+
+@pytest.fixture(params=["bust", "expeditions"])
+def other(request: pytest.FixtureRequest) -> pd.DataFrame:
+    df: pd.DataFrame = request.getfixturevalue(request.param)
+    return df
+
+
+LAB_OWN = ["game", "seed", "players", "actions", "n_winners", "winners", "bot_0", "bot_1", "score_0", "score_1", "win_0", "win_1"]
+
+
+def test_other_games_tables(bust: pd.DataFrame, expeditions: pd.DataFrame) -> None:
+    assert list(bust.columns) == LAB_OWN == kum.lab.columns(2, "bust")
+    assert list(expeditions.columns) == [*LAB_OWN, "expeditions", "margin"]  # the summary's after the lab's own
+    for df in (bust, expeditions):
+        assert df["bot_0"].dtype == object and df["win_0"].dtype == bool and df["actions"].dtype == "int64"
+    assert bust.attrs["game"] == "bust" and bust.attrs["rules"] == {"limit": 21, "hand": 3}
+    assert expeditions.attrs["game"] == "expeditions" and expeditions.attrs["rules_changed"] == {}
+
+
+def test_kings_under_mountains_goes_the_same_way(results: pd.DataFrame) -> None:
+    """The default game is Kings Under Mountains from the registry: its name, its class,
+    its columns hook; races and a kum.Rules go through new_session and with_options."""
+    assert list(results.columns) == kum.KingsUnderMountains().columns(2) == kum.lab.columns(2, "kum")
+    ints = [c for c in results.columns if c not in ("winners", "bot_0", "bot_1", "race_0", "race_1", "win_0", "win_1")]
+    assert all(results[c].dtype == "int64" for c in ints)
+    assert all(results[c].dtype == object for c in ("winners", "bot_0", "bot_1", "race_0", "race_1"))
+    assert results["win_0"].dtype == bool and results.attrs["game"] == "kings-under-mountains"
+    pd.testing.assert_frame_equal(kum.simulate(16, bots=BOTS, seed=7, progress=False, game="kum"), results)
+    ruled = kum.simulate(4, bots="random", seed=2, races=["giant", "orc"], rules=kum.Rules(stuck="draw"), progress=False)
+    as_game = kum.simulate(4, bots="random", seed=2, races=("giant", "orc"), game=kum.KingsUnderMountains(stuck="draw"),
+                           progress=False)
+    pd.testing.assert_frame_equal(ruled, as_game)
+    assert set(ruled["race_0"]) == {"giant"} and set(ruled["race_1"]) == {"orc"} and (ruled["discards"] == 0).all()
+    assert ruled.attrs["rules_changed"] == as_game.attrs["rules_changed"] == {"stuck": "draw"}
+    assert kum.lab.replay(ruled, 1).kings == (kum.Race.parse("giant"), kum.Race.parse("orc"))
+
+
+def test_per_seat_of_other_games(other: pd.DataFrame) -> None:
+    long = kum.lab.per_seat(other)
+    n = len(other)
+    assert len(long) == 2 * n and list(long["seat"][:4]) == [0, 1, 0, 1]
+    assert {"seat", "shared", "bot", "score", "win"} <= set(long.columns)
+    assert "first" not in long.columns and "race" not in long.columns  # the game gives no first_player, no race
+    assert long["score"].sum() == pytest.approx(other["score_0"].sum() + other["score_1"].sum())
+    assert list(long.loc[long["seat"] == 1, "bot"]) == list(other["bot_1"])
+    game_level = [c for c in other.columns if not c.rsplit("_", 1)[-1].isdigit()]
+    assert [c for c in long.columns if c in game_level] == game_level  # kept, in order (expeditions, margin...)
+
+
+def test_win_rate_of_other_games(other: pd.DataFrame) -> None:
+    n = len(other)
+    table = kum.lab.win_rate(other).table
+    assert list(table.index) == [0, 1] and table["games"].tolist() == [n, n]
+    assert table.loc[1, "wins"] == other["win_1"].sum()
+    _sane_rates(table)
+    by_bot = kum.lab.win_rate(other, by="bot").table
+    greedy = sum(other.loc[other[f"bot_{s}"] == "greedy", f"win_{s}"].sum() for s in (0, 1))
+    assert by_bot.loc["greedy", "wins"] == greedy and by_bot["games"].sum() == 2 * n
+    for by in ("race", "first"):
+        with pytest.raises(ValueError, match=rf"by='{by}': no such column; choose among .*\bbot\b.*\bscore\b"):
+            kum.lab.win_rate(other, by=by)
+
+
+def test_score_distribution_of_other_games(other: pd.DataFrame) -> None:
+    long = kum.lab.per_seat(other)
+    res = kum.lab.score_distribution(other)  # no race: by bot
+    table = res.table
+    assert table.index.name == "bot" and set(table.index) == {"greedy", "random"} and "Scores by bot" in res.title
+    for bot, row in table.iterrows():
+        scores = long.loc[long["bot"] == bot, "score"]
+        assert row["games"] == len(scores) and row["mean"] == pytest.approx(scores.mean())
+        assert row["min"] <= row["q25"] <= row["median"] <= row["q75"] <= row["max"] == scores.max()
+    assert list(table.columns)[-1] == "win_rate" and "developed" not in table.columns
+    assert kum.lab.score_distribution(other, by="seat").table["games"].tolist() == [len(other)] * 2
+    with pytest.raises(ValueError, match="by='race': no such column"):
+        kum.lab.score_distribution(other, by="race")
+    with pytest.raises(ValueError, match="column='bot': choose among the numeric per-seat columns score"):
+        kum.lab.score_distribution(other, column="bot")
+
+
+def test_game_length_of_other_games(other: pd.DataFrame) -> None:
+    res = kum.lab.game_length(other)  # no turns: actions
+    assert res.title.startswith("Game length: actions")
+    assert res.table["games"].iloc[0] == len(other) and res.table["mean"].iloc[0] == pytest.approx(other["actions"].mean())
+    by_bot = kum.lab.game_length(other, by="bot_0").table
+    assert by_bot["games"].sum() == len(other)
+    with pytest.raises(ValueError, match=r"game_length: choose column and by among game, seed, players, actions.*no column 'turns'"):
+        kum.lab.game_length(other, column="turns")
+
+
+def test_matchup_of_other_games(other: pd.DataFrame) -> None:
+    counted = kum.lab.matchup(results=other).table.set_index(["bot", "opponent"])
+    assert counted.loc[("greedy", "random"), "games"] == len(other)
+    assert counted.loc[("greedy", "random"), "wins"] == sum(
+        other.loc[other[f"bot_{s}"] == "greedy", f"win_{s}"].sum() for s in (0, 1))
+    game = other.attrs["game_class"]()
+    played = kum.lab.matchup(("random", "greedy"), games=8, game=game, seed=2, progress=False)
+    assert played.data is not None and set(played.data.columns) == set(other.columns) | {"pairing"}
+    assert (played.table["games"] == 8).all()
+    again = kum.simulate(8, game=game, bots=("random", "greedy"), seed=2, progress=False)
+    pd.testing.assert_frame_equal(played.data.drop(columns="pairing"), again)
+
+
+def test_compare_a_rule_option_of_bust() -> None:
+    res = kum.lab.compare(None, {"limit": 25}, games=40, game="bust", bots=("greedy", "random"), progress=False)
+    t = res.table
+    assert list(t.index) == ["A: standard rules", "B: limit=25", "B - A"]
+    assert t["games"].iloc[:2].tolist() == [40, 40] and t.loc["B - A", "rules"] == "difference (paired by game seed)"
+    _sane_rates(t.iloc[:2])
+    assert "actions" in t.columns and "turns" not in t.columns and "stuck" not in t.columns
+    assert res.title.startswith("Win rate of seat 0")  # Bust has no first_player: seat 0
+    data = res.data
+    assert data is not None
+    runs = [kum.simulate(40, game=Bust(limit=limit), bots=("greedy", "random"), progress=False) for limit in (21, 25)]
+    for label, run in zip(t.index[:2], runs, strict=True):
+        pd.testing.assert_frame_equal(data[data["variant"] == label].drop(columns="variant").reset_index(drop=True), run)
+        assert t.loc[label, "wins"] == run["win_0"].sum() and t.loc[label, "actions"] == pytest.approx(run["actions"].mean())
+    assert t.loc["B - A", "actions"] == pytest.approx(runs[1]["actions"].mean() - runs[0]["actions"].mean())
+    assert runs[0].attrs["rules_changed"] == {} and runs[1].attrs["rules_changed"] == {"limit": 25}
+    # the same from tables (the game read from their attrs), and a variant given as the game itself
+    pd.testing.assert_frame_equal(kum.lab.compare(*runs).table, t)
+    pd.testing.assert_frame_equal(kum.lab.compare(runs[0], Bust(limit=25), games=40, bots=("greedy", "random"),
+                                                  progress=False).table, t)
+    pd.testing.assert_frame_equal(kum.lab.compare(runs[0], {"limit": 25}, games=40, bots=("greedy", "random"),
+                                                  progress=False).table, t)
+    assert kum.lab.compare(*runs, seat=1).table["wins"].iloc[1] == runs[1]["win_1"].sum()
+    with pytest.raises(ValueError, match=r"seat must be 'first' or a seat of these games \(0, 1\), got 2"):
+        kum.lab.compare(*runs, seat=2)
+    with pytest.raises(ValueError, match="unknown option 'limt'"):
+        kum.lab.compare(None, {"limt": 25}, games=4, game="bust")
+    with pytest.raises(ValueError, match="a variant is a dict of Bust options"):
+        kum.lab.compare(None, "fast", games=4, game="bust")
+
+
+def test_compare_on_expeditions(expeditions: pd.DataFrame) -> None:
+    res = kum.lab.compare(expeditions, {"cost": 0}, games=30, seed=3, bots=("greedy", "random"), progress=False)
+    t = res.table
+    assert list(t.index) == ["A: standard rules", "B: cost=0", "B - A"]
+    assert {"actions", "expeditions", "margin"} <= set(t.columns)
+    assert t.loc["B - A", "mean_score"] > 20  # no cost: every expedition is worth its cards
+    assert t.loc["B - A", "expeditions"] == pytest.approx(t["expeditions"].iloc[1] - t["expeditions"].iloc[0])
+
+
+def test_replay_of_a_bust_game_is_its_row(bust: pd.DataFrame) -> None:
+    from kum_widget.core import Session
+    from kum_widget.lab.play import game_row
+
+    for k in (0, 7, 59):
+        session = kum.lab.replay(bust, k)
+        assert type(session) is Session and session.game == Bust() and session.is_over
+        row = game_row(session, k, seat_bots(("greedy", "random"), k, rotate=True))
+        assert row == bust.iloc[k].to_dict()
+        assert session.seed == bust.loc[k, "seed"] == game_seed(0, k) and session.move_number == bust.loc[k, "actions"]
+    other_bots = kum.lab.replay(bust, 3, bots=("random", "random"))
+    assert other_bots.seed == bust.loc[3, "seed"]
+    ruled = kum.simulate(5, game="bust", rules={"limit": 30}, bots="random", seed=4, progress=False)
+    again = kum.lab.replay(ruled, 4)
+    assert again.game.rules["limit"] == 30 and again.scores() == [ruled.loc[4, "score_0"], ruled.loc[4, "score_1"]]
+
+
+class _Ordered(Bust):
+    """Bust with summary columns and a columns hook (unregistered: replay finds its class in the attrs)."""
+
+    name = "bust-ordered"
+
+    def summary(self, s: Any, logs: Any) -> dict[str, Any]:
+        return {"pile": len(s.pile), **{f"held_{p}": len(h) for p, h in enumerate(s.hands)}, "events": sum(map(len, logs))}
+
+    def columns(self, players: int) -> list[str]:
+        return ["game", "pile", *(f"held_{p}" for p in range(players)), "winners"]
+
+
+def test_a_columns_hook_orders_the_table() -> None:
+    df = kum.simulate(6, game=_Ordered(), players=3, bots="random", progress=False)
+    rest = ["seed", "players", "actions", "n_winners", *(f"{n}_{s}" for n in ("bot", "score", "win") for s in range(3)), "events"]
+    assert list(df.columns) == ["game", "pile", "held_0", "held_1", "held_2", "winners", *rest]
+    assert kum.lab.columns(3, _Ordered) == ["game", "pile", "held_0", "held_1", "held_2", "winners"]
+    long = kum.lab.per_seat(df)
+    assert {"held", "pile", "events"} <= set(long.columns) and len(long) == 18
+    assert kum.lab.score_distribution(df, by="seat").table.columns.tolist()[-2:] == ["held", "win_rate"]
+    replayed = kum.lab.replay(df, 5)
+    assert type(replayed.game) is _Ordered and replayed.move_number == df.loc[5, "actions"]
+
+
+def test_bad_arguments_for_other_games(bust: pd.DataFrame) -> None:
+    with pytest.raises(ValueError, match="no game named 'nope'"):
+        kum.simulate(2, game="nope", progress=False)
+    with pytest.raises(ValueError, match="Bust: unknown option 'races'"):
+        kum.simulate(2, game="bust", races=["orc", "dwarf"], progress=False)
+    with pytest.raises(ValueError, match=r"players must be a whole number 2\.\.4"):
+        kum.simulate(2, game="bust", players=5, progress=False)
+    with pytest.raises(ValueError, match="options must be a mapping"):
+        kum.simulate(2, game="bust", rules="fast", progress=False)
+    with pytest.raises(ValueError, match="executor must be None"):
+        kum.simulate(2, game="bust", executor="dask", progress=False)
+    with pytest.raises(ValueError, match="no game named"):
+        kum.lab.matchup(("random", "greedy"), games=2, game="nope")
+    with pytest.raises(ValueError, match=r"per_seat: no per-seat columns .*\(columns: x\)"):
+        kum.lab.per_seat(pd.DataFrame({"x": [1]}))
+
+
+def test_deck_table_reaches_the_deck_through_the_registry() -> None:
+    from kum_widget.core import game_class
+
+    deck = game_class("kings-under-mountains")().kum_rules.deck  # type: ignore[attr-defined]
+    pd.testing.assert_frame_equal(kum.lab.deck_table(deck), kum.lab.deck_table())
+    assert deck == kum.Deck.standard() and len(kum.lab.face_table(deck)) == len(kum.lab.face_table())

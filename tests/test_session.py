@@ -95,3 +95,43 @@ def test_describe_for_a_spectator_hides_every_deck_draw() -> None:
     assert g.describe(drew, 0) == g.describe(drew) != "Ada drew from the deck."
     with pytest.raises(kum.KumError, match="seat"):
         g.describe(drew, 5)
+
+
+def test_the_state_fields_are_listed_once_and_clone_copies_every_mutable_one() -> None:
+    from kum_widget.games.kum import state as st
+
+    groups = st.SHARED + st.FLAT + st.NESTED + st.MAPPED
+    assert len(groups) == len(set(groups)) and set(groups) == set(st.State.__annotations__) == set(st.State.__slots__)
+    g = played(6, 40)
+    s, c = g._state, g._state.clone()
+    assert c == s
+    for name in st.FLAT + st.NESTED + st.MAPPED:
+        assert getattr(c, name) is not getattr(s, name), name
+    for name in st.NESTED:
+        assert all(a is not b for a, b in zip(getattr(c, name), getattr(s, name), strict=True)), name
+
+
+def test_rules_show_every_option_in_their_signature() -> None:
+    import dataclasses
+    import inspect
+
+    params = inspect.signature(kum.Rules).parameters
+    fields = [f.name for f in dataclasses.fields(kum.Rules)]
+    assert [p for p in params if p != "unknown"] == fields
+    defaults = kum.Rules()
+    for name in fields:
+        default = params[name].default
+        assert getattr(defaults, name) == (kum.Deck.standard() if name == "deck" else default), name
+    assert "deck: 'Deck' = Deck.standard()" in str(inspect.signature(kum.Rules))
+    with pytest.raises(kum.InvalidRulesError, match=r"unknown rule option.*colour"):
+        kum.Rules(colour="red")
+
+
+def test_the_action_id_layout_reads_back_for_every_id() -> None:
+    from kum_widget.games.kum.actions import DISCARD_OFFSET, action_from_id, action_id, id_base
+
+    for n, m in ((80, 4), (44, 3), (10, 1)):
+        top = id_base(n, m) + DISCARD_OFFSET + n
+        assert all(action_id(action_from_id(a, n, m), n, m) == a for a in range(top))
+        with pytest.raises(kum.InvalidActionError):
+            action_from_id(top, n, m)

@@ -12,14 +12,13 @@ the session, nor the real position unless the game has perfect information (then
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
-from ..core.registry import game_class
 
-__all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "BOT_NAMES", "game_of_view", "ids_of"]
+__all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "BOT_NAMES"]
 
 
 @runtime_checkable
@@ -55,18 +54,18 @@ def make_bot(spec: Any, *, seed: int | None = None) -> Bot:
         factory = _registry().get(key)
         if factory is None:
             raise GameError(f"unknown bot {shown(spec)}: expected one of {', '.join(BOT_NAMES)} or an object with choose()")
-        return factory(seed)  # type: ignore[no-any-return]
+        return factory(seed)
     if callable(getattr(spec, "choose", None)) or callable(getattr(spec, "decide", None)):
         if not hasattr(spec, "name"):
             spec.name = type(spec).__name__
-        return spec  # type: ignore[no-any-return]
+        return cast(Bot, spec)  # duck-typed: it has choose() (or decide()) and now a name
     raise GameError(f"a bot is a name ({', '.join(BOT_NAMES)}) or an object with choose(view, legal), got {shown(spec)}")
 
 
 BOT_NAMES = ("random", "greedy", "ismcts")
 
 
-def _registry() -> dict[str, Any]:
+def _registry() -> dict[str, Callable[[int | None], Bot]]:
     from .greedy import GreedyBot
     from .ismcts import ISMCTSBot
 
@@ -100,19 +99,3 @@ def bot_move(session: Any, bot: Bot) -> Any:
     if choice not in legal:
         raise GameError(f"{bot.name} chose {shown(choice)}, which is not a legal action")
     return choice
-
-
-def game_of_view(view: dict[str, Any]) -> CardGame:
-    """The rules a view belongs to, for a bot called as ``choose(view, legal)``: the
-    view's ``"game"`` name (and ``"rules"``) through the registry."""
-    name = view.get("game") if isinstance(view, dict) else None
-    if not isinstance(name, str):
-        raise GameError("this bot needs the game: call it through bot_move(session, bot), or pass a view with a 'game' name")
-    cls = game_class(name)
-    return cls.from_view(view) if hasattr(cls, "from_view") else cls()
-
-
-def ids_of(game: CardGame, view: dict[str, Any], legal: Sequence[Hashable]) -> list[int]:
-    """The action ids of ``legal`` (ints already, or a game's action objects)."""
-    encode = getattr(game, "encode", None)
-    return [a if type(a) is int else encode(view, a) for a in legal]  # type: ignore[misc]

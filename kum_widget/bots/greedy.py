@@ -13,7 +13,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ..core.game import CardGame
-from .base import game_of_view, ids_of
+from .common import game_of_view, ids_of
 
 __all__ = ["GreedyBot"]
 

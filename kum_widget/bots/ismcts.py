@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
-from .base import game_of_view, ids_of
+from .common import game_of_view, ids_of
 
 __all__ = ["ISMCTSBot"]
 
@@ -144,10 +144,11 @@ class ISMCTSBot:
                     a = ids[0]
                 elif not has_heuristic or rnd() < eps:
                     a = ids[int(rnd() * len(ids))]
+                elif (scores := heuristic(s, ids)) is None:  # no opinion on this position: at random
+                    a = ids[int(rnd() * len(ids))]
                 else:
-                    scores = heuristic(s, ids)
-                    top = max(scores)  # type: ignore[arg-type]
-                    best = [x for x, v in zip(ids, scores, strict=True) if v >= top - 1e-9]  # type: ignore[arg-type]
+                    top = max(scores)
+                    best = [x for x, v in zip(ids, scores, strict=True) if v >= top - 1e-9]
                     a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
                 step(s, a)
                 depth -= 1

@@ -9,7 +9,8 @@
 Standard library only. See GAMES.md for the protocol and a complete example.
 """
 
-from .checker import CheckReport, check_game
+from typing import Any
+
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, InvalidSaveError
 from .events import Note
 from .game import CardGame
@@ -20,3 +21,12 @@ __all__ = [
     "CardGame", "CheckReport", "GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError",
     "Note", "Session", "check_game", "game_class", "game_names", "register",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The checker loads on first use: a game being played never needs it.
+    if name in ("check_game", "CheckReport"):
+        from . import checker
+
+        return getattr(checker, name)
+    raise AttributeError(f"module 'kum_widget.core' has no attribute {name!r}")

@@ -137,7 +137,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
             _check_game_over(game, s, game_seed, choices, report)
         except Exception as exc:  # a broken game can break the checks themselves: say where, go on
             report.fail("plays to the end", f"the game raised {type(exc).__name__}: {exc} {_where(s, game_seed)}")
-    if not has_secrets and not game.perfect_information:
+    if type(game).secrets is CardGame.secrets and not game.perfect_information:
         report.skipped["hidden cards stay hidden"] = "the game declares no secrets() (see GAMES.md)"
     if type(game).board is CardGame.board:
         report.skipped["board is valid"] = "the game has no board(): the board shows its views as text"

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from .errors import GameError, IllegalMoveError, InvalidOptionError, shown
+from .errors import IllegalMoveError, InvalidOptionError, shown
 from .events import Note
 
 __all__ = ["CardGame"]
@@ -50,7 +50,8 @@ class CardGame:
         for key, value in options.items():
             default = self.defaults[key]
             if type(value) is not type(default) and not (type(default) is float and type(value) is int):
-                raise InvalidOptionError(f"option {key!r} must be a {type(default).__name__} like {default!r}, got {shown(value)}")
+                kind = {"int": "whole number", "float": "number", "str": "text", "bool": "True or False"}.get(type(default).__name__, type(default).__name__)
+                raise InvalidOptionError(f"option {key!r} must be {'' if kind.startswith('True') else 'a '}{kind} like {default!r}, got {shown(value)}")
         self.rules: dict[str, Any] = {**self.defaults, **options}
 
     # -- rule options ------------------------------------------------------------------
@@ -65,19 +66,10 @@ class CardGame:
             raise InvalidOptionError(f"options must be a mapping of option names to values, got {shown(options)}")
         return type(self)(**{**self.rules, **options})
 
-    def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
-        """A :class:`~kum_widget.core.Session` of this game (a game may return its own kind
-        and take more ``setup`` options; Kings Under Mountains takes ``races``)."""
-        from .session import Session
-
-        if setup:
-            raise InvalidOptionError(f"{self.title or self.name}: unknown option {sorted(setup)[0]!r} for a new game")
-        return Session(self, players, seed=seed)
-
     def check_players(self, players: int) -> None:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             span = f"{self.min_players}" if self.min_players == self.max_players else f"{self.min_players}..{self.max_players}"
-            raise GameError(f"{self.title or self.name} is for {span} player{'' if span == '1' else 's'}, got {shown(players)}")
+            raise InvalidOptionError(f"{self.title or self.name} is for {span} player{'' if span == '1' else 's'}, got {shown(players)}")
 
     # -- the rules (required) --------------------------------------------------------
 
@@ -128,7 +120,9 @@ class CardGame:
 
     def parse_action(self, state: State, text: str) -> int:
         """The action ``text`` names in ``state``. The default reads the text of any legal
-        action (case and spaces aside); override it to read more (short forms)."""
+        action (case and spaces aside). To read more (short forms), override it and call
+        ``super().parse_action(state, text)`` for text you do not read (it raises
+        ``IllegalMoveError``)."""
         key = " ".join(text.lower().split())
         for action in self.legal_actions(state):
             if " ".join(self.action_text(state, action).lower().split()) == key:
@@ -136,8 +130,9 @@ class CardGame:
         raise IllegalMoveError(f"{text[:80]!r} is not a legal action now")
 
     def refusal(self, state: State, action: int) -> str | None:
-        """Why ``action`` is illegal in ``state`` (a rule, in words), or None if it is legal."""
-        return None if action in self.legal_actions(state) else "not a legal action now"
+        """Why ``action`` (not among the legal actions) is illegal in ``state``: a rule, in
+        words. Asked only for illegal actions; the legal list decides what is legal."""
+        return "not a legal action now"
 
     # -- what happened, in words ---------------------------------------------------------------
 
@@ -201,6 +196,14 @@ class CardGame:
         every action (JSON-safe values; a column per seat ends in ``_<seat>``). The lab adds
         the scores, winners and bots."""
         return {}
+
+    def columns(self, players: int) -> list[str] | None:
+        """The order of the lab's table for ``players`` seats: the lab's own columns
+        (``game``, ``seed``, ``players``, ``actions``, ``n_winners``, ``winners``, per seat
+        ``bot_s``, ``score_s``, ``win_s``) and the :meth:`summary`'s, as it should show them.
+        Every column listed is in the table; one it leaves out follows in the order it
+        comes. None (the default): the lab's own columns, then the summary's as they come."""
+        return None
 
     def secrets(self, state: State, seat: int) -> list[Any]:
         """Values only ``seat`` may know now (say, the cards of its hand as its view writes

@@ -28,7 +28,7 @@ from .registry import game_class
 if TYPE_CHECKING:  # the session imports this module, not the other way round
     from .session import Session
 
-__all__ = ["FORMAT", "session_to_dict", "session_from_dict", "session_record", "session_from_record"]
+__all__ = ["FORMAT", "session_to_dict", "session_from_dict", "session_record", "session_from_record", "split_record"]
 
 FORMAT, VERSION = "kum-session", 1
 _TAG = re.compile(r'\[(?P<key>[A-Za-z][A-Za-z0-9]*) "(?P<value>(?:[^"\\]|\\.)*)"\]')
@@ -125,6 +125,26 @@ def _unescape(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
+def split_record(text: str, error: type[GameError] = InvalidSaveError, tag: re.Pattern[str] = _TAG) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """A record's tags (``[Name "value"]``, unescaped) and its move lines with their line
+    numbers; blank lines and ``%`` comments skipped, a leading byte-order mark dropped."""
+    text = text.removeprefix("\ufeff")  # as some editors save UTF-8 text
+    tags: dict[str, str] = {}
+    moves: list[tuple[int, str]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("["):
+            m = tag.fullmatch(line)
+            if m is None:
+                raise error(f'line {n}: cannot read tag {line[:60]!r}: expected [Name "value"]')
+            tags[m["key"]] = _unescape(m["value"])
+        else:
+            moves.append((n, line))
+    return tags, moves
+
+
 def session_record(s: Session) -> str:
     tags = [("Game", s.game.name), ("Format", f"{FORMAT} {VERSION}")]
     tags += [(f"Player{i}", name) for i, name in enumerate(s.players)]
@@ -148,20 +168,7 @@ def session_record(s: Session) -> str:
 def session_from_record(cls: type[Session], text: Any, game: CardGame | type[CardGame] | None = None) -> Session:
     if not isinstance(text, str):
         raise InvalidSaveError(f"a record is text, got {type(text).__name__}")
-    text = text.removeprefix("\ufeff")
-    tags: dict[str, str] = {}
-    moves: list[tuple[int, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("%"):
-            continue
-        if line.startswith("["):
-            m = _TAG.fullmatch(line)
-            if m is None:
-                raise InvalidSaveError(f'line {n}: cannot read tag {line[:60]!r}: expected [Name "value"]')
-            tags[m["key"]] = _unescape(m["value"])
-        else:
-            moves.append((n, line))
+    tags, moves = split_record(text)
     if tags.get("Format") != f"{FORMAT} {VERSION}":
         raise InvalidSaveError(f"tag Format: expected '{FORMAT} {VERSION}', got {shown(tags.get('Format'))}")
     try:

@@ -11,7 +11,7 @@ __all__ = ["register", "game_class", "game_names"]
 
 # The games that ship with kum_widget load on first use (import kum_widget stays light).
 _BUILT_IN = {
-    "kings-under-mountains": "kum_widget.games.kum.card_game:KingsUnderMountains",
+    "kings-under-mountains": "kum_widget.games.kum.game:KingsUnderMountains",
     "bust": "kum_widget.core.examples:Bust",
 }
 _ALIASES = {"kum": "kings-under-mountains"}

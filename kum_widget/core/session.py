@@ -17,7 +17,6 @@ call leaves the session exactly as it was.
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -26,10 +25,9 @@ from . import records
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, shown
 from .game import CardGame
 
-__all__ = ["Session", "CHECKPOINT_EVERY", "check_names"]
+__all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
 
 CHECKPOINT_EVERY = 16  # undo replays at most this many actions from a snapshot
-_log = logging.getLogger("kum_widget")
 S = TypeVar("S", bound="Session")
 
 
@@ -52,6 +50,21 @@ def check_names(players: Any, game: CardGame) -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise InvalidOptionError(f"players: names must differ, got {list(names)}")
     return names
+
+
+def new_session(game: CardGame, players: Any = None, *, seed: int | None = None, **setup: Any) -> Session:
+    """A new game of ``game``: the game's own kind of session when it defines
+    ``new_session(players, seed=..., **setup)`` (Kings Under Mountains gives a ``kum.Game``
+    and takes ``races``), else a :class:`Session`."""
+    make = getattr(game, "new_session", None)
+    if callable(make):
+        session = make(players, seed=seed, **setup)
+        if not isinstance(session, Session):
+            raise InvalidOptionError(f"{type(game).__name__}.new_session() must return a core Session, got {type(session).__name__}")
+        return session
+    if setup:
+        raise InvalidOptionError(f"{game.title or game.name}: unknown option {sorted(setup)[0]!r} for a new game")
+    return Session(game, players, seed=seed)
 
 
 class Session:
@@ -219,11 +232,11 @@ class Session:
         """Apply one legal action (its id, text, or object); return the events it caused.
         An illegal one raises (the reason in words) and changes nothing."""
         aid = self._resolve(action)
-        try:
-            reason = self.game.refusal(self._state, aid)
-        except (KeyError, IndexError, TypeError, AttributeError):  # an id the game does not know
-            reason = "not an action of this game"
-        if reason is not None:
+        if aid not in self.game.legal_actions(self._state):  # the legal list decides; refusal() says why
+            try:
+                reason = self.game.refusal(self._state, aid) or "not a legal action now"
+            except (KeyError, IndexError, TypeError, AttributeError, ValueError):  # an id the game does not know
+                reason = "not an action of this game"
             raise self._illegal(aid, reason)
         self._push(aid)
         self._future.clear()
@@ -321,7 +334,9 @@ class Session:
             try:
                 callback(self)
             except Exception:  # the change has happened: a failing listener must not hide it
-                _log.exception("a listener of %r failed (the game changed; the listener missed it)", self)
+                import logging  # only here: it costs import time
+
+                logging.getLogger("kum_widget").exception("a listener of %r failed (the game changed; the listener missed it)", self)
 
     # -- helpers (a game's session subclass may override the first three) ------------------
 

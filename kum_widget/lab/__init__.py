@@ -6,14 +6,21 @@
 (4, [0, 1, 2, 3])
 >>> bool((df["score_0"] == df["developed_0"] - df["undeveloped_0"]).all())
 True
+>>> bust = kum.simulate(4, game="bust", bots=("random", "greedy"), progress=False)
+>>> kum.lab.win_rate(bust, by="bot").table["games"].tolist()
+[4, 4]
+
+The lab plays any game on the core (``kum.simulate(game="bust")``; default Kings Under
+Mountains) and knows none: it reaches a game through the registry and its hooks, and
+its helpers read the columns the game's ``summary`` gives.
 
 - :func:`simulate` (also ``kum.simulate``): one row per game; :func:`per_seat`: one
-  row per (game, seat); :func:`replay`: a game of a run, played again as a ``kum.Game``;
+  row per (game, seat); :func:`replay`: a game of a run, played again as a session;
   :func:`worker_pool`: worker processes to reuse across runs.
 - :func:`win_rate`, :func:`score_distribution`, :func:`game_length`, :func:`matchup`,
   :func:`compare`: a table and a plot each (a :class:`LabResult`).
-- :func:`deck_table`, :func:`face_table`: deck tables as DataFrames (to write a CSV
-  for ``kum.Deck.from_csv``).
+- :func:`deck_table`, :func:`face_table`: Kings Under Mountains deck tables as
+  DataFrames (to write a CSV for ``kum.Deck.from_csv``).
 - :func:`wilson`, :func:`newcombe`, :func:`newcombe_paired`: the intervals used.
 
 Importing this package is light: pandas, matplotlib, tqdm and dask load on first use.

@@ -1,9 +1,11 @@
 """Analysis helpers: a table and a plot for each design question.
 
-Each returns a :class:`~kum_widget.lab.result.LabResult` (``table, figure = ...``).
-Win rates count a shared win (D4) as a win for every seat in the tie, so the rates of
-the seats of one game can add up to more than 1; their 95% intervals are Wilson's.
-pandas and matplotlib load inside the functions.
+Each returns a :class:`~kum_widget.lab.result.LabResult` (``table, figure = ...``) and
+works on the results of any game: per-seat columns are those ending in ``_<seat>``, and
+``first_player``, ``race`` and ``turns`` are used when the game gives them. Win rates
+count a shared win (a tie on the top score) as a win for every seat in the tie, so the
+rates of the seats of one game can add up to more than 1; their 95% intervals are
+Wilson's. pandas and matplotlib load inside the functions.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..games.kum import Rules
-from .play import BotSpec, bot_label
+from ..core.errors import shown
+from ..core.game import CardGame
+from .play import BotSpec, bot_label, changed_options, the_game, title_of, with_rules
 from .result import LabResult, axes_of
-from .simulate import _need_frame, per_seat, simulate, worker_pool
+from .simulate import _need_frame, game_columns, per_seat, seat_columns, simulate, worker_pool
 from .stats import Z95, newcombe, newcombe_paired, wilson
 
 if TYPE_CHECKING:
@@ -51,7 +54,7 @@ def _keys(long: pd.DataFrame, by: str | Sequence[str]) -> list[str]:
     keys = [by] if isinstance(by, str) else list(by)
     missing = [k for k in keys if k not in long.columns]
     if not keys or missing:
-        raise ValueError(f"by={by!r}: choose among the per-seat columns {', '.join(map(str, long.columns))}")
+        raise ValueError(f"by={by!r}: no such column; choose among the columns of per_seat(results): {', '.join(map(str, long.columns))}")
     return keys
 
 
@@ -63,8 +66,9 @@ def _fair_line(ax: Axes, fair: pd.Series) -> None:
 
 
 def win_rate(results: pd.DataFrame, by: str | Sequence[str] = "seat", *, ax: Axes | None = None) -> LabResult:
-    """Win rate per ``seat`` (or ``"bot"``, ``"race"``, ``"first"``, any per-seat
-    column, or a list of them) with 95% Wilson intervals, as a table and a bar chart.
+    """Win rate per ``seat`` (or ``"bot"``, any per-seat column such as Kings Under
+    Mountains' ``"race"``, ``"first"`` when the game gives ``first_player``, or a list of
+    them) with 95% Wilson intervals, as a table and a bar chart.
 
     >>> import kum_widget as kum
     >>> r = kum.lab.win_rate(kum.simulate(20, bots="random", progress=False))
@@ -91,39 +95,70 @@ def win_rate(results: pd.DataFrame, by: str | Sequence[str] = "seat", *, ax: Axe
     return LabResult(t, fig, ax, title)
 
 
-def score_distribution(results: pd.DataFrame, by: str | Sequence[str] = "race", *, ax: Axes | None = None) -> LabResult:
-    """Final scores per ``race`` (or ``"seat"``, ``"bot"``...): summary table with a
-    95% interval of the mean, and box plots (the triangle is the mean)."""
+def score_distribution(
+    results: pd.DataFrame,
+    by: str | Sequence[str] | None = None,
+    *,
+    column: str = "score",
+    means: Sequence[str] | None = None,
+    ax: Axes | None = None,
+) -> LabResult:
+    """Final scores (or another numeric per-seat ``column``) per ``by``: ``"race"`` when
+    the game has it (Kings Under Mountains), else ``"bot"`` (or ``"seat"``, any per-seat
+    column): summary table with a 95% interval of the mean, and box plots (the triangle
+    is the mean). ``means``: per-seat columns whose mean joins the table (default: every
+    numeric per-seat column of the game's own), then ``win_rate``."""
+    import pandas as pd
+
     long = per_seat(results)
+    if by is None:
+        by = "race" if "race" in long.columns else "bot"
     keys = _keys(long, by)
+    per = [n for n in seat_columns(results) if n in long.columns]
+    numeric = [n for n in per if pd.api.types.is_numeric_dtype(long[n]) and not pd.api.types.is_bool_dtype(long[n])]
+    if column not in numeric:
+        raise ValueError(f"score_distribution: column={column!r}: choose among the numeric per-seat columns {', '.join(numeric)}")
+    if means is None:
+        means = [n for n in numeric if n not in ("score", column)]
+    elif isinstance(means, str) or [m for m in means if m not in numeric]:
+        raise ValueError(f"score_distribution: means={means!r}: give a list among the numeric per-seat columns {', '.join(numeric)}")
     g = long.groupby(keys, sort=True, dropna=False)
-    t = g["score"].agg(games="size", mean="mean", std="std", min="min", median="median", max="max")
-    t["q25"] = g["score"].quantile(0.25)
-    t["q75"] = g["score"].quantile(0.75)
+    t = g[column].agg(games="size", mean="mean", std="std", min="min", median="median", max="max")
+    t["q25"] = g[column].quantile(0.25)
+    t["q75"] = g[column].quantile(0.75)
     half = Z95 * t["std"].fillna(0) / t["games"].pow(0.5)
     t["mean_low"], t["mean_high"] = t["mean"] - half, t["mean"] + half
-    t["developed"] = g["developed"].mean()
-    t["undeveloped"] = g["undeveloped"].mean()
+    for name in means:
+        t[name] = g[name].mean()
     t["win_rate"] = g["win"].mean()
-    t = t[["games", "mean", "mean_low", "mean_high", "std", "min", "q25", "median", "q75", "max",
-           "developed", "undeveloped", "win_rate"]]
+    t = t[["games", "mean", "mean_low", "mean_high", "std", "min", "q25", "median", "q75", "max", *means, "win_rate"]]
     fig, ax = axes_of(ax)
-    groups = [grp["score"].to_numpy() for _, grp in g]
+    groups = [grp[column].to_numpy() for _, grp in g]
     ax.boxplot(groups, tick_labels=[_label(i) for i in t.index], showmeans=True, widths=0.6)
     ax.axhline(0, color="0.6", linewidth=0.8)
     ax.set_xlabel(" / ".join(keys))
-    ax.set_ylabel("final score")
-    title = f"Scores by {' / '.join(keys)} ({int(results.shape[0])} games)"
+    ax.set_ylabel("final score" if column == "score" else column)
+    title = f"{'Scores' if column == 'score' else column} by {' / '.join(keys)} ({int(results.shape[0])} games)"
     ax.set_title(title, fontsize="medium")
     return LabResult(t, fig, ax, title)
 
 
-def game_length(results: pd.DataFrame, by: str | None = None, *, column: str = "turns", ax: Axes | None = None) -> LabResult:
-    """How long games last: ``turns`` (or another game-level column) summarised, overall
-    or per group of ``by`` (a game-level column such as ``"variant"``), with histograms."""
+def _length_column(results: pd.DataFrame) -> str:
+    """How a game's length is counted: ``turns`` when the game gives them, else ``actions``."""
+    return "turns" if "turns" in results.columns else "actions"
+
+
+def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | None = None, ax: Axes | None = None) -> LabResult:
+    """How long games last: ``turns`` when the game gives them, else ``actions`` (or
+    another game-level ``column``) summarised, overall or per group of ``by`` (a
+    game-level column such as ``"variant"``), with histograms."""
     _need_frame(results)
-    if column not in results.columns or (by is not None and by not in results.columns):
-        raise ValueError(f"game_length: choose column and by among {', '.join(map(str, results.columns))}")
+    if column is None:
+        column = _length_column(results)
+    missing = [repr(v) for v in (column, by) if v is not None and v not in results.columns]
+    if missing:
+        raise ValueError(f"game_length: choose column and by among {', '.join(map(str, results.columns))} "
+                         f"(there is no column {' or '.join(missing)})")
     groups = [("all games", results)] if by is None else [(_label(k), grp) for k, grp in results.groupby(by, sort=True)]
     import pandas as pd
 
@@ -165,7 +200,8 @@ def matchup(
     bots: Sequence[BotSpec] = ("random", "greedy"),
     games: int = 200,
     *,
-    rules: Rules | Mapping[str, Any] | None = None,
+    rules: Any = None,
+    game: Any = None,
     seed: int = 0,
     executor: Any = None,
     progress: bool = True,
@@ -176,11 +212,12 @@ def matchup(
     """Bot against bot: the win rate of each bot (rows) against each opponent (columns),
     as a heatmap with 95% intervals.
 
-    Without ``results`` it plays ``games`` two-player games for every pair of ``bots``
-    (seats rotating, so each bot sits first half the time; ``self_play=True`` adds the
-    diagonal). With ``results`` (a ``simulate`` table or a list of them, any number of
-    players) it only counts: the rate of a bot is over the games where the opponent sat
-    at another seat. ``table`` is long (``bot``, ``opponent``, ``games``, ``wins``,
+    Without ``results`` it plays ``games`` two-player games of ``game`` (a name, a
+    CardGame or its class, as for ``simulate``; default Kings Under Mountains) under
+    ``rules`` for every pair of ``bots`` (seats rotating, so each bot sits first half
+    the time; ``self_play=True`` adds the diagonal). With ``results`` (a ``simulate``
+    table or a list of them, of any game and number of players) it only counts: the
+    rate of a bot is over the games where the opponent sat at another seat. ``table`` is long (``bot``, ``opponent``, ``games``, ``wins``,
     ``win_rate``, ``low``, ``high``); ``table.pivot(index="bot", columns="opponent",
     values="win_rate")`` is the matrix. ``data`` holds the games played.
     """
@@ -192,6 +229,7 @@ def matchup(
         labels = [bot_label(b) for b in specs]
         if len(specs) < 2 or len(set(labels)) != len(labels):
             raise ValueError(f"matchup: give two or more different bots, got {labels}")
+        the = with_rules(the_game(game, "matchup"), rules, "matchup")
         pairs = list(itertools.combinations(range(len(specs)), 2))
         if self_play:
             pairs += [(i, i) for i in range(len(specs))]
@@ -199,7 +237,7 @@ def matchup(
         pool = worker_pool(executor) if type(executor) is int else None
         try:
             for i, j in pairs:
-                df = simulate(games, 2, (specs[i], specs[j]), rules, seed, pool or executor, progress)
+                df = simulate(games, 2, (specs[i], specs[j]), None, seed, pool or executor, progress, game=the)
                 frames.append(df.assign(pairing=f"{labels[i]} vs {labels[j]}"))
                 if df.attrs.get("interrupted"):
                     break
@@ -238,21 +276,37 @@ def matchup(
     return LabResult(t, fig, ax, title, data)
 
 
-def _describe_rules(rules: Rules | None) -> str:
-    diff = (rules or Rules()).diff()
-    return ", ".join(f"{k}={v}" for k, v in diff.items()) or "standard rules"
+def _options_text(game: CardGame) -> str:
+    """A game's changed options in words ("stuck=draw"), or "standard rules"."""
+    return ", ".join(f"{k}={v}" for k, v in changed_options(game).items()) or "standard rules"
 
 
-def _describe(variant: Any) -> str:
+def _describe(variant: CardGame | pd.DataFrame) -> str:
     """A variant in words: its changed rules (a table: as kept in its attrs)."""
-    import pandas as pd
+    if isinstance(variant, CardGame):
+        return _options_text(variant)
+    changed = variant.attrs.get("rules_changed")
+    if not isinstance(changed, dict):
+        return "given table"
+    return ", ".join(f"{k}={v}" for k, v in changed.items()) or "standard rules"
 
-    if isinstance(variant, pd.DataFrame):
-        changed = variant.attrs.get("rules_changed")
-        if not isinstance(changed, dict):
-            return "given table"
-        return ", ".join(f"{k}={v}" for k, v in changed.items()) or "standard rules"
-    return _describe_rules(_rules(variant))
+
+def _variant(value: Any, game: CardGame) -> CardGame:
+    """A variant (rules for ``game``) as the game it plays."""
+    if value is None:
+        return game
+    if isinstance(value, CardGame):
+        return value
+    try:
+        return with_rules(game, value, "compare")
+    except ValueError as exc:
+        if isinstance(value, Mapping):
+            raise
+        why = str(exc).removeprefix("compare: ")
+        raise ValueError(
+            f"compare: a variant is a dict of {title_of(game)} options, None, a simulate table or what the "
+            f"game's with_options takes; got {shown(value)} ({why})"
+        ) from None
 
 
 def _paired(fa: pd.DataFrame, fb: pd.DataFrame) -> tuple[int, int, int, int] | None:
@@ -268,8 +322,8 @@ def _paired(fa: pd.DataFrame, fb: pd.DataFrame) -> tuple[int, int, int, int] | N
 
 
 def compare(
-    a: Rules | Mapping[str, Any] | pd.DataFrame | None,
-    b: Rules | Mapping[str, Any] | pd.DataFrame | None,
+    a: Any,
+    b: Any,
     games: int = 1000,
     *,
     players: int = 2,
@@ -280,45 +334,55 @@ def compare(
     labels: Sequence[str] | None = None,
     seat: int | str = "first",
     races: Sequence[str] | None = None,
+    game: Any = None,
     ax: Sequence[Axes] | None = None,
 ) -> LabResult:
     """Two rule variants side by side: "does changing X move the first-player advantage?"
 
-    ``a`` and ``b`` are ``kum.Rules`` (or dicts of changed options, or ``None`` for the
-    standard rules), or tables ``simulate`` already returned. Both variants play the
-    same game seeds (so where the setup is unchanged they start from the same deals).
-    ``seat`` is the seat whose win rate is compared: ``"first"`` (whoever moved first,
-    seat 0 unless the rules say otherwise) or a seat number.
+    ``a`` and ``b`` are rules of ``game`` (a name, a CardGame or its class, as for
+    ``simulate``; default: the game of a table given, else Kings Under Mountains): a dict
+    of changed options, ``None`` for the game as given, what its ``with_options`` takes
+    (a ``kum.Rules``) or a game (``Bust(limit=25)``); or tables ``simulate`` already
+    returned. Both variants play
+    the same game seeds (so where the setup is unchanged they start from the same deals).
+    ``seat`` is the seat whose win rate is compared: ``"first"`` (whoever moved first, by
+    the game's ``first_player`` column; seat 0 for a game without one) or a seat number.
 
     The table has a row per variant and a ``B - A`` row: ``win_rate`` with its 95%
     interval (Wilson per variant; Newcombe's for the difference: for paired data when
     both runs played the same game seeds, so games the rule change does not touch
     narrow it; for independent samples otherwise), the share of shared wins, mean score
-    of that seat, and per game: turns, mines won through another player's card, stuck
-    turns. ``data`` is both runs in one table, with a ``variant``
-    column. The figure: win rate of every seat under each variant, and game lengths.
+    of that seat, and per game the mean length (``turns``, else ``actions``) and of the
+    game's own numeric columns (Kings Under Mountains: ``claims``, ``claims_by_other``,
+    ``stuck``...). ``data`` is both runs in one table, with a ``variant`` column. The
+    figure: win rate of every seat under each variant, and game lengths.
     """
     import pandas as pd
 
-    if not (seat == "first" or (type(seat) is int and 0 <= seat < 4)):
-        raise ValueError(f"compare: seat must be 'first' or a seat number 0..3, got {seat!r}")
     inputs = [a, b]
+    tables = [v for v in inputs if isinstance(v, pd.DataFrame)]
+    if game is None and tables:  # the game of the table given (each variant says its own rules)
+        game = tables[0].attrs.get("game_class") or tables[0].attrs.get("game") or None
+    the = the_game(game, "compare")
+    if not (seat == "first" or (type(seat) is int and seat >= 0 and (len(tables) == 2 or seat < players))):
+        raise ValueError(f"compare: seat must be 'first' or a seat number 0..{players - 1}, got {seat!r}")
+    variants = [v if isinstance(v, pd.DataFrame) else _variant(v, the) for v in inputs]
     if labels is None:
-        names = [_describe(v) for v in inputs]
+        names = [_describe(v) for v in variants]
         labels = [f"A: {names[0]}", f"B: {names[1]}"]
     elif isinstance(labels, str) or len(labels) != 2 or len(set(labels)) != 2:
         raise ValueError(f"compare: labels must be two different names, got {labels!r}")
     frames: list[pd.DataFrame] = []
-    pool = worker_pool(executor) if type(executor) is int and not all(isinstance(v, pd.DataFrame) for v in inputs) else None
+    pool = worker_pool(executor) if type(executor) is int and len(tables) < 2 else None
     try:
-        for v, label in zip(inputs, labels, strict=True):
+        for v, label in zip(variants, labels, strict=True):
             if isinstance(v, pd.DataFrame):
                 df = v
             elif frames and frames[-1].attrs.get("interrupted"):
                 df = frames[-1].iloc[0:0].drop(columns="variant")  # Ctrl-C: do not start the next run
                 df.attrs = {"interrupted": True}
             else:
-                df = simulate(games, players, bots, _rules(v), seed, pool or executor, progress, races=races)
+                df = simulate(games, players, bots, None, seed, pool or executor, progress, races=races, game=v)
             frames.append(df.assign(variant=label))
     finally:
         if pool is not None:
@@ -326,9 +390,18 @@ def compare(
     data = pd.concat(frames, ignore_index=True)
     data["variant"] = pd.Categorical(data["variant"], categories=list(labels))
     long = per_seat(data)
-    focus = long[long["first"]] if seat == "first" else long[long["seat"] == seat]
+    seats = sorted(long["seat"].unique())
+    if seat == "first" and "first" in long.columns:
+        focus, who = long[long["first"]], "the first player"
+    else:
+        chosen = 0 if seat == "first" else seat
+        if chosen not in seats:
+            raise ValueError(f"compare: seat must be 'first' or a seat of these games ({', '.join(map(str, seats))}), got {seat!r}")
+        focus, who = long[long["seat"] == chosen], f"seat {chosen}"
+    length = _length_column(data)
+    per_game = [length, *(c for c in game_columns(data.drop(columns="variant")) if c != length)]
     rows: dict[str, dict[str, Any]] = {}
-    for v, label, frame in zip(inputs, labels, frames, strict=True):
+    for v, label, frame in zip(variants, labels, frames, strict=True):
         f = focus[focus["variant"] == label]
         wins, n = int(f["win"].sum()), len(f)
         low, high = wilson(wins, n)
@@ -337,9 +410,7 @@ def compare(
             "games": n, "wins": wins, "win_rate": wins / n if n else math.nan, "low": low, "high": high,
             "shared_rate": float(f["shared"].mean()) if n else math.nan,
             "mean_score": float(f["score"].mean()) if n else math.nan,
-            "turns": float(frame["turns"].mean()) if n else math.nan,
-            "claims_by_other": float(frame["claims_by_other"].mean()) if n else math.nan,
-            "stuck": float(frame["stuck"].mean()) if n else math.nan,
+            **{c: float(frame[c].mean()) if n and c in frame.columns else math.nan for c in per_game},
             "interrupted": bool(frame.attrs.get("interrupted", False)),
         }
     ra, rb = rows[labels[0]], rows[labels[1]]
@@ -351,12 +422,11 @@ def compare(
     method = "paired by game seed" if pairs is not None else "independent samples"
     rows["B - A"] = {
         "rules": f"difference ({method})", "games": math.nan, "wins": math.nan, "win_rate": d, "low": dlow, "high": dhigh,
-        **{k: rb[k] - ra[k] for k in ("shared_rate", "mean_score", "turns", "claims_by_other", "stuck")},
+        **{k: rb[k] - ra[k] for k in ("shared_rate", "mean_score", *per_game)},
         "interrupted": ra["interrupted"] or rb["interrupted"],
     }
     t = pd.DataFrame.from_dict(rows, orient="index")
     t.index.name = "variant"
-    who = "first player" if seat == "first" else f"seat {seat}"
 
     if ax is None:
         fig, axes = axes_of(None, 2)
@@ -365,7 +435,6 @@ def compare(
         fig = axes[0].figure
     left, right = axes[0], axes[1]
     per = rate_table(long, ["variant", "seat"])
-    seats = sorted(long["seat"].unique())
     width = 0.8 / len(labels)
     for k, label in enumerate(labels):
         if label not in per.index.get_level_values("variant"):
@@ -383,24 +452,16 @@ def compare(
         left.axhline(fair[0], color="0.4", linestyle="--", linewidth=1)
     left.legend(fontsize="small", loc="upper right")
     left.set_title("Win rate by seat, 95% intervals", fontsize="medium")
-    lo, hi = int(data["turns"].min()), int(data["turns"].max())
+    lo, hi = int(data[length].min()), int(data[length].max())
     bins = list(range(lo, hi + 2, max(1, (hi - lo + 1) // 30 or 1)))
     for k, label in enumerate(labels):
-        right.hist(data.loc[data["variant"] == label, "turns"], bins=bins, histtype="step", density=True,
+        right.hist(data.loc[data["variant"] == label, length], bins=bins, histtype="step", density=True,
                    linewidth=1.5, color=f"C{k}", label=label)
-    right.set_xlabel("turns")
+    right.set_xlabel(length)
     right.set_ylabel("share of games")
     right.set_title("Game length", fontsize="medium")
     right.legend(fontsize="small")
     d_text = f"{d:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]" if not math.isnan(d) else "n/a"
-    title = f"Win rate of the {who}: B - A = {d_text}"
+    title = f"Win rate of {who}: B - A = {d_text}"
     fig.suptitle(title, fontsize="medium")
     return LabResult(t, fig, axes, title, data)
-
-
-def _rules(value: Any) -> Rules | None:
-    if value is None or isinstance(value, Rules):
-        return value
-    if isinstance(value, Mapping):
-        return Rules().with_(**value)
-    raise ValueError(f"compare: a variant is a kum.Rules, a dict of rule options, None or a simulate table; got {type(value).__name__}")

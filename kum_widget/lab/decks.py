@@ -1,11 +1,16 @@
-"""Deck tables as DataFrames: read the standard table, change it, save a CSV that
-``kum.Deck.from_csv`` loads."""
+"""Deck tables of Kings Under Mountains as DataFrames: read the standard table, change it,
+save a CSV that ``kum.Deck.from_csv`` loads.
+
+The one part of the lab about a single game; it reaches the game through the registry
+(``core.game_class("kings-under-mountains")``), as the rest of the lab does.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..games.kum import Deck
+from ..core.registry import game_class
+from .play import DEFAULT_GAME
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -13,16 +18,26 @@ if TYPE_CHECKING:
 __all__ = ["deck_table", "face_table"]
 
 
-def deck_table(deck: Deck | None = None) -> pd.DataFrame:
-    """One row per card, in the columns of a deck CSV (``id, race, value, defense, size,
-    points, overseer``) plus ``face`` (the mine face as text). ``Deck.standard()`` by
-    default. ``table.drop(columns="face").to_csv(path, index=False)`` writes a file
+def _standard_deck() -> Any:
+    return game_class(DEFAULT_GAME)().kum_rules.deck  # type: ignore[attr-defined]
+
+
+def deck_table(deck: Any = None) -> pd.DataFrame:
+    """One row per card of a Kings Under Mountains deck (a ``kum.Deck``; default the
+    standard one), in the columns of a deck CSV (``id, race, value, defense, size,
+    points, overseer``) plus ``face`` (the mine face as text).
+    ``table.drop(columns="face").to_csv(path, index=False)`` writes a file
     ``kum.Deck.from_csv(path)`` reads back.
+
+    >>> t = deck_table()
+    >>> len(t), list(t.columns)
+    (80, ['id', 'race', 'value', 'defense', 'size', 'points', 'overseer', 'face'])
     """
     import pandas as pd
 
-    deck = Deck.standard() if deck is None else deck
-    if not isinstance(deck, Deck):
+    standard = _standard_deck()
+    deck = standard if deck is None else deck
+    if not isinstance(deck, type(standard)):
         raise ValueError(f"deck_table: expected a kum.Deck, got {type(deck).__name__}")
     return pd.DataFrame(
         {
@@ -38,7 +53,7 @@ def deck_table(deck: Deck | None = None) -> pd.DataFrame:
     )
 
 
-def face_table(deck: Deck | None = None) -> pd.DataFrame:
+def face_table(deck: Any = None) -> pd.DataFrame:
     """The distinct mine faces of a deck with how many cards carry each (the RULES.md
     D7 table for the standard deck)."""
     t = deck_table(deck)

@@ -7,43 +7,156 @@ a run with seed ``s`` always has the seed ``game_seed(s, i)``, and its bots are
 seeded with ``bot_seed(game_seed(s, i), seat)``, so any game of any run can be
 replayed on its own, in any process.
 
+The lab knows no game: it finds one by name in the registry (Kings Under Mountains by
+default) and plays it through its hooks: ``with_options`` (rule variants),
+``new_session`` (setup options such as ``races``), ``summary`` and ``columns`` (the
+table).
+
 >>> game = play_game(0, seed=1, bots=("random", "greedy"))
 >>> game.is_over
 True
 >>> row = game_row(game, 0, ("random", "greedy"))
 >>> row["score_0"] == row["developed_0"] - row["undeveloped_0"]
 True
+>>> list(game_row(play_game(0, bots=("random", "greedy"), rules_of=the_game("bust")), 0, ("random", "greedy")))
+['game', 'seed', 'players', 'actions', 'n_winners', 'winners', 'bot_0', 'bot_1', 'score_0', 'score_1', 'win_0', 'win_1']
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..core.errors import GameError, shown
 from ..core.game import CardGame
-from ..games.kum import Claimed, Developed, Discarded, Game, Rules, Stuck
 
-__all__ = ["PER_SEAT", "GAME_COLUMNS", "Spec", "bot_label", "bot_seed", "columns", "game_row", "game_seed",
-           "play_game", "run_chunk", "seat_bots", "session_row"]
+if TYPE_CHECKING:  # the bots and the session load on first use
+    from ..bots.base import Bot
+    from ..core.session import Session
+
+__all__ = ["DEFAULT_GAME", "LAB_COLUMNS", "LAB_PER_SEAT", "Spec", "bot_label", "bot_seed", "changed_options", "columns",
+           "game_row", "game_seed", "new_session", "play_game", "run_chunk", "seat_bots", "session_row", "table_columns",
+           "the_game", "title_of", "with_rules"]
 
 BotSpec = str | Callable[[int], Any]
 """A bot for the lab: a name for ``make_bot`` (``"greedy"``), or a factory
 ``f(seed) -> bot`` (a bot class such as ``GreedyBot`` is one), so every game gets a
 fresh bot seeded from the game."""
 
-GAME_COLUMNS = (
-    "game", "seed", "players", "first_player", "turns", "actions", "n_winners", "winners",
-    "claims", "developments", "claims_by_other", "stuck", "discards",
-)
-"""Columns about the whole game, in order (see ``simulate`` for their meaning)."""
+DEFAULT_GAME = "kings-under-mountains"
+"""The registered name of the game the lab plays when none is given."""
 
-PER_SEAT = (
-    "bot", "race", "score", "developed", "undeveloped", "win", "claims", "developments",
-    "claims_by_other", "claims_by_other_points", "claims_for_other", "stuck", "discards",
-)
-"""Per-seat columns: ``score_0``, ``score_1``... one per seat, seat number last."""
+LAB_COLUMNS = ("game", "seed", "players", "actions", "n_winners", "winners")
+"""The lab's own columns about the whole game (every game has them)."""
+
+LAB_PER_SEAT = ("bot", "score", "win")
+"""The lab's own per-seat columns: ``bot_0``, ``score_0``, ``win_0``... (seat number last)."""
+
+
+# -- the game ------------------------------------------------------------------------------
+
+
+def the_game(game: Any = None, where: str = "simulate") -> CardGame:
+    """``game=`` as a :class:`~kum_widget.core.CardGame`: a registered name (``"bust"``),
+    a CardGame (its rule options as given) or its class; None: Kings Under Mountains.
+
+    >>> the_game("bust").name, the_game().name
+    ('bust', 'kings-under-mountains')
+    """
+    from ..core.registry import game_class
+
+    if game is None:
+        game = DEFAULT_GAME
+    if isinstance(game, str):
+        try:
+            game = game_class(game)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    if isinstance(game, type) and issubclass(game, CardGame):
+        game = game()
+    if not isinstance(game, CardGame):
+        raise ValueError(f"{where}: game must be a game's name, a core.CardGame or its class, got {shown(game)}")
+    return game
+
+
+def title_of(game: CardGame) -> str:
+    """The name of ``game`` people read (for messages)."""
+    return game.title or game.name or type(game).__name__
+
+
+def with_rules(game: CardGame, rules: Any, where: str = "simulate") -> CardGame:
+    """``game`` under ``rules``, through the game's ``with_options``: a dict of its options
+    to change, or any object its ``with_options`` takes (Kings Under Mountains: a
+    ``kum.Rules``). None: ``game`` as it is. Refused rules raise ``ValueError``, in the
+    game's words where it has them."""
+    if rules is None:
+        return game
+    try:
+        return game.with_options(rules)
+    except GameError as exc:  # the game's own words: an unknown option, a bad value
+        raise ValueError(f"{where}: {exc}") from None
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        if isinstance(rules, Mapping):
+            raise ValueError(f"{where}: {title_of(game)} refuses rules={shown(rules)} ({exc})") from None
+    # Not a dict, and with_options could not read it: a game whose class takes a rules
+    # object (KingsUnderMountains(rules)) says why in its own words.
+    build: Any = type(game)
+    try:
+        build(rules)
+        reason = None
+    except GameError as exc:
+        reason = str(exc)
+    except Exception:
+        reason = None
+    if reason:
+        raise ValueError(f"{where}: {reason} (or a dict of {title_of(game)} options)")
+    raise ValueError(f"{where}: rules for {title_of(game)} are a dict of its options, got {shown(rules)}")
+
+
+def changed_options(game: CardGame) -> dict[str, Any]:
+    """The options of ``game`` that differ from its defaults, as the game names them:
+    the keywords of its ``repr`` (``Bust(limit=30)``: ``{"limit": 30}``; Kings Under
+    Mountains names a custom deck by its name), else the options whose value differs.
+
+    >>> changed_options(the_game("bust").with_options({"limit": 30}))
+    {'limit': 30}
+    """
+    options = game.options()
+    try:
+        call = ast.parse(repr(game), mode="eval").body
+        if isinstance(call, ast.Call) and not call.args and all(k.arg in options for k in call.keywords):
+            return {str(k.arg): ast.literal_eval(k.value) for k in call.keywords}
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        pass
+    try:
+        defaults = type(game)().options()
+    except Exception:  # a game that needs options to exist: every option counts as changed
+        defaults = {}
+    missing = object()
+    return {k: v for k, v in options.items() if defaults.get(k, missing) != v}
+
+
+def table_columns(game: CardGame, players: int) -> list[str]:
+    """The columns a results table of ``game`` starts with: its ``columns`` hook, else
+    the lab's own (the game's summary columns follow them as they come)."""
+    listed = game.columns(players)
+    if listed is not None:
+        return [str(c) for c in listed]
+    return [*LAB_COLUMNS, *(f"{name}_{seat}" for name in LAB_PER_SEAT for seat in range(players))]
+
+
+def columns(players: int, game: Any = None) -> list[str]:
+    """The columns of a results table for ``players`` seats, in order, for ``game`` (a name,
+    a CardGame or its class; default Kings Under Mountains, which lists all of them). A
+    game without a ``columns`` hook gives the lab's own; its summary's follow them.
+
+    >>> columns(2, "bust")
+    ['game', 'seed', 'players', 'actions', 'n_winners', 'winners', 'bot_0', 'bot_1', 'score_0', 'score_1', 'win_0', 'win_1']
+    """
+    return table_columns(the_game(game, "columns"), players)
 
 
 def _derive(*parts: object) -> int:
@@ -89,7 +202,7 @@ def bot_label(spec: BotSpec) -> str:
     return str(name)
 
 
-def _make(spec: BotSpec, seed: int) -> Any:
+def _make(spec: BotSpec, seed: int) -> Bot:
     from ..bots import make_bot  # the bots load on first use
 
     if isinstance(spec, str):
@@ -103,40 +216,46 @@ def play_game(
     seed: int = 0,
     players: int = 2,
     bots: Sequence[BotSpec] = ("greedy", "greedy"),
-    rules: Rules | None = None,
+    rules: Any = None,
     races: Sequence[str] | None = None,
     rotate: bool = True,
     rules_of: CardGame | None = None,
-) -> Any:
-    """Play game number ``game`` of a run to its end and return it (a ``kum.Game``,
-    or a ``core.Session`` for another game given as ``rules_of``; history included:
-    open it on a board, read its ``log`` or ``record()``).
+) -> Session:
+    """Play game number ``game`` of a run to its end and return it: the session the
+    game's ``new_session`` makes (a ``kum.Game`` for Kings Under Mountains, a
+    ``core.Session`` for most games), history included: open it on a board, read its
+    ``log`` or ``record()``.
 
-    ``bots`` gives one bot per seat before rotation; see :func:`seat_bots`.
+    ``rules_of`` is the game (a CardGame, default Kings Under Mountains), ``rules``
+    changes its options (see :func:`with_rules`), ``races`` goes to its ``new_session``
+    (a Kings Under Mountains option). ``bots`` gives one bot per seat before rotation;
+    see :func:`seat_bots`.
     """
     from ..bots import bot_move
 
+    the_rules = with_rules(the_game() if rules_of is None else rules_of, rules, "play_game")
     gs = game_seed(seed, game)
-    if rules_of is not None:
-        from ..core.session import Session
-
-        g: Any = Session(rules_of, players, seed=gs)
-    else:
-        g = Game(players, seed=gs, rules=rules, races=list(races) if races is not None else None)
+    g = new_session(the_rules, players, gs, races)
     seated = [_make(spec, bot_seed(gs, seat)) for seat, spec in enumerate(seat_bots(bots, game, rotate))]
     while not g.is_over:
-        g.apply(bot_move(g, seated[g.current_player]))  # type: ignore[arg-type]
+        g.apply(bot_move(g, seated[g.current_player]))
     return g
 
 
-def columns(players: int) -> list[str]:
-    """Every column of a results table for ``players`` seats, in order."""
-    return list(GAME_COLUMNS) + [f"{name}_{seat}" for name in PER_SEAT for seat in range(players)]
+def new_session(game: CardGame, players: int, seed: int, races: Sequence[str] | None = None) -> Session:
+    """A new game of ``game`` dealt from ``seed``, the game's own kind of session when it
+    makes one (``core.session.new_session``: a ``kum.Game`` for Kings Under Mountains),
+    with ``races=`` when given (the one setup option the lab passes on)."""
+    from ..core.session import new_session as session_of
+
+    setup: dict[str, Any] = {} if races is None else {"races": list(races)}
+    return session_of(game, players, seed=seed, **setup)
 
 
-def session_row(g: Any, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
-    """A finished game of any game on the core as one flat row: the lab's own columns,
-    then the game's (``CardGame.summary``)."""
+def game_row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
+    """The finished game ``g`` (of any game) as one flat row: the lab's own columns, then
+    the game's (``CardGame.summary``), in the order of the game's ``columns`` hook when it
+    has one. ``seated``: the bot spec at each seat."""
     n = g.num_players
     winners = tuple(g.winners())
     row: dict[str, Any] = {"game": game, "seed": g.seed, "players": n, "actions": g.move_number,
@@ -145,65 +264,14 @@ def session_row(g: Any, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
                          ("win", [seat in winners for seat in range(n)])):
         for seat in range(n):
             row[f"{name}_{seat}"] = values[seat]
-    row.update(g.game.summary(g._state, g._logs))
+    row.update(g.game.summary(g.state, g.logs))
+    order = g.game.columns(n)
+    if order:
+        row = {**{c: row[c] for c in order if c in row}, **row}  # the listed first, the rest as they come
     return row
 
 
-def game_row(g: Game, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
-    """The finished game ``g`` as one flat row (``seated``: the bot spec at each seat)."""
-    n = g.num_players
-    deck = g.deck
-    count = {name: [0] * n for name in ("claims", "developments", "by_other", "by_other_pts", "for_other", "stuck", "discards")}
-    for event in g.log:
-        if isinstance(event, Claimed):
-            count["claims"][event.seat] += 1
-            if event.seat != event.by:  # a mine won for `seat` by another player's card
-                count["by_other"][event.seat] += 1
-                count["by_other_pts"][event.seat] += deck[event.mine].points
-                count["for_other"][event.by] += 1
-        elif isinstance(event, Developed):
-            count["developments"][event.seat] += 1
-        elif isinstance(event, Stuck):
-            count["stuck"][event.seat] += 1
-        elif isinstance(event, Discarded):
-            count["discards"][event.seat] += 1
-    scores = g.scores()
-    winners = tuple(g.winners())
-    points = [g.points(seat) for seat in range(n)]
-    row: dict[str, Any] = {
-        "game": game,
-        "seed": g.seed,
-        "players": n,
-        "first_player": g.first_player,
-        "turns": g.turn,
-        "actions": len(g.history),
-        "n_winners": len(winners),
-        "winners": winners,
-        "claims": sum(count["claims"]),
-        "developments": sum(count["developments"]),
-        "claims_by_other": sum(count["by_other"]),
-        "stuck": sum(count["stuck"]),
-        "discards": sum(count["discards"]),
-    }
-    per_seat: dict[str, list[Any]] = {
-        "bot": [bot_label(spec) for spec in seated],
-        "race": [race.value for race in g.kings],
-        "score": scores,
-        "developed": [p[0] for p in points],
-        "undeveloped": [p[1] for p in points],
-        "win": [seat in winners for seat in range(n)],
-        "claims": count["claims"],
-        "developments": count["developments"],
-        "claims_by_other": count["by_other"],
-        "claims_by_other_points": count["by_other_pts"],
-        "claims_for_other": count["for_other"],
-        "stuck": count["stuck"],
-        "discards": count["discards"],
-    }
-    for name in PER_SEAT:
-        for seat in range(n):
-            row[f"{name}_{seat}"] = per_seat[name][seat]
-    return row
+session_row = game_row  # its name when only other games than Kings Under Mountains went through it
 
 
 @dataclass(frozen=True)
@@ -213,16 +281,14 @@ class Spec:
     seed: int
     players: int
     bots: tuple[BotSpec, ...]
-    rules: Rules | None
+    game: CardGame  # the rules, options applied
     races: tuple[str, ...] | None
     rotate: bool
-    rules_of: CardGame | None = None  # another game than Kings Under Mountains
 
     def play(self, game: int) -> dict[str, Any]:
-        g = play_game(game, seed=self.seed, players=self.players, bots=self.bots, rules=self.rules,
-                      races=self.races, rotate=self.rotate, rules_of=self.rules_of)
-        seated = seat_bots(self.bots, game, self.rotate)
-        return game_row(g, game, seated) if self.rules_of is None else session_row(g, game, seated)
+        g = play_game(game, seed=self.seed, players=self.players, bots=self.bots, races=self.races,
+                      rotate=self.rotate, rules_of=self.game)
+        return game_row(g, game, seat_bots(self.bots, game, self.rotate))
 
 
 def run_chunk(spec: Spec, games: Sequence[int]) -> list[dict[str, Any]]:

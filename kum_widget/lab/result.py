@@ -72,4 +72,5 @@ def axes_of(ax: Axes | None, ncols: int = 1, **kw: Any) -> tuple[Figure, Any]:
     """Draw into ``ax`` when the caller gave one, else into a new figure."""
     if ax is None:
         return new_figure(ncols, **kw)
+    # matplotlib types ax.figure as Figure | SubFigure (get_figure(root=True) needs 3.10; we take 3.8)
     return ax.figure, ax  # type: ignore[return-value]

@@ -1,4 +1,4 @@
-"""``kum.simulate``: many bot-vs-bot games, in this process or on any executor.
+"""``kum.simulate``: many bot-vs-bot games of any game, in this process or on any executor.
 
 pandas and tqdm load inside the functions, so importing this module stays light.
 """
@@ -17,13 +17,27 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import shown
-from ..games.kum import Game, KumError, Rules
-from .play import GAME_COLUMNS, PER_SEAT, BotSpec, Spec, bot_label, columns, play_game, run_chunk
+from ..core.game import CardGame
+from .play import (
+    LAB_COLUMNS,
+    BotSpec,
+    Spec,
+    bot_label,
+    changed_options,
+    new_session,
+    play_game,
+    run_chunk,
+    table_columns,
+    the_game,
+    with_rules,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["simulate", "per_seat", "replay", "worker_pool"]
+    from ..core.session import Session
+
+__all__ = ["simulate", "per_seat", "replay", "worker_pool", "seat_columns", "game_columns", "game_of"]
 
 MAX_CHUNK = 50
 
@@ -32,7 +46,7 @@ def simulate(
     games: int = 1000,
     players: int = 2,
     bots: BotSpec | Sequence[BotSpec] = "greedy",
-    rules: Rules | Mapping[str, Any] | None = None,
+    rules: Any = None,
     seed: int | None = 0,
     executor: int | Executor | Any | None = None,
     progress: bool = True,
@@ -47,15 +61,14 @@ def simulate(
     Arguments:
 
     - ``game``: the game: a registered name (``"bust"``), a ``core.CardGame`` (its rule
-      options as given) or its class; default Kings Under Mountains. For another game,
-      ``rules`` is a dict of its options to change, and the columns after the lab's own
-      (``game``, ``seed``, ``players``, ``actions``, ``n_winners``, ``winners``, and per
-      seat ``bot_s``, ``score_s``, ``win_s``) are the game's ``summary()``.
-    - ``players``: 2-4 seats. ``bots``: one bot for every seat (``"greedy"``) or one
-      per seat (``("greedy", "random")``). A bot is a name (``"random"``, ``"greedy"``,
-      any name ``kum.bots.make_bot`` knows) or a factory ``f(seed) -> bot`` such as a
-      bot class; every game gets fresh bots, seeded from the game.
-    - ``rules``: a ``kum.Rules`` (or a dict of options changed from the defaults).
+      options as given) or its class; default Kings Under Mountains.
+    - ``players``: how many seats (2-4 for Kings Under Mountains; the game says).
+      ``bots``: one bot for every seat (``"greedy"``) or one per seat (``("greedy",
+      "random")``). A bot is a name (``"random"``, ``"greedy"``, any name
+      ``kum.bots.make_bot`` knows) or a factory ``f(seed) -> bot`` such as a bot class;
+      every game gets fresh bots, seeded from the game.
+    - ``rules``: the options to change, through the game's ``with_options``: a dict of
+      them (``{"limit": 25}``), or for Kings Under Mountains also a ``kum.Rules``.
     - ``seed``: game ``i`` is dealt with ``kum.lab.game_seed(seed, i)`` and the bot at
       ``seat`` is seeded with ``kum.lab.bot_seed(that, seat)``: the same seed gives the
       identical table whatever the executor and the number of workers. ``None`` draws a
@@ -63,7 +76,9 @@ def simulate(
     - ``rotate`` (default True): the bot list turns one seat per game, so ``bots[0]``
       sits at seat ``i % players`` in game ``i`` and every bot plays every seat equally
       often. With ``rotate=False`` seat ``s`` always has ``bots[s]``.
-    - ``races``: King race per seat (default: dealt from each game's seed).
+    - ``races``: a list with one value per seat, passed to the game's
+      ``new_session(races=...)``: Kings Under Mountains takes a King race per seat
+      (default: dealt from each game's seed).
     - ``executor``: ``None`` plays in this process; an int starts that many worker
       processes; any ``concurrent.futures.Executor`` is used as it is (for a cluster:
       ``dask.distributed.Client(...).get_executor()``, or the ``Client`` itself). Games
@@ -75,20 +90,26 @@ def simulate(
     warning. Pending chunks are cancelled; chunks already running on workers finish in
     the background and are dropped.
 
-    Columns, game-level: ``game`` (number in the run, the table is sorted by it),
-    ``seed`` (the game's own seed: ``kum.Game(players, seed=...)`` deals it again),
-    ``players``, ``first_player``, ``turns`` (completed), ``actions``, ``n_winners``,
-    ``winners`` (tuple of seats; a tie shares the win), and totals over seats of
-    ``claims``, ``developments``, ``claims_by_other``, ``stuck``, ``discards``.
-    Per seat ``s`` (``score_0``, ``score_1``...): ``bot_s``, ``race_s`` (its King),
-    ``score_s`` = ``developed_s`` - ``undeveloped_s`` (points of developed mines, of
-    claimed but undeveloped ones), ``win_s`` (also when shared), ``claims_s`` (mines
-    claimed for seat s), ``developments_s``, ``claims_by_other_s`` and
-    ``claims_by_other_points_s`` (mines seat s got through another player's card: a
+    Columns of every game: ``game`` (number in the run, the table is sorted by it),
+    ``seed`` (the game's own seed: the game's ``new_session(players, seed=...)`` deals
+    it again), ``players``, ``actions``, ``n_winners``, ``winners`` (tuple of seats; a
+    tie shares the win) and per seat ``s``: ``bot_s``, ``score_s``, ``win_s`` (also when
+    shared). The game's ``summary()`` adds its own (a column per seat ends in ``_s``),
+    in the order of its ``columns()`` hook if it has one.
+
+    Kings Under Mountains adds: ``first_player``, ``turns`` (completed), and totals over
+    seats of ``claims``, ``developments``, ``claims_by_other``, ``stuck``, ``discards``;
+    per seat ``race_s`` (its King), ``developed_s`` and ``undeveloped_s`` (points of
+    developed mines, of claimed but undeveloped ones: ``score_s`` is their difference),
+    ``claims_s`` (mines claimed for seat s), ``developments_s``, ``claims_by_other_s``
+    and ``claims_by_other_points_s`` (mines seat s got through another player's card: a
     ``Claimed`` event with ``seat == s != by``), ``claims_for_other_s`` (mines seat s's
     cards won for someone else), ``stuck_s`` (turns with no legal play, D3) and
-    ``discards_s`` (cards discarded when stuck). :func:`per_seat` gives the long form.
-    ``df.attrs`` keeps the run's arguments (``rules`` as ``Rules.to_dict()``).
+    ``discards_s`` (cards discarded when stuck).
+
+    :func:`per_seat` gives the long form. ``df.attrs`` keeps the run's arguments: ``game``
+    (its name), ``game_class``, ``rules`` (the game's ``options()``), ``rules_changed``
+    (the options that differ from the defaults, as the game names them).
     """
     spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize, game)
     start = time.perf_counter()
@@ -101,63 +122,101 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    df = _frame(rows, players) if spec.rules_of is None else _session_frame(rows)
-    if spec.rules_of is None:
-        rules_all, rules_changed = (spec.rules or Rules()).to_dict(), (spec.rules or Rules()).diff()
-    else:
-        rules_all = spec.rules_of.options()
-        defaults = type(spec.rules_of)().options() if not spec.rules_of.defaults == {} else {}
-        rules_changed = {k: v for k, v in rules_all.items() if defaults.get(k) != v}
+    df = _frame(rows, table_columns(spec.game, players))
     df.attrs.update(
         seed=spec.seed, games=games, finished=len(df), interrupted=interrupted, players=players,
         bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=rotate,
-        races=spec.races, rules=rules_all, rules_changed=rules_changed,
+        races=spec.races, rules=spec.game.options(), rules_changed=changed_options(spec.game),
         seconds=time.perf_counter() - start, executor=_describe(executor),
-        game=spec.rules_of.name if spec.rules_of is not None else "kings-under-mountains",
+        game=spec.game.name, game_class=type(spec.game),
     )
     if interrupted:
         warnings.warn(f"simulate interrupted: returning the {len(df)} of {games} games finished", stacklevel=2)
     return df
 
 
-def per_seat(results: pd.DataFrame) -> pd.DataFrame:
-    """The long form of a results table: one row per (game, seat).
+# -- reading a results table -------------------------------------------------------------
 
-    Columns: the game-level ones (totals over seats renamed ``game_claims``...),
-    ``seat``, ``first`` (this seat moved first), ``shared`` (a shared win), and the
-    per-seat ones without their seat number: ``bot``, ``race``, ``score``, ``win``...
-    Extra columns (such as ``variant`` from :func:`kum.lab.compare`) are kept.
+
+def seat_columns(results: pd.DataFrame) -> dict[str, dict[int, str]]:
+    """The per-seat columns of a results table, by name then seat: every column named
+    ``<name>_<seat>`` (the lab's ``bot_s``, ``score_s``, ``win_s`` and the game's), for
+    names that have seat 0 and no gap (so a lone ``top_10`` is not one). In the order the
+    table has them."""
+    found: dict[str, dict[int, str]] = {}
+    for col in results.columns:
+        m = re.fullmatch(r"(.+)_(0|[1-9]\d*)", str(col))
+        if m:
+            found.setdefault(m[1], {})[int(m[2])] = col
+    return {name: seats for name, seats in found.items() if sorted(seats) == list(range(len(seats)))}
+
+
+def game_columns(results: pd.DataFrame) -> list[str]:
+    """The game's own numeric columns about the whole game (not per seat, not the lab's,
+    not ``first_player``): what :func:`~kum_widget.lab.compare` averages per game."""
+    import pandas as pd
+
+    per = {c for seats in seat_columns(results).values() for c in seats.values()}
+    skip = {*LAB_COLUMNS, "first_player"}
+    return [
+        str(c) for c in results.columns
+        if c not in per and c not in skip and pd.api.types.is_numeric_dtype(results[c]) and not pd.api.types.is_bool_dtype(results[c])
+    ]
+
+
+def game_of(results: pd.DataFrame, where: str = "replay") -> CardGame:
+    """The game a results table was played with, its options as they were (from its attrs)."""
+    a = results.attrs
+    cls = a.get("game_class")
+    game = the_game(cls if isinstance(cls, type) and issubclass(cls, CardGame) else a.get("game") or None, where)
+    return with_rules(game, a.get("rules"), where) if a.get("rules") is not None else game
+
+
+def per_seat(results: pd.DataFrame) -> pd.DataFrame:
+    """The long form of a results table: one row per (game, seat), for any game.
+
+    Columns: the game-level ones (those sharing a name with a per-seat one renamed
+    ``game_claims``...), ``seat``, ``first`` (this seat moved first: only when the game
+    gives ``first_player``), ``shared`` (a shared win), and the per-seat ones (every
+    column ending in ``_<seat>``) without their seat number: ``bot``, ``score``, ``win``
+    and the game's (``race``...). Extra columns (such as ``variant`` from
+    :func:`kum.lab.compare`) are kept.
     """
     import pandas as pd
 
     _need_frame(results)
-    seat_cols: dict[int, dict[str, str]] = {}
-    for col in results.columns:
-        m = re.fullmatch(r"(.+)_(\d+)", str(col))
-        if m and m[1] in PER_SEAT:
-            seat_cols.setdefault(int(m[2]), {})[col] = m[1]
-    if not seat_cols:
-        raise ValueError("per_seat: no per-seat columns (score_0, bot_0...): pass a table from kum.simulate")
-    shared_names = set(PER_SEAT) & set(GAME_COLUMNS)
-    base = results[[c for c in results.columns if not any(c in cols for cols in seat_cols.values())]]
-    base = base.rename(columns={c: f"game_{c}" for c in shared_names if c in base.columns})
+    names = seat_columns(results)
+    if not {"bot", "win"} <= set(names):
+        have = ", ".join(map(str, results.columns)) or "none"
+        raise ValueError(f"per_seat: no per-seat columns (bot_0, score_0, win_0...): pass a table from kum.simulate (columns: {have})")
+    by_seat: dict[int, dict[str, str]] = {}
+    for name, seats in names.items():
+        for seat, col in seats.items():
+            by_seat.setdefault(seat, {})[col] = name
+    per = {col for cols in by_seat.values() for col in cols}
+    base = results[[c for c in results.columns if c not in per]]
+    base = base.rename(columns={c: f"game_{c}" for c in base.columns if c in names})
     base = base.assign(_row=range(len(base)))
     parts = []
-    for seat in sorted(seat_cols):
-        part = results[list(seat_cols[seat])].rename(columns=seat_cols[seat])
+    for seat in sorted(by_seat):
+        part = results[list(by_seat[seat])].rename(columns=by_seat[seat])
         part = pd.concat([base, part], axis=1).assign(seat=seat)
         parts.append(part[part["bot"].notna()])
     long = pd.concat(parts, ignore_index=True).sort_values(["_row", "seat"], kind="stable")
-    long["first"] = long["seat"] == long["first_player"]
+    marks = ["seat"]
+    if "first_player" in long.columns:
+        long["first"] = long["seat"] == long["first_player"]
+        marks.append("first")
     long["shared"] = long["win"].astype(bool) & (long["n_winners"] > 1)
-    order = [c for c in base.columns if c != "_row"] + ["seat", "first", "shared"] + [c for c in PER_SEAT if c in long.columns]
+    order = [c for c in base.columns if c != "_row"] + [*marks, "shared"] + [n for n in names if n in long.columns]
     return long[order].reset_index(drop=True)
 
 
-def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None = None) -> Game:
-    """Play game number ``game`` of a ``simulate`` run again and return the ``kum.Game``
-    (history and log included; put it on a board with ``kum.GameWidget(game)``).
-    ``bots`` overrides the bot specs kept in ``results.attrs``."""
+def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None = None) -> Session:
+    """Play game number ``game`` of a ``simulate`` run again and return its session (a
+    ``kum.Game`` for Kings Under Mountains, a ``core.Session`` for another game; history
+    and log included: put it on a board with ``kum.GameWidget(session)``). ``bots``
+    overrides the bot specs kept in ``results.attrs``."""
     _need_frame(results)
     a = results.attrs
     if "seed" not in a or "rules" not in a:
@@ -165,7 +224,7 @@ def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None =
     if type(game) is not int or not 0 <= game < a["games"]:
         raise ValueError(f"replay: game must be a game number 0..{a['games'] - 1}, got {game!r}")
     return play_game(game, seed=a["seed"], players=a["players"], bots=tuple(bots or a["bot_specs"]),
-                     rules=Rules.from_dict(a["rules"]), races=a["races"], rotate=a["rotate"])
+                     races=a.get("races"), rotate=a["rotate"], rules_of=game_of(results))
 
 
 # -- running -----------------------------------------------------------------------------
@@ -272,49 +331,23 @@ def _describe(executor: Any) -> str:
     return type(executor).__name__
 
 
-_INT_COLUMNS = ("game", "seed", "players", "first_player", "turns", "actions", "n_winners", "claims", "developments",
-                "claims_by_other", "stuck", "discards")
-
-
-def _frame(rows: list[dict[str, Any]], players: int) -> pd.DataFrame:
+def _frame(rows: list[dict[str, Any]], order: Sequence[str]) -> pd.DataFrame:
+    """The rows as a table: the columns in ``order`` first, then any others as they come;
+    text as ``object`` columns (what the lab's tables have always had), sorted by game."""
     import pandas as pd
 
-    df = pd.DataFrame.from_records(rows, columns=columns(players))
-    dtypes: dict[str, Any] = {c: "int64" for c in _INT_COLUMNS}
-    for seat in range(players):
-        for name in PER_SEAT:
-            col = f"{name}_{seat}"
-            dtypes[col] = "bool" if name == "win" else object if name in ("bot", "race") else "int64"
-    df = df.astype(dtypes)
+    names = dict.fromkeys(order)
+    for row in rows:
+        names.update(dict.fromkeys(row))
+    df = pd.DataFrame.from_records(rows, columns=list(names))
+    text = [c for c in df.columns if isinstance(df[c].dtype, pd.StringDtype)]
+    if text:
+        df = df.astype(dict.fromkeys(text, object))
+    if df.empty:  # nothing to infer from: the lab's own columns at least get their kinds
+        wins = [c for c in df.columns if re.fullmatch(r"win_\d+", str(c))]
+        ints = [c for c in ("game", "seed", "players", "actions", "n_winners") if c in df.columns]
+        df = df.astype({**dict.fromkeys(ints, "int64"), **dict.fromkeys(wins, bool)})
     return df.sort_values("game", kind="stable").reset_index(drop=True)
-
-
-def _session_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    import pandas as pd
-
-    df = pd.DataFrame.from_records(rows)
-    if df.empty:
-        return df
-    return df.sort_values("game", kind="stable").reset_index(drop=True)
-
-
-def _the_game(game: Any) -> Any:
-    """``game=`` as a CardGame, or None for Kings Under Mountains (its own columns)."""
-    from ..core.game import CardGame
-    from ..core.registry import game_class
-
-    if game is None:
-        return None
-    if isinstance(game, str):
-        try:
-            game = game_class(game)
-        except ValueError as exc:
-            raise ValueError(f"simulate: {exc}") from None
-    if isinstance(game, type) and issubclass(game, CardGame):
-        game = game()
-    if not isinstance(game, CardGame):
-        raise ValueError(f"simulate: game must be a game's name, a core.CardGame or its class, got {shown(game)}")
-    return None if game.name == "kings-under-mountains" and type(game).__module__.startswith("kum_widget.games.kum") else game
 
 
 # -- checking arguments ------------------------------------------------------------------
@@ -362,61 +395,9 @@ def _bot_specs(bots: Any, players: int) -> tuple[BotSpec, ...]:
 
 def _check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: Any, progress: Any,
            races: Any, rotate: Any, chunksize: Any, game: Any = None) -> Spec:
-    other = _the_game(game)
-    if game is not None and other is None and rules is None:
-        rules = game.kum_rules if hasattr(game, "kum_rules") else None  # KingsUnderMountains(rules) as the game
+    the = the_game(game)
     _whole("games", games, 1)
-    if other is not None:
-        _whole("players", players, other.min_players, other.max_players)
-        if races is not None:
-            raise ValueError(f"simulate: races are a Kings Under Mountains option, not one of {other.title or other.name}")
-        if rules is not None:
-            if not isinstance(rules, Mapping):
-                raise ValueError(f"simulate: rules for {other.title or other.name} are a dict of its options, got {shown(rules)}")
-            try:
-                other = other.with_options(rules)
-            except ValueError as exc:
-                raise ValueError(f"simulate: {exc}") from None
-        return _check_other(games, players, bots, seed, executor, progress, rotate, chunksize, other)
-    _whole("players", players, 2, 4)
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    _whole("seed", seed, 0)
-    if chunksize is not None:
-        _whole("chunksize", chunksize, 1)
-    for name, flag in (("progress", progress), ("rotate", rotate)):
-        if not isinstance(flag, bool):
-            raise ValueError(f"simulate: {name} must be True or False, got {flag!r:.60}")
-    if isinstance(rules, Mapping):
-        rules = Rules().with_(**rules)
-    elif rules is not None and not isinstance(rules, Rules):
-        raise ValueError(f"simulate: rules must be a kum.Rules (or a dict of options), got {type(rules).__name__}")
-    if executor is not None and not (
-        type(executor) is int or isinstance(executor, Executor) or callable(getattr(executor, "get_executor", None))
-    ):
-        raise ValueError(
-            "simulate: executor must be None (this process), a number of worker processes, a "
-            f"concurrent.futures.Executor or a dask.distributed Client; got {executor!r:.60}"
-        )
-    if type(executor) is int and executor < 1:
-        raise ValueError(f"simulate: executor must be at least 1 worker process, got {executor}")
-    if races is not None:
-        if isinstance(races, str) or not isinstance(races, Sequence):
-            raise ValueError(f"simulate: races must list one King race per seat, got {races!r:.60}")
-        races = tuple(races)
-    specs = _bot_specs(bots, players)
-    try:  # one deal checks that the rules, the deck and the races fit this many players
-        Game(players, seed=0, rules=rules, races=list(races) if races is not None else None)
-    except KumError as exc:
-        raise ValueError(f"simulate: {exc}") from None
-    spec = Spec(seed, players, specs, rules, races, rotate)
-    if type(executor) is int or isinstance(executor, ProcessPoolExecutor):
-        _check_pickles(spec)
-    return spec
-
-
-def _check_other(games: int, players: int, bots: Any, seed: Any, executor: Any, progress: Any, rotate: Any,
-                 chunksize: Any, other: Any) -> Spec:
+    _whole("players", players, the.min_players, the.max_players)
     if seed is None:
         seed = secrets.randbelow(2**31)
     _whole("seed", seed, 0)
@@ -425,11 +406,30 @@ def _check_other(games: int, players: int, bots: Any, seed: Any, executor: Any, 
     for name, flag in (("progress", progress), ("rotate", rotate)):
         if not isinstance(flag, bool):
             raise ValueError(f"simulate: {name} must be True or False, got {shown(flag)}")
-    spec = Spec(seed, players, _bot_specs(bots, players), None, None, rotate, other)
+    the = with_rules(the, rules)
+    if executor is not None and not (
+        type(executor) is int or isinstance(executor, Executor) or callable(getattr(executor, "get_executor", None))
+    ):
+        raise ValueError(
+            "simulate: executor must be None (this process), a number of worker processes, a "
+            f"concurrent.futures.Executor or a dask.distributed Client; got {shown(executor)}"
+        )
+    if type(executor) is int and executor < 1:
+        raise ValueError(f"simulate: executor must be at least 1 worker process, got {executor}")
+    if races is not None:
+        if isinstance(races, str) or not isinstance(races, Sequence):
+            raise ValueError(f"simulate: races must list one value per seat (for the game's new_session), got {shown(races)}")
+        races = tuple(races)
+    specs = _bot_specs(bots, players)
+    try:  # one deal checks that the rules (a deck...) and the setup fit this many players
+        new_session(the, players, 0, races)
+    except ValueError as exc:
+        raise ValueError(f"simulate: {exc}") from None
+    spec = Spec(seed, players, specs, the, races, rotate)
     if type(executor) is int or isinstance(executor, ProcessPoolExecutor):
-        if type(other).__module__ == "__main__":
+        if type(the).__module__ == "__main__":
             raise ValueError(
-                f"simulate: the game {type(other).__name__} is defined in __main__ (a notebook cell), which worker "
+                f"simulate: the game {type(the).__name__} is defined in __main__ (a notebook cell), which worker "
                 "processes cannot import: move it to a module, or use executor=None"
             )
         _check_pickles(spec)

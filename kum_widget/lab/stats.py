@@ -77,7 +77,7 @@ def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float 
     la, ua = wilson(both + only_a, n, z)
     lb, ub = wilson(both + only_b, n, z)
     margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
-    cross = both * neither - only_a * only_b  # Newcombe's phi, with his continuity correction
+    cross: float = both * neither - only_a * only_b  # Newcombe's phi, with his continuity correction
     cross = cross - n / 2 if cross > n / 2 else cross if cross < 0 else 0.0
     phi = cross / math.sqrt(margins) if margins > 0 else 0.0
     d = pb - pa

@@ -70,27 +70,39 @@ class Discard:
 Action = Play | Draw | Discard
 
 
-# -- ids ---------------------------------------------------------------------------
-# plays on slots: [0, n*m); plays on claimed mines: [n*m, n*m + n*n);
-# draw deck: B; draw camp race r: B+1+r; discard card c: B+5+c, where B = n*m + n*n.
+# -- ids: the one place their layout is written --------------------------------------
+# For a deck of n cards and m mine slots, with B = id_base(n, m):
+#   play card c on slot k:              c*m + k                 in [0, n*m)
+#   play card c on claimed mine j:      n*m + c*n + j           in [n*m, B)
+#   draw from the deck:                 B
+#   draw from the Camp pile of race r:  B + CAMP_OFFSET + r
+#   discard card c (stuck, D3):         B + DISCARD_OFFSET + c
+CAMP_OFFSET = 1
+DISCARD_OFFSET = CAMP_OFFSET + len(RACES)
+
+
+def id_base(n: int, m: int) -> int:
+    """The first id that is not a play (the deck draw)."""
+    return n * m + n * n
+
 
 def action_id(action: Action, n: int, m: int) -> int:
     """The stable integer id of ``action`` for a deck of ``n`` cards and ``m`` mines."""
-    base = n * m + n * n
+    base = id_base(n, m)
     if isinstance(action, Play):
         if action.slot is not None:
             return action.card * m + action.slot
         return n * m + action.card * n + action.claim  # type: ignore[operator]
     if isinstance(action, Draw):
-        return base if action.race is None else base + 1 + action.race.index
-    return base + 5 + action.card
+        return base if action.race is None else base + CAMP_OFFSET + action.race.index
+    return base + DISCARD_OFFSET + action.card
 
 
 def action_from_id(aid: int, n: int, m: int) -> Action:
     """Inverse of :func:`action_id`; raises InvalidActionError for an id out of range."""
-    base = n * m + n * n
-    if type(aid) is not int or not 0 <= aid < base + 5 + n:
-        raise InvalidActionError(f"action id must be a whole number 0..{base + 4 + n}, got {shown(aid)}")
+    base = id_base(n, m)
+    if type(aid) is not int or not 0 <= aid < base + DISCARD_OFFSET + n:
+        raise InvalidActionError(f"action id must be a whole number 0..{base + DISCARD_OFFSET + n - 1}, got {shown(aid)}")
     if aid < n * m:
         return Play(aid // m, slot=aid % m)
     if aid < base:
@@ -98,9 +110,9 @@ def action_from_id(aid: int, n: int, m: int) -> Action:
         return Play(card, claim=claim)
     if aid == base:
         return Draw()
-    if aid < base + 5:
-        return Draw(RACES[aid - base - 1])
-    return Discard(aid - base - 5)
+    if aid < base + DISCARD_OFFSET:
+        return Draw(RACES[aid - base - CAMP_OFFSET])
+    return Discard(aid - base - DISCARD_OFFSET)
 
 
 # -- text --------------------------------------------------------------------------

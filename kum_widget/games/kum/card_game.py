@@ -24,11 +24,12 @@ from .sampling import Determinizer
 from .state import OVER, State, setup
 from .views import view
 
-__all__ = ["KingsUnderMountains"]
+__all__ = ["KumRules", "kum_summary"]
 
 
-class KingsUnderMountains(CardGame):
-    """``KingsUnderMountains(rules=kum.Rules(...))`` or ``KingsUnderMountains(end="finish_round")``."""
+class KumRules(CardGame):
+    """The rules of Kings Under Mountains in the core's protocol; ``game.KingsUnderMountains``
+    (which adds the ``kum.Game`` sessions) is the class people use."""
 
     name = "kings-under-mountains"
     title = "Kings Under Mountains"
@@ -43,18 +44,8 @@ class KingsUnderMountains(CardGame):
         self.kum_rules = Rules.from_dict({**base.to_dict(), **options}) if options else base
         self.rules = self.kum_rules.to_dict()
 
-    def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
-        """A ``kum.Game`` under these rules (``setup``: ``races``, ``first_player``)."""
-        from .errors import InvalidStateError
-        from .game import Game
-
-        unknown = sorted(set(setup) - {"races", "first_player"})
-        if unknown:
-            raise InvalidStateError(f"unknown option {unknown[0]!r} for a new game (options: players, seed, races, rules, first_player)")
-        return Game(2 if players is None else players, seed=seed, rules=self.kum_rules, **setup)
-
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> KingsUnderMountains:
+    def from_view(cls, view: dict[str, Any]) -> KumRules:
         """The rules a view was made under (bots called as ``choose(view, legal)``)."""
         return cls(Rules.from_dict(view["rules"]))
 
@@ -65,9 +56,9 @@ class KingsUnderMountains(CardGame):
     def options(self) -> dict[str, Any]:
         return self.kum_rules.to_dict()
 
-    def with_options(self, options: Any) -> KingsUnderMountains:
+    def with_options(self, options: Any) -> KumRules:
         rules = options if isinstance(options, Rules) else Rules.from_dict({**self.kum_rules.to_dict(), **dict(options)})
-        return KingsUnderMountains(rules)
+        return type(self)(rules)
 
     # -- the rules ------------------------------------------------------------------------
 
@@ -153,6 +144,15 @@ class KingsUnderMountains(CardGame):
 
     def summary(self, state: State, logs: Sequence[Sequence[Any]] = ()) -> dict[str, Any]:
         return kum_summary(state, logs)
+
+    def columns(self, players: int) -> list[str]:
+        """The lab's table as it has always read: the columns about the whole game, then
+        each per-seat column for every seat (``bot_0, bot_1, race_0, race_1...``)."""
+        whole = ("game", "seed", "players", "first_player", "turns", "actions", "n_winners", "winners",
+                 "claims", "developments", "claims_by_other", "stuck", "discards")
+        per_seat = ("bot", "race", "score", "developed", "undeveloped", "win", "claims", "developments",
+                    "claims_by_other", "claims_by_other_points", "claims_for_other", "stuck", "discards")
+        return [*whole, *(f"{name}_{seat}" for name in per_seat for seat in range(players))]
 
     def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return kum_board(view)

@@ -17,17 +17,19 @@ from typing import Any
 
 from ...core.session import Session
 from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, parse_action
-from .card_game import KingsUnderMountains
+from .card_game import KumRules
 from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
 from .events import Event, describe
+from .records import game_from_dict, game_from_record, game_record, game_to_dict
 from .rules import legal_ids, points, scores
 from .ruleset import Rules
 from .scenario import load_layout
+from .seats import _kings, _player_names
 from .state import PHASES, State, setup
 from .views import board_text, view
 
-__all__ = ["Game", "Mine", "ClaimedMine"]
+__all__ = ["Game", "KingsUnderMountains", "Mine", "ClaimedMine"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,41 +62,6 @@ class ClaimedMine:
 
 
 _ACTIONS: dict[tuple[int, int, int], Action] = {}  # actions are immutable: share them
-
-
-def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
-    if type(players) is int:
-        if not 2 <= players <= 4:
-            raise InvalidStateError(f"players must be 2..4, got {shown(players)}")
-        return tuple(f"Player {i + 1}" for i in range(players))
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidStateError(f"players must be 2..4 or a list of 2-4 names, got {shown(players)}")
-    names = tuple(players)
-    if not 2 <= len(names) <= 4:
-        raise InvalidStateError(f"players must be 2..4 names, got {len(names)}")
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() or name != name.strip():
-            raise InvalidStateError(
-                f"players[{i}]: a name is 1-40 printable characters, no line breaks, "
-                f"no spaces at either end; got {shown(name)}"
-            )
-    if len(set(names)) != len(names):
-        raise InvalidStateError(f"players: names must differ, got {list(names)}")
-    return names
-
-
-def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None:
-    if races is None:
-        return None
-    if not isinstance(races, (list, tuple)):
-        raise InvalidStateError(f"races must be a list with one King race per player, got {shown(races)}")
-    try:
-        kings = [Race.parse(r).index for r in races]
-    except KumError as exc:
-        raise InvalidStateError(f"races: {exc}") from None
-    if len(kings) != players or len(set(kings)) != players:
-        raise InvalidStateError(f"races: need {players} different King races, got {[RACES[k].value for k in kings]}")
-    return kings
 
 
 class Game(Session):
@@ -195,23 +162,19 @@ class Game(Session):
     @classmethod
     def from_dict(cls, data: Any, *, game: Any = None) -> Game:
         """Inverse of :meth:`to_dict`."""
-        from .records import game_from_dict
         return game_from_dict(cls, data)
 
     @classmethod
     def from_record(cls, text: Any, *, game: Any = None) -> Game:
         """Inverse of :meth:`record`: the identical game, history included."""
-        from .records import game_from_record
         return game_from_record(cls, text)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe, versioned: start position, actions, redo list and current position."""
-        from .records import game_to_dict
         return game_to_dict(self)
 
     def record(self) -> str:
         """The game as readable text in the spirit of chess PGN (see records.py)."""
-        from .records import game_record
         return game_record(self)
 
     def _load_extra(self, other: Session) -> None:
@@ -452,3 +415,14 @@ class Game(Session):
 
     __hash__ = None
 
+
+class KingsUnderMountains(KumRules):
+    """``KingsUnderMountains(rules=kum.Rules(...))`` or ``KingsUnderMountains(end="finish_round")``:
+    the game as the core sees it (``simulate(game=...)``, ``GameWidget(KingsUnderMountains())``)."""
+
+    def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
+        """A ``kum.Game`` under these rules (``setup``: ``races``, ``first_player``)."""
+        unknown = sorted(set(setup) - {"races", "first_player"})
+        if unknown:
+            raise InvalidStateError(f"unknown option {unknown[0]!r} for a new game (options: players, seed, races, rules, first_player)")
+        return Game(2 if players is None else players, seed=seed, rules=self.kum_rules, **setup)

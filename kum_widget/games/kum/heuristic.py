@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .actions import CAMP_OFFSET, DISCARD_OFFSET
 from .rules import FOLLOWS, scores
 from .state import DISCARD, DRAW, PLAY, State
 
@@ -88,12 +89,12 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
             if a == base:
                 out.append(0.5 + (1.0 if lead > 0 else 0.0))
             else:
-                pile = s.camp[a - base - 1]
+                pile = s.camp[a - base - CAMP_OFFSET]
                 out.append(useful(pile[-1]) if pile else -1e9)
         return out
     if phase == DISCARD:
         useful = _usefulness(s)
-        return [-useful(a - base - 5) for a in ids]
+        return [-useful(a - base - DISCARD_OFFSET) for a in ids]
     if phase != PLAY:
         return [0.0] * len(ids)
     useful = _usefulness(s)

@@ -26,11 +26,13 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...core.records import _escape, split_record
 from .cards import RACES, Card, Deck, Race
 from .errors import InvalidRecordError, InvalidStateError, KumError, shown
 from .rules import apply_id
 from .ruleset import Rules
 from .scenario import load_layout
+from .seats import _kings, _player_names
 from .state import setup
 
 if TYPE_CHECKING:
@@ -62,7 +64,6 @@ def game_to_dict(game: Game) -> dict[str, Any]:
 
 
 def _start_state(cls: type[Game], players: Any, kings: Any, rules: Rules, seed: Any, layout: Any, first: Any) -> Any:
-    from .game import _kings, _player_names
 
     # Shapes first: Game's own checks quote a bad value whole, and a saved game may hold
     # anything (a value nested too deep to print, a number too long to write out).
@@ -129,14 +130,6 @@ def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
     return game
 
 
-def _escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
 def game_record(game: Game) -> str:
     tags = [("Game", "Kings Under Mountains"), ("Format", f"kum-record {FORMAT_VERSION}")]
     tags += [(f"Player{i}", name) for i, name in enumerate(game.players)]
@@ -174,21 +167,7 @@ def game_record(game: Game) -> str:
 def game_from_record(cls: type[Game], text: str) -> Game:
     if not isinstance(text, str):
         raise InvalidRecordError(f"a record is text, got {type(text).__name__}")
-    if text.startswith("\ufeff"):  # a byte-order mark, as some editors save UTF-8 text
-        text = text[1:]
-    tags: dict[str, str] = {}
-    moves: list[tuple[int, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("%"):
-            continue
-        if line.startswith("["):
-            m = _TAG_RE.fullmatch(line)
-            if m is None:
-                raise InvalidRecordError(f'line {n}: cannot read tag {line[:60]!r}: expected [Name "value"]')
-            tags[m["key"]] = _unescape(m["value"])
-        else:
-            moves.append((n, line))
+    tags, moves = split_record(text, InvalidRecordError, _TAG_RE)
     layout = _layout_from_tag(tags["Layout"]) if "Layout" in tags else None
     try:
         players = [tags[f"Player{i}"] for i in range(4) if f"Player{i}" in tags]

@@ -7,6 +7,7 @@ the deck's flat tuples; :func:`refusal` explains in words why an action is illeg
 
 from __future__ import annotations
 
+from .actions import CAMP_OFFSET, DISCARD_OFFSET
 from .cards import MAX_VALUE, RACES
 from .events import (
     Claimed,
@@ -86,18 +87,11 @@ def legal_ids(s: State) -> list[int]:
         b = s.base
         out = [b] if s.deck else []
         if not s.deck_only:
-            camp = s.camp
-            if camp[0]:
-                out.append(b + 1)
-            if camp[1]:
-                out.append(b + 2)
-            if camp[2]:
-                out.append(b + 3)
-            if camp[3]:
-                out.append(b + 4)
+            b += CAMP_OFFSET
+            out.extend(b + r for r, pile in enumerate(s.camp) if pile)
         return out
     if phase == DISCARD:
-        b = s.base + 5
+        b = s.base + DISCARD_OFFSET
         return sorted(b + c for c in s.hands[s.current])
     return []
 
@@ -166,8 +160,8 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
     base = s.base
     cur = s.current
     if aid >= base:
-        if aid >= base + 5:  # discard (stuck rule)
-            card = aid - base - 5
+        if aid >= base + DISCARD_OFFSET:  # discard (stuck rule)
+            card = aid - base - DISCARD_OFFSET
             s.hands[cur].remove(card)
             s.camp[s.cards.races[card]].append(card)
             if log is not None:
@@ -180,7 +174,7 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
             card = s.deck.pop()
             race = None
         else:
-            race = aid - base - 1
+            race = aid - base - CAMP_OFFSET
             card = s.camp[race].pop()
             s.known[card] = 1
         s.hands[cur].append(card)

@@ -32,7 +32,17 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+class _Standard:
+    """The default deck in the signature, read when a Rules is made (not at import)."""
+
+    def __repr__(self) -> str:
+        return "Deck.standard()"
+
+
+STANDARD_DECK: Any = _Standard()
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Rules:
     """Every rule option. The defaults are the publisher's rules plus D1-D7.
 
@@ -63,6 +73,33 @@ class Rules:
     """D6: "physical" (each card shows one face), "hidden" (hands wholly private) or "open" (all hands public)."""
     deck: Deck = field(default_factory=Deck.standard)
     """D7: the table of all cards (mine faces); ``Deck.standard()`` ships with the package."""
+
+    def __init__(
+        self,
+        *,
+        hand_size: int = 6,
+        mines: int = 4,
+        camp_cards: int = 4,
+        refill: Refill = "immediate",
+        end: End = "immediate",
+        stuck: Stuck = "discard",
+        ties: Ties = "share",
+        first_player: int | Literal["random"] = 0,
+        visibility: Visibility = "physical",
+        deck: Deck = STANDARD_DECK,
+        **unknown: Any,
+    ) -> None:
+        # Written out (not the dataclass's own __init__) so that an unknown option is bad
+        # input like any other, an InvalidRulesError naming it, while help() and
+        # completion still list every option.
+        if unknown:
+            raise InvalidRulesError(f"unknown rule option(s): {shown_names(unknown)}")
+        values = dict(hand_size=hand_size, mines=mines, camp_cards=camp_cards, refill=refill, end=end, stuck=stuck,
+                      ties=ties, first_player=first_player, visibility=visibility,
+                      deck=Deck.standard() if deck is STANDARD_DECK else deck)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         for name in ("hand_size", "mines", "camp_cards"):
@@ -118,20 +155,6 @@ class Rules:
             for f in dataclasses.fields(self)
             if getattr(self, f.name) != getattr(default, f.name)
         }
-
-
-_dataclass_init = Rules.__init__
-
-
-def _checked_init(self: Rules, *args: Any, **kwargs: Any) -> None:
-    # An unknown option name is bad input like any other: say which, as InvalidRulesError.
-    unknown = set(kwargs) - {f.name for f in dataclasses.fields(Rules)}
-    if unknown or len(args) > len(dataclasses.fields(Rules)):
-        raise InvalidRulesError(f"unknown rule option(s): {', '.join(sorted(unknown)) or 'too many positional'}")
-    _dataclass_init(self, *args, **kwargs)
-
-
-Rules.__init__ = _checked_init  # type: ignore[method-assign]
 
 
 _PARSED: dict[str, Deck] = {}

@@ -10,46 +10,30 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from .actions import id_base
 from .cards import RACES, Deck, Race
 from .errors import InvalidStateError
 from .ruleset import Rules
 
-__all__ = ["State", "PLAY", "DRAW", "DISCARD", "OVER", "PHASES", "setup"]
+__all__ = ["State", "PLAY", "DRAW", "DISCARD", "OVER", "PHASES", "SHARED", "FLAT", "NESTED", "MAPPED", "setup"]
 
 PLAY, DRAW, DISCARD, OVER = 0, 1, 2, 3
 PHASES = ("play", "draw", "discard", "over")
 
 
+# Every field of a position, by how a copy treats it: the one list (``__slots__``,
+# :meth:`State.clone` and the tests read it). The annotations in the class say what each is.
+SHARED = ("rules", "cards", "n", "m", "base", "names", "kings", "king_seat", "seed", "first",
+          "current", "phase", "deck_only", "turn", "plays")  # immutable values, shared by copies
+FLAT = ("known", "deck", "mines", "pending")  # a list (or bytearray) of ints: copied
+NESTED = ("hands", "mine_stacks", "claimed", "developed", "camp")  # a list of lists: each copied
+MAPPED = ("stacks",)  # a dict of lists: each copied
+
+
 class State:
     """One position. Cheap to :meth:`clone` (a few list copies), for tree search."""
 
-    __slots__ = (
-        "base",
-        "camp",
-        "cards",
-        "claimed",
-        "current",
-        "deck",
-        "deck_only",
-        "developed",
-        "first",
-        "hands",
-        "king_seat",
-        "kings",
-        "known",
-        "m",
-        "mine_stacks",
-        "mines",
-        "n",
-        "names",
-        "pending",
-        "phase",
-        "plays",
-        "rules",
-        "seed",
-        "stacks",
-        "turn",
-    )
+    __slots__ = SHARED + FLAT + NESTED + MAPPED
 
     rules: Rules
     cards: Deck
@@ -82,22 +66,16 @@ class State:
         return len(self.kings)
 
     def clone(self) -> State:
-        """An independent copy (the deck table and rules are shared, being immutable)."""
+        """An independent copy (the deck table, rules and the cached plays are shared:
+        the rules replace them, never change them in place)."""
         s = State.__new__(State)
-        s.rules, s.cards, s.n, s.m, s.base = self.rules, self.cards, self.n, self.m, self.base
-        s.names, s.kings, s.king_seat, s.seed, s.first = self.names, self.kings, self.king_seat, self.seed, self.first
-        s.hands = [h[:] for h in self.hands]
-        s.known = self.known[:]
-        s.deck = self.deck[:]
-        s.mines = self.mines[:]
-        s.mine_stacks = [st[:] for st in self.mine_stacks]
-        s.claimed = [c[:] for c in self.claimed]
+        for name in SHARED:
+            setattr(s, name, getattr(self, name))
+        for name in FLAT:
+            setattr(s, name, getattr(self, name)[:])
+        for name in NESTED:
+            setattr(s, name, [x[:] for x in getattr(self, name)])
         s.stacks = {k: v[:] for k, v in self.stacks.items()}
-        s.developed = [d[:] for d in self.developed]
-        s.camp = [p[:] for p in self.camp]
-        s.current, s.phase, s.deck_only, s.turn = self.current, self.phase, self.deck_only, self.turn
-        s.pending = self.pending[:]
-        s.plays = self.plays
         return s
 
     def layout(self) -> dict[str, object]:
@@ -142,7 +120,7 @@ def blank(rules: Rules, names: Sequence[str], kings: Sequence[int], seed: int | 
     s = State.__new__(State)
     s.rules, s.cards = rules, rules.deck
     s.n, s.m = len(rules.deck), rules.mines
-    s.base = s.n * s.m + s.n * s.n
+    s.base = id_base(s.n, s.m)
     s.names, s.kings, s.seed, s.first = tuple(names), tuple(kings), seed, first
     s.king_seat = tuple(kings.index(r) if r in kings else -1 for r in range(len(RACES)))
     p = len(kings)

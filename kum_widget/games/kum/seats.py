@@ -1,0 +1,45 @@
+"""Who plays: seat names and King races, checked (used by the game and its records)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import RACES, Race
+from .errors import InvalidStateError, KumError, shown
+
+__all__ = ["_player_names", "_kings"]
+
+
+def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if type(players) is int:
+        if not 2 <= players <= 4:
+            raise InvalidStateError(f"players must be 2..4, got {shown(players)}")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidStateError(f"players must be 2..4 or a list of 2-4 names, got {shown(players)}")
+    names = tuple(players)
+    if not 2 <= len(names) <= 4:
+        raise InvalidStateError(f"players must be 2..4 names, got {len(names)}")
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() or name != name.strip():
+            raise InvalidStateError(
+                f"players[{i}]: a name is 1-40 printable characters, no line breaks, "
+                f"no spaces at either end; got {shown(name)}"
+            )
+    if len(set(names)) != len(names):
+        raise InvalidStateError(f"players: names must differ, got {list(names)}")
+    return names
+
+
+def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None:
+    if races is None:
+        return None
+    if not isinstance(races, (list, tuple)):
+        raise InvalidStateError(f"races must be a list with one King race per player, got {shown(races)}")
+    try:
+        kings = [Race.parse(r).index for r in races]
+    except KumError as exc:
+        raise InvalidStateError(f"races: {exc}") from None
+    if len(kings) != players or len(set(kings)) != players:
+        raise InvalidStateError(f"races: need {players} different King races, got {[RACES[k].value for k in kings]}")
+    return kings

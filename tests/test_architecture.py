@@ -1,0 +1,131 @@
+"""The house rules, checked from the source: imports point one way (widget and lab -> bots
+-> core <- games), the core and the games use the standard library only, only the widget
+imports anywidget, and no module imports another that imports it back (no cycles)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "kum_widget"
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> list[tuple[str, bool]]:
+    """(module, at module level?) for every import in ``path``, relative ones resolved."""
+    tree = ast.parse(path.read_text())
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    top_level = {id(node) for node in tree.body}
+    type_only = set()
+    for node in tree.body:  # `if TYPE_CHECKING:` blocks are not imports at run time
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            type_only |= {id(n) for n in ast.walk(node)}
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.Import):
+            out += [(alias.name, id(node) in top_level) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            out.append((target, id(node) in top_level))
+    return out
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def ours(target: str) -> str | None:
+    """The module of this package an import names (the longest match), or None."""
+    while target:
+        if target in MODULES:
+            return target
+        target = target.rpartition(".")[0]
+    return None
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in ("core", "games", "bots", "lab"):
+        return parts[1]
+    return "shell"  # kum_widget/__init__, the widget and its helpers
+
+
+def test_the_core_and_the_games_use_the_standard_library_only() -> None:
+    for module, path in MODULES.items():
+        if layer(module) not in ("core", "games"):
+            continue
+        for target, _ in imports(path):
+            top = target.split(".")[0]
+            assert top in STDLIB or top == "kum_widget", f"{module} imports {target}"
+            if top == "kum_widget":
+                allowed = {"core"} if layer(module) == "core" else {"core", "games"}
+                assert layer(ours(target) or target) in allowed, f"{module} ({layer(module)}) imports {target}"
+
+
+def test_bots_know_no_game_and_nothing_above_them() -> None:
+    for module, path in MODULES.items():
+        if layer(module) != "bots":
+            continue
+        for target, _ in imports(path):
+            if target.startswith("kum_widget"):
+                assert layer(ours(target) or target) in ("core", "bots"), f"{module} imports {target}"
+
+
+def test_the_widget_knows_no_game() -> None:
+    for module in ("kum_widget.widget", "kum_widget._board_data", "kum_widget._seating"):
+        for target, _ in imports(MODULES[module]):
+            if target.startswith("kum_widget"):
+                assert layer(ours(target) or target) in ("core", "bots", "shell"), f"{module} imports {target}"
+
+
+def test_only_the_widget_imports_anywidget() -> None:
+    for module, path in MODULES.items():
+        for target, _ in imports(path):
+            if target.split(".")[0] in ("anywidget", "ipywidgets", "traitlets"):
+                assert module == "kum_widget.widget", f"{module} imports {target}"
+
+
+def test_no_import_cycles() -> None:
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module, path in MODULES.items():
+        for target, _ in imports(path):
+            found = ours(target)
+            if found and found != module and not module.startswith(found + "."):
+                graph[module].add(found)
+    # a package's __init__ re-exporting its modules is not a cycle of theirs: drop package -> child edges
+    for module in graph:
+        graph[module] = {t for t in graph[module] if not t.startswith(module + ".")}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                cycle = [*stack[stack.index(t):], t]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)

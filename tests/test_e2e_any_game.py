@@ -1,0 +1,82 @@
+"""End to end for any game on the core: a real JupyterLab, Chromium, and games that are not
+Kings Under Mountains, played to the end by clicking only through the public testing hooks
+(``[data-action]``, ``[data-playable]``, ``.kum-widget[data-state-id]``).
+
+The games: Bust (GAMES.md's example) and the game a "student" wrote from GAMES.md alone
+(tests/game_from_docs.py). Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, wait_idle
+
+GAMES = {
+    "bust": ("from kum_widget.core.examples import Bust as Game", "Bust"),
+    "docs": ("from game_from_docs import Expeditions as Game", "Expeditions"),
+}
+
+
+def notebook(kind: str) -> dict:
+    import_line, _ = GAMES[kind]
+    setup = f"import sys\nsys.path.insert(0, {str(ROOT / 'tests')!r})\nimport kum_widget as kum\n{import_line}"
+    cells = [
+        code_cell(setup),
+        code_cell('board = kum.GameWidget(Game(), bots={1: "greedy"}, seed=7, bot_delay=0.02)\nboard'),
+        code_cell('print("KUM-OVER", board.game.is_over, board.game.scores())'),
+    ]
+    return {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture(scope="module")
+def lab():  # type: ignore[no-untyped-def]
+    with LabServer({f"{kind}.ipynb": notebook(kind) for kind in GAMES}) as server:
+        yield server
+
+
+def click_once(page, board) -> bool:  # type: ignore[no-untyped-def]
+    """One decision by clicking: a playable card then a lit target, or a target or button
+    on its own; False once the game is over."""
+    sid = board.get_attribute("data-state-id")
+    if board.locator(".kum-over").count():
+        return False
+    playable = board.locator("[data-playable]:not([disabled])")
+    direct = board.locator("[data-action]:not([disabled]):not(.kum-lit)")
+    if playable.count():
+        playable.first.click()
+        board.locator(".kum-lit[data-action]").first.click()  # lit at once, no round trip
+    elif direct.count():
+        direct.first.click()
+    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), sid], timeout=20_000)
+    return True
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_any_game_plays_to_the_end_by_clicking(lab, browser, artifacts: Path, kind: str) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1280, "height": 1100})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_notebook(page, lab, f"{kind}.ipynb")
+    run_all(page)
+    board = page.locator(".kum-widget").first
+    board.wait_for(timeout=60_000)
+    wait_idle(page)
+    steps = 0
+    while click_once(page, board):
+        steps += 1
+        if steps == 2:
+            board.screenshot(path=str(artifacts / f"any-game-{kind}-midgame.png"))
+        assert steps < 400, "the game did not end"
+    board.screenshot(path=str(artifacts / f"any-game-{kind}-over.png"))
+    shown = {int(c.get_attribute("data-score")): float(c.text_content()) for c in board.locator("[data-score]").all()}
+    run_cell(page, "KUM-OVER")
+    out = page.locator(".jp-CodeCell", has_text="KUM-OVER").first.locator(".jp-OutputArea-output")
+    page.wait_for_function("el => /KUM-OVER True/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
+    match = re.search(r"KUM-OVER True \[([-\d., ]+)\]", out.first.text_content())
+    assert match, out.first.text_content()
+    assert [float(x) for x in match.group(1).split(",")] == [shown[s] for s in sorted(shown)]
+    assert errors == []
+    page.close()
