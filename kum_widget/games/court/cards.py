@@ -1,0 +1,148 @@
+"""The card table of Court of the Three Clans (decision C1): one row per card.
+
+A table is CSV with the columns ``id, clan, role, cost, vp, strength``. Court cards
+have a clan (sun, moon, earth) and a role (minister, tax collector, general, poet,
+courtesan); the Daemon Princes have the clan ``fire`` and the role ``daemon prince``.
+The standard table ships in ``data/court_cards.csv``; COURT.md gives every value's reason.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...core.errors import InvalidOptionError, shown
+
+__all__ = ["CLANS", "ROLES", "PRINCE", "POWERS", "Card", "CardTable", "table_for"]
+
+CLANS = ("sun", "moon", "earth")
+ROLES = ("minister", "tax collector", "general", "poet", "courtesan")
+PRINCE = "daemon prince"
+FIRE = "fire"
+COLUMNS = ("id", "clan", "role", "cost", "vp", "strength")
+
+POWERS = {
+    "minister": "When bought, gain 1 CP for each other card in its row of the Royal Court.",
+    "tax collector": "Each pass (phase 1B) pays 1 CP more.",
+    "general": "Adds its strength to every fight.",
+    "poet": "At the end, scores 1 VP for each clan among the cards next to it (left, right, above, below).",
+    "courtesan": "At the end, scores 1 VP for each other card of her clan in her row of the Royal Court.",
+    PRINCE: "Defeat it for its VP; while one is in the row, the daemons take a court card each turn.",
+}
+
+STANDARD = Path(__file__).resolve().parent / "data" / "court_cards.csv"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    id: int
+    clan: str
+    role: str
+    cost: int
+    vp: int
+    strength: int
+
+    @property
+    def prince(self) -> bool:
+        return self.role == PRINCE
+
+    @property
+    def name(self) -> str:
+        return f"Daemon Prince {self.strength}" if self.prince else f"{self.clan.title()} {self.role.title()}"
+
+    def to_json(self) -> dict[str, int | str]:
+        return {"id": self.id, "name": self.name, "clan": self.clan, "role": self.role,
+                "cost": self.cost, "vp": self.vp, "strength": self.strength}
+
+
+class CardTable:
+    """All the cards of a game, by id (0..n-1)."""
+
+    def __init__(self, cards: list[Card], name: str = "custom") -> None:
+        self.cards = tuple(cards)
+        self.name = name
+        self.princes = tuple(c.id for c in cards if c.prince)
+        self.court_cards = tuple(c.id for c in cards if not c.prince)
+        if len(self.court_cards) < 4:
+            raise InvalidOptionError(f"card table {name!r}: needs at least 4 court cards for the first row, has {len(self.court_cards)}")
+        if not self.princes:
+            raise InvalidOptionError(f"card table {name!r}: needs at least one daemon prince")
+
+    def __getitem__(self, card: int) -> Card:
+        return self.cards[card]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @classmethod
+    def from_csv(cls, path: str | os.PathLike[str]) -> CardTable:
+        """Load a table from a CSV file; a bad row raises InvalidOptionError naming the row and field."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, TypeError, ValueError) as exc:
+            raise InvalidOptionError(f"cannot read card table {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+        return cls.from_csv_text(text, name=Path(path).stem)
+
+    @classmethod
+    def from_csv_text(cls, text: str, name: str = "custom") -> CardTable:
+        reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+        missing = [c for c in COLUMNS if c not in header]
+        if missing:
+            raise InvalidOptionError(f"card table {name!r}: missing column(s) {', '.join(missing)} in header {header}")
+        reader.fieldnames = header
+        cards: list[Card] = []
+        try:
+            for n, row in enumerate(reader, start=1):
+                cards.append(_card(row, n, len(cards), name))
+        except csv.Error as exc:
+            raise InvalidOptionError(f"card table {name!r}: row {len(cards) + 1}: not valid CSV ({exc})") from None
+        return cls(cards, name)
+
+
+def _card(row: dict[str, str | None], n: int, expected_id: int, table: str) -> Card:
+    def field(key: str) -> str:
+        value = row.get(key)
+        if value is None:
+            raise InvalidOptionError(f"card table {table!r}: row {n}, field {key!r}: missing")
+        return value.strip().lower()
+
+    def number(key: str) -> int:
+        text = field(key)
+        if not text.isdigit() or len(text) > 3:
+            raise InvalidOptionError(f"card table {table!r}: row {n}, field {key!r}: expected a whole number 0..999, got {shown(text)}")
+        return int(text)
+
+    card_id = number("id")
+    if card_id != expected_id:
+        raise InvalidOptionError(f"card table {table!r}: row {n}, field 'id': expected {expected_id} (ids count up from 0), got {card_id}")
+    role = field("role")
+    clan = field("clan")
+    if role == PRINCE:
+        if clan != FIRE:
+            raise InvalidOptionError(f"card table {table!r}: row {n}, field 'clan': a daemon prince is of the fire clan, got {shown(clan)}")
+    elif role not in ROLES:
+        raise InvalidOptionError(f"card table {table!r}: row {n}, field 'role': expected one of {', '.join((*ROLES, PRINCE))}, got {shown(role)}")
+    elif clan not in CLANS:
+        raise InvalidOptionError(f"card table {table!r}: row {n}, field 'clan': expected one of {', '.join(CLANS)}, got {shown(clan)}")
+    strength = number("strength")
+    if role in (PRINCE, "general") and strength < 1:
+        raise InvalidOptionError(f"card table {table!r}: row {n}, field 'strength': a {role} needs a strength of at least 1")
+    if role not in (PRINCE, "general") and strength:
+        raise InvalidOptionError(f"card table {table!r}: row {n}, field 'strength': only generals and daemon princes have a strength")
+    return Card(card_id, clan, role, number("cost"), number("vp"), strength)
+
+
+_CACHE: dict[str, CardTable] = {}
+
+
+def table_for(option: str) -> CardTable:
+    """The table a ``table`` rule option names: ``"standard"`` or the path of a CSV file."""
+    if option not in _CACHE:
+        _CACHE[option] = CardTable.from_csv(STANDARD) if option == "standard" else CardTable.from_csv(option)
+        if option == "standard":
+            _CACHE[option].name = "standard"
+    return _CACHE[option]
