@@ -175,6 +175,14 @@ class GameWidget(anywidget.AnyWidget):
         self.error = ""  # before: bots answering inside apply may report their own
         return self._game.apply(action)
 
+    def ready(self) -> None:
+        """Say "I am <the player to act>" on the pass screen, as its button does (hot seat)."""
+        if not self.pass_to:
+            raise KumError("there is no pass screen to confirm")
+        self._at_screen = self._game.current_player
+        self.error = ""
+        self._sync()
+
     def undo(self) -> int:
         """Back to the previous decision of a human seat (bot replies included), in one
         step; return how many actions were taken back (0: no earlier human decision)."""
@@ -418,11 +426,7 @@ class GameWidget(anywidget.AnyWidget):
         if type(sid) is not int or sid != self._game.state_id:
             raise KumError("that click was on an old board (the game has moved on); try again")
         if kind == "ready":
-            if not self.pass_to:
-                raise KumError("there is no pass screen to confirm")
-            self._at_screen = self._game.current_player
-            self.error = ""
-            self._sync()
+            self.ready()
         elif kind == "undo":
             if not self.undo():
                 raise KumError("nothing to undo: no earlier decision of a player at this board")

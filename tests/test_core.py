@@ -48,8 +48,9 @@ class UnstableLegal(Bust):
 
 
 class ListsABadAction(Bust):
-    def legal_actions(self, s: BustState) -> list[int]:
-        return [*super().legal_actions(s), 55] if s.loser is None else []
+    def legal_actions(self, s: BustState) -> list[int]:  # lists a card that is not in hand
+        bad = [c for c in range(18) if c not in s.hands[s.turn]][:1]
+        return [*super().legal_actions(s), *bad] if s.loser is None else []
 
 
 class SaysNothingIsWrong(Bust):
@@ -237,8 +238,9 @@ def test_a_game_whose_apply_fails_leaves_the_session_as_it_was() -> None:
     s = Session(ListsABadAction(), ["Ada", "Bo"], seed=2)
     s.apply("draw")
     before = s.to_dict()
-    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play 2'.*ValueError"):
-        s.apply(55)
+    bad = s.legal_action_ids()[-1]
+    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play .*ValueError"):
+        s.apply(bad)
     assert s.to_dict() == before and s.movers == (0,)
     s.apply(s.legal_actions()[0])  # and it plays on
 
@@ -257,3 +259,35 @@ def test_a_listener_that_fails_is_logged_and_the_change_stands(caplog: pytest.Lo
     s.on_change(lambda x: seen.append(x.state_id))
     s.apply("draw")
     assert seen == [1] and "ZeroDivisionError" in caplog.text
+
+
+def test_apply_returns_its_own_events_even_when_a_bot_replies_inside() -> None:
+    import kum_widget as kum
+
+    w = kum.GameWidget(Bust(), bots={1: "greedy"}, seed=3, bot_delay=0)
+    events = w.act("draw")
+    assert [e.seat for e in events] == [0] and w.game.current_player == 0  # the bot has replied
+    k = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)
+    k.act(k.offered[0])
+    (drew,) = k.act("draw deck")
+    assert drew.seat == 0
+
+
+def test_an_unknown_id_is_named_as_an_id() -> None:
+    s = Session(Bust(), 2, seed=1)
+    with pytest.raises(core.IllegalMoveError, match="action 999: not a legal action now"):
+        s.apply(999)
+    illegal = next(a for a in range(18) if a not in s.legal_action_ids())
+    with pytest.raises(core.IllegalMoveError, match=rf"\(action {illegal}\): not a legal action now"):
+        s.apply(illegal)
+
+
+def test_the_checker_on_a_stub_names_the_missing_method_and_runs_nothing_else() -> None:
+    class Stub(core.CardGame):
+        name = "stub"
+
+    report = check_game(Stub(), games=2)
+    assert "must define setup()" in report.failures["plays to the end"]
+    assert set(report.failures) | set(report.skipped) == set(core.checker.CHECKS)
+    for check in ("deterministic by seed", "undo and redo", "records round trip", "views are JSON-safe"):
+        assert report.skipped[check].startswith("not run"), check

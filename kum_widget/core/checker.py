@@ -137,6 +137,10 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
             _check_game_over(game, s, game_seed, choices, report)
         except Exception as exc:  # a broken game can break the checks themselves: say where, go on
             report.fail("plays to the end", f"the game raised {type(exc).__name__}: {exc} {_where(s, game_seed)}")
+    if report.steps == 0:  # nothing was played: the other checks did not run
+        for name in CHECKS:
+            if name not in report.failures:
+                report.skipped.setdefault(name, "not run: no game could be played")
     if type(game).secrets is CardGame.secrets and not game.perfect_information:
         report.skipped["hidden cards stay hidden"] = "the game declares no secrets() (see GAMES.md)"
     if type(game).board is CardGame.board:

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import errors as core_errors
 from .events import Note
 from .game import CardGame
 from .registry import register
@@ -89,6 +90,8 @@ class Bust(CardGame):
         }
 
     def action_text(self, s: BustState, action: int) -> str:
+        if action not in (DRAW, PASS) and not 0 <= action < 18:
+            raise core_errors.IllegalMoveError(f"{action} is not an action of Bust")
         return {DRAW: "draw", PASS: "pass"}.get(action) or f"play {value(action)}"
 
     # -- what the bots and the board use ---------------------------------------------------

@@ -75,35 +75,35 @@ class CardGame:
 
     def setup(self, players: int, rng: random.Random) -> State:
         """The start position for ``players`` seats, dealt with ``rng``."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define setup() (see GAMES.md)")
 
     def current_player(self, state: State) -> int:
         """The seat to act (any value once the game is over)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define current_player() (see GAMES.md)")
 
     def legal_actions(self, state: State) -> list[int]:
         """Every legal action id of the player to act, in a stable order (empty once over)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define legal_actions() (see GAMES.md)")
 
     def apply(self, state: State, action: int) -> Sequence[Event] | None:
         """Apply a LEGAL action to ``state`` in place; return its events (or None)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define apply() (see GAMES.md)")
 
     def step(self, state: State, action: int) -> None:
         """Apply a LEGAL action with no events wanted (tree search); the default is :meth:`apply`."""
         self.apply(state, action)
 
     def is_over(self, state: State) -> bool:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define is_over() (see GAMES.md)")
 
     def scores(self, state: State) -> list[float]:
         """One number per seat (final once the game is over); higher is better."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define scores() (see GAMES.md)")
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-safe; ``None`` is the full table (a teacher's view).
         It must hold nothing private to another seat."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define view() (see GAMES.md)")
 
     def public_view(self, state: State) -> dict[str, Any]:
         """What a spectator sees (a board's pass screen): only what is public. The default,

@@ -241,8 +241,9 @@ class Session:
         self._push(aid)
         self._future.clear()
         self._future_movers.clear()
+        events = self._logs[-1]  # before the listeners: a board's bots may reply inside them
         self._changed()
-        return self._logs[-1]
+        return events
 
     def undo(self, steps: int = 1) -> int:
         """Take back up to ``steps`` actions; return how many were undone."""
@@ -356,7 +357,7 @@ class Session:
 
     def _illegal(self, aid: int, reason: str) -> GameError:
         try:
-            text = str(self.game.action_text(self._state, aid))
+            text = f"{self.game.action_text(self._state, aid)} (action {aid})"
         except Exception:  # an id the game cannot even name
             text = f"action {shown(aid)}"
         return IllegalMoveError(f"{text}: {reason}")
