@@ -377,22 +377,22 @@ class Session:
         if n % CHECKPOINT_EVERY == 0 and len(self._checkpoints) * CHECKPOINT_EVERY == n:
             self._checkpoints.append(self.game.clone(self._state))
 
-    def _rebuilt(self) -> Any:
-        """The position after the history, from the last snapshot."""
-        base = len(self._history) // CHECKPOINT_EVERY
-        state = self.game.clone(self._checkpoints[base])
-        for aid in self._history[base * CHECKPOINT_EVERY:]:
-            self.game.apply(state, aid)
-        return state
-
-    def _state_before_last(self) -> Any:
-        """The position before the last action (the board marks where it went)."""
-        n = len(self._history) - 1
+    def _position_after(self, n: int) -> Any:
+        """The position after the first ``n`` actions of the history, from the snapshot
+        before them (at most CHECKPOINT_EVERY - 1 actions replayed)."""
         base = max(0, n) // CHECKPOINT_EVERY
         state = self.game.clone(self._checkpoints[base])
         for aid in self._history[base * CHECKPOINT_EVERY:n]:
             self.game.step(state, aid)
         return state
+
+    def _rebuilt(self) -> Any:
+        """The position after the whole history (undo; and a failed apply put back)."""
+        return self._position_after(len(self._history))
+
+    def _state_before_last(self) -> Any:
+        """The position before the last action (the board marks where it went)."""
+        return self._position_after(len(self._history) - 1)
 
     @staticmethod
     def _steps(steps: Any) -> int:
