@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
-from .core.errors import GameError as KumError
-from .core.errors import shown
+from .core.errors import GameError, shown
 
 __all__ = ["DEFAULT_GAME", "GAME_OPTIONS", "bot_kind", "check_bots", "check_game_options", "default_names"]
 
@@ -22,7 +21,7 @@ def check_game_options(options: Mapping[str, Any], where: str, *, kum: bool = Tr
     known = GAME_OPTIONS if kum else SESSION_OPTIONS
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise KumError(f"{where}: unknown option {unknown[0]!r}; the game options are {', '.join(known)}")
+        raise GameError(f"{where}: unknown option {unknown[0]!r}; the game options are {', '.join(known)}")
 
 
 def check_bots(bots: Any, players: int | None) -> dict[int, Any]:
@@ -30,17 +29,17 @@ def check_bots(bots: Any, players: int | None) -> dict[int, Any]:
     if bots is None:
         return {}
     if not isinstance(bots, Mapping):
-        raise KumError(f"bots must map seats to bots, like {{1: 'greedy'}}; got {shown(bots)}")
+        raise GameError(f"bots must map seats to bots, like {{1: 'greedy'}}; got {shown(bots)}")
     top = (players or MAX_PLAYERS) - 1
     out: dict[int, Any] = {}
     for seat, spec in bots.items():
         if type(seat) is not int or not 0 <= seat <= top:
-            raise KumError(f"bots: a seat is a whole number 0..{top}, got {shown(seat)}")
+            raise GameError(f"bots: a seat is a whole number 0..{top}, got {shown(seat)}")
         if isinstance(spec, str):
             if spec.strip().lower() not in BOT_NAMES:
-                raise KumError(f"bots: unknown bot {shown(spec)}; expected one of {', '.join(BOT_NAMES)} or an object with choose()")
+                raise GameError(f"bots: unknown bot {shown(spec)}; expected one of {', '.join(BOT_NAMES)} or an object with choose()")
         elif not callable(getattr(spec, "choose", None)):
-            raise KumError(f"bots: a bot is a name ({', '.join(BOT_NAMES)}) or an object with choose(view, legal), got {shown(spec)}")
+            raise GameError(f"bots: a bot is a name ({', '.join(BOT_NAMES)}) or an object with choose(view, legal), got {shown(spec)}")
         out[seat] = spec
     return out
 

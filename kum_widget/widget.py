@@ -27,8 +27,7 @@ import traitlets as t
 from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
 from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
-from .core.errors import GameError as KumError  # the board's own refusals, in the core's error class
-from .core.errors import shown
+from .core.errors import GameError, shown
 from .core.game import CardGame
 from .core.registry import game_class
 from .core.session import Session, new_session
@@ -55,7 +54,7 @@ def _static(name: str) -> Path:
 
 class _Checked(t.Any):
     """A trait whose every value, None too, goes to the widget's own validator, so
-    that a bad value is named in a KumError (not traitlets' TraitError)."""
+    that a bad value is named in a GameError (not traitlets' TraitError)."""
 
     allow_none = False
 
@@ -112,7 +111,7 @@ class GameWidget(anywidget.AnyWidget):
         # Every check before anything is built, so a refused call leaves nothing behind.
         if isinstance(game, Session):
             if game_options:
-                raise KumError(f"pass either a game or game options, not both ({', '.join(game_options)})")
+                raise GameError(f"pass either a game or game options, not both ({', '.join(game_options)})")
             specs = check_bots(bots, game.num_players)
         elif game is None or isinstance(game, CardGame):
             rules = game if game is not None else None
@@ -128,7 +127,7 @@ class GameWidget(anywidget.AnyWidget):
             game = new_session(rules, **game_options)
             check_bots(specs, game.num_players)
         else:
-            raise KumError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {type(game).__name__}")
+            raise GameError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {type(game).__name__}")
         assert isinstance(game, Session)
         humans = [s for s in range(game.num_players) if s not in specs]
         if seat is None:
@@ -178,7 +177,7 @@ class GameWidget(anywidget.AnyWidget):
     def ready(self) -> None:
         """Say "I am <the player to act>" on the pass screen, as its button does (hot seat)."""
         if not self.pass_to:
-            raise KumError("there is no pass screen to confirm")
+            raise GameError("there is no pass screen to confirm")
         self._at_screen = self._game.current_player
         self.error = ""
         self._sync()
@@ -244,7 +243,7 @@ class GameWidget(anywidget.AnyWidget):
         """Let bot seats move now, synchronously, until a human is to move (a redo list
         is given up, as by any new move); return how many moves they made."""
         if type(max_moves) is not int or max_moves < 0:
-            raise KumError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
+            raise GameError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
         self._cancel_bots()
         moves = 0
         self._running_bots = True
@@ -269,17 +268,17 @@ class GameWidget(anywidget.AnyWidget):
     @staticmethod
     def _check_seat(seat: Any, game: Session) -> None:
         if type(seat) is not int or not 0 <= seat < game.num_players:
-            raise KumError(f"seat must be 0..{game.num_players - 1}, got {shown(seat)}")
+            raise GameError(f"seat must be 0..{game.num_players - 1}, got {shown(seat)}")
 
     @staticmethod
     def _check_reveal(reveal: Any) -> None:
         if type(reveal) is not bool:
-            raise KumError(f"reveal must be True or False, got {shown(reveal)}")
+            raise GameError(f"reveal must be True or False, got {shown(reveal)}")
 
     @staticmethod
     def _check_delay(delay: Any) -> None:
         if type(delay) not in (int, float) or not math.isfinite(delay) or not 0 <= delay <= 60:
-            raise KumError(f"bot_delay must be a number of seconds from 0 to 60, got {shown(delay)}")
+            raise GameError(f"bot_delay must be a number of seconds from 0 to 60, got {shown(delay)}")
 
     @t.validate("seat")
     def _valid_seat(self, proposal: Any) -> int:
@@ -300,7 +299,7 @@ class GameWidget(anywidget.AnyWidget):
     def _valid_step(self, proposal: Any) -> int:
         value = proposal["value"]
         if type(value) is not int:
-            raise KumError(f"step must be a whole number 0..{self.max_step}, got {shown(value)}")
+            raise GameError(f"step must be a whole number 0..{self.max_step}, got {shown(value)}")
         return max(0, min(value, self.max_step))  # clamp to the record
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
@@ -406,7 +405,7 @@ class GameWidget(anywidget.AnyWidget):
         with self.hold_sync():  # one update per click, whatever it changes
             try:
                 self._handle_browser(content)
-            except KumError as exc:
+            except GameError as exc:
                 self.error = str(exc)
             except Exception as exc:  # never a traceback in the notebook for a click
                 self.error = f"internal error ({type(exc).__name__}): {exc}"
@@ -415,49 +414,49 @@ class GameWidget(anywidget.AnyWidget):
 
     def _handle_browser(self, content: Any) -> None:
         if not isinstance(content, dict):
-            raise KumError("refused a message from the board: not an object")
+            raise GameError("refused a message from the board: not an object")
         kind = content.get("kind")
         if not isinstance(kind, str) or kind not in _MSG_FIELDS:
-            raise KumError(f"refused a message from the board: unknown kind {str(kind)[:40]!r}")
+            raise GameError(f"refused a message from the board: unknown kind {str(kind)[:40]!r}")
         extra = set(content) - _MSG_FIELDS[kind] - {"kind", "state_id", "id"}
         if extra:
-            raise KumError(f"refused a {shown(kind)} message: unknown field {str(sorted(map(str, extra))[0])[:40]!r}")
+            raise GameError(f"refused a {shown(kind)} message: unknown field {str(sorted(map(str, extra))[0])[:40]!r}")
         sid = content.get("state_id")
         if type(sid) is not int or sid != self._game.state_id:
-            raise KumError("that click was on an old board (the game has moved on); try again")
+            raise GameError("that click was on an old board (the game has moved on); try again")
         if kind == "ready":
             self.ready()
         elif kind == "undo":
             if not self.undo():
-                raise KumError("nothing to undo: no earlier decision of a player at this board")
+                raise GameError("nothing to undo: no earlier decision of a player at this board")
             self.error = ""
         elif kind == "redo":
             if not self.redo():
-                raise KumError("nothing to redo")
+                raise GameError("nothing to redo")
             self.error = ""
         elif kind == "new_game":
             self._browser_new_game(content)
         else:
             text = content.get("action")
             if not isinstance(text, str) or len(text) > 200:
-                raise KumError("refused a message from the board: 'action' must be action text")
+                raise GameError("refused a message from the board: 'action' must be action text")
             if text not in self._offered:
                 if not self._offered:
-                    raise KumError("it is not your turn to act on this board")
-                raise KumError(f"refused {text[:80]!r}: not a legal action now")
+                    raise GameError("it is not your turn to act on this board")
+                raise GameError(f"refused {text[:80]!r}: not a legal action now")
             self.act(text)
 
     def _browser_new_game(self, content: dict[str, Any]) -> None:
         seed = content.get("seed")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**31):
-            raise KumError("new game: seed must be a whole number 0..2^31-1 or empty")
+            raise GameError("new game: seed must be a whole number 0..2^31-1 or empty")
         bot = content.get("bot")
         bots = None
         if bot is not None:
             if not isinstance(bot, str) or bot not in BOT_NAMES:
-                raise KumError(f"new game: unknown bot {str(bot)[:20]!r}")
+                raise GameError(f"new game: unknown bot {str(bot)[:20]!r}")
             if not self._bots:
-                raise KumError("new game: this board has no bot seat to change")
+                raise GameError("new game: this board has no bot seat to change")
             bots = dict.fromkeys(self._bots, bot)
         self.new_game(seed=seed, bots=bots)
 

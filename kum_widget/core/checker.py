@@ -122,7 +122,6 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         report.skipped["determinize fits the view"] = "perfect information: nothing to deal"
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     rng = random.Random(seed)
-    has_secrets = False
     for g in range(games):
         n = counts[g % len(counts)]
         game_seed = rng.randrange(2**31)
@@ -133,7 +132,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
             break
         choices: list[int] = []
         try:
-            has_secrets |= _play(game, s, game_seed, choices, max_steps, report, rng)
+            _play(game, s, game_seed, choices, max_steps, report, rng)
             _check_game_over(game, s, game_seed, choices, report)
         except Exception as exc:  # a broken game can break the checks themselves: say where, go on
             report.fail("plays to the end", f"the game raised {type(exc).__name__}: {exc} {_where(s, game_seed)}")
@@ -149,11 +148,10 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
 
 
 def _play(game: CardGame, s: Session, game_seed: int, choices: list[int], max_steps: int,
-          report: CheckReport, rng: random.Random) -> bool:
-    has_secrets = False
+          report: CheckReport, rng: random.Random) -> None:
     while not s.is_over and s.move_number < max_steps:
         where = _where(s, game_seed)
-        has_secrets |= _check_position(game, s, where, report, rng)
+        _check_position(game, s, where, report, rng)
         legal = s.legal_action_ids()
         if not legal:
             report.fail("plays to the end", f"no legal action, but the game is not over {where}")
@@ -169,10 +167,9 @@ def _play(game: CardGame, s: Session, game_seed: int, choices: list[int], max_st
     else:
         if not s.is_over:
             report.fail("plays to the end", f"the game did not end within {max_steps} actions {_where(s, game_seed)}")
-    return has_secrets
 
 
-def _check_position(game: CardGame, s: Session, where: _Where, report: CheckReport, rng: random.Random) -> bool:
+def _check_position(game: CardGame, s: Session, where: _Where, report: CheckReport, rng: random.Random) -> None:
     state = s._state
     legal = s.legal_action_ids()
     if legal != s.legal_action_ids():
@@ -212,7 +209,6 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
         if s.state_id != sid or game.view(s._state, None) != before:
             report.fail("illegal actions are refused", f"refusing {bad!r} changed the position {where}")
     # views: JSON-safe; no secrets of others; determinize fits
-    has_secrets = False
     for seat in [None, *range(s.num_players)]:
         try:
             view = game.view(state, seat)
@@ -228,7 +224,6 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             if other == seat:
                 continue
             for secret in game.secrets(state, other):
-                has_secrets = True
                 if isinstance(secret, (int, float, bool)) or secret in ("", None):
                     report.fail("hidden cards stay hidden", f"secrets() gave {secret!r}, a bare value: numbers like it appear in "
                                 "views by chance (counts, scores), so write each secret as the view writes the card, in a form "
@@ -251,7 +246,6 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             problems += click_problems(game.click(state, a), ids, s.action_text(a))
         if problems:
             report.fail("board is valid", f"{problems[0]} {where}")
-    return has_secrets
 
 
 def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], report: CheckReport) -> None:
