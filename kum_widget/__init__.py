@@ -1,10 +1,11 @@
-"""kum_widget: Kings Under Mountains in Jupyter.
+"""kum_widget: card games in Jupyter: Kings Under Mountains and the court solitaire.
 
 >>> import kum_widget as kum
 >>> game = kum.Game(["Ada", "Bo"], seed=1)
 >>> game.current_player
 0
 
+The court solitaire of the three clans is ``kum.Court`` (rules: ``kum.CourtRules``).
 The widget (``kum.GameWidget``), the bots (``kum.bots``), the design lab
 (``kum.lab``, ``kum.simulate``) and the core every game is written on
 (``kum.core``, see GAMES.md) load on first use, so ``import kum_widget`` stays
@@ -52,7 +53,7 @@ __all__ = [
     "Draw", "Drew", "Event", "Game", "GameOver", "GameWidget", "IllegalActionError", "KingsUnderMountains", "InvalidActionError",
     "InvalidCardError", "InvalidDeckError", "InvalidRecordError", "InvalidRulesError", "InvalidStateError",
     "KumError", "Mine", "MineFace", "OverseerPlaced", "Play", "Played", "Race", "Refilled", "Rules", "Stuck",
-    "__version__", "core", "lab", "simulate",
+    "__version__", "core", "lab", "simulate", "Court", "CourtRules", "court",
 ]
 
 
@@ -62,6 +63,14 @@ def __getattr__(name: str) -> object:
         from .widget import GameWidget
 
         return GameWidget
+    if name in ("Court", "CourtRules"):  # the court solitaire (games/court)
+        from .games import court
+
+        return getattr(court, name)
+    if name == "court":
+        import importlib
+
+        return importlib.import_module(".games.court", __name__)
     if name in ("bots", "lab", "core"):
         import importlib
 

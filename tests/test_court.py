@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from kum_widget import core
-from kum_widget.games.court import BUY, PASS, SKIP, START, Court, CourtState, table_for
+from kum_widget.games.court import BUY, PASS, SKIP, START, CourtState, table_for
+from kum_widget.games.court import CourtOfTheThreeClans as Court
 from kum_widget.games.court.cards import STANDARD, CardTable
-from kum_widget.games.court.game import BUYING, FIGHTING, OVER, SETUP
+from kum_widget.games.court.state import BUYING, FIGHTING, OVER, SETUP
 
 TABLE = table_for("standard")
 PRINCES = {c.strength: c.id for c in TABLE.cards if c.prince}  # strength -> id (3,4,5,6,7,8,9,10,12)

@@ -7,6 +7,10 @@ position itself), then descends ONE shared tree whose nodes are information sets
 reached by action sequences. An action legal in only some deals is chosen by UCB with
 *availability* counts (how often it was legal when its parent was visited).
 
+With two or more seats a node's reward is the share of wins; a solitaire has no one to
+beat, so its reward is the score, scaled to [0, 1] by the lowest and highest scores the
+search has seen so far (UCB needs rewards on one scale).
+
 The rollout plays the game's heuristic (with a little randomness; at random when it
 has none). With an ``evaluate`` hook it stops after ``rollout_depth`` moves and scores
 the position; without one it plays to the end.
@@ -107,6 +111,8 @@ class ISMCTSBot:
         done = 0
         deadline = None if self.time_limit is None else start + self.time_limit
         log, sqrt, rnd = math.log, math.sqrt, rng.random
+        solitaire = players == 1
+        lo, hi = math.inf, -math.inf  # the solitaire's scores seen so far
         while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
             s = sample(rng)
             node = root
@@ -127,11 +133,13 @@ class ISMCTSBot:
                     step(s, a)
                     path.append(child)
                     break
-                best_a, best_u = ids[0], -1.0
+                best_a, best_u = ids[0], -math.inf
+                scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0
+                shift = lo if solitaire and hi > lo else 0.0
                 for a in ids:
                     ch = children[a]
                     v = ch.visits
-                    u = ch.reward / v + c * sqrt(log(ch.avail) / v)
+                    u = (ch.reward / v - shift) * scale + c * sqrt(log(ch.avail) / v)
                     if u > best_u:
                         best_a, best_u = a, u
                 node = children[best_a]
@@ -152,7 +160,11 @@ class ISMCTSBot:
                     a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
                 step(s, a)
                 depth -= 1
-            result = _result(game, s, players) if over(s) else (evaluate(s) or [0.5] * players)
+            if solitaire:
+                result = [float(game.scores(s)[0])] if over(s) else (evaluate(s) or [float(game.scores(s)[0])])
+                lo, hi = min(lo, result[0]), max(hi, result[0])
+            else:
+                result = _result(game, s, players) if over(s) else (evaluate(s) or [0.5] * players)
             for visited in path:
                 visited.visits += 1
                 visited.reward += result[visited.player]

@@ -205,6 +205,21 @@ class CardGame:
         comes. None (the default): the lab's own columns, then the summary's as they come."""
         return None
 
+    def turn(self, state: State) -> int | None:
+        """The number of the turn being played, if the game counts turns: a record puts
+        each turn on its own line. None (the default): a turn is a run of one seat's actions."""
+        return None
+
+    def save_position(self, state: State) -> Any:
+        """The position as JSON (a dict of lists and numbers), so a session that starts
+        from a position built by hand can be saved; None (the default): it cannot."""
+        return None
+
+    def load_position(self, data: Any) -> State:
+        """Inverse of :meth:`save_position`, checking what it reads (a saved game may be hostile):
+        raise a GameError that names what is wrong."""
+        raise InvalidOptionError(f"{self.title or type(self).__name__} cannot read a saved position (no load_position() hook)")
+
     def secrets(self, state: State, seat: int) -> list[Any]:
         """Values only ``seat`` may know now (say, the cards of its hand as its view writes
         them): the checker makes sure no other seat's view holds one."""

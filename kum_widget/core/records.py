@@ -69,12 +69,15 @@ def _replay(session: Session, texts: Any, where: str) -> None:
             raise InvalidSaveError(f"{where}[{i}] {text[:60]!r}: {exc}") from None
 
 
-def _texts(s: Session) -> tuple[list[str], list[str]]:
-    """Each action's text in the position it was (or will be) taken in: history, redo list."""
+def _texts(s: Session, turns: list[Any] | None = None) -> tuple[list[str], list[str]]:
+    """Each action's text in the position it was (or will be) taken in: history, redo list
+    (and, into ``turns``, the game's turn number before each action of the history)."""
     game, state = s.game, s.game.clone(s._initial)
     texts = []
-    for aid in s._history + s._future[::-1]:
+    for i, aid in enumerate(s._history + s._future[::-1]):
         texts.append(game.action_text(state, aid))
+        if turns is not None and i < len(s._history):
+            turns.append(game.turn(state))
         game.apply(state, aid)
     return texts[: len(s._history)], texts[len(s._history):]
 
@@ -90,7 +93,30 @@ def session_to_dict(s: Session) -> dict[str, Any]:
         "seed": s.seed,
         "actions": actions,
         "redo": redo,
+        **({"start": _encoded(s)} if s.seed is None else {}),
     }
+
+
+def _encoded(s: Session) -> Any:
+    """The start position of a session built from one (the game's ``save_position`` hook)."""
+    data = s.game.save_position(s._initial)
+    if data is None:
+        raise GameError(f"{s._title()} cannot save a game that starts from a position built by hand "
+                        "(the game has no save_position() hook)")
+    return data
+
+
+def _from_start(cls: type[Session], rules: CardGame, players: Any, start: Any) -> Session:
+    try:
+        state = rules.load_position(start)
+    except GameError as exc:
+        raise InvalidSaveError(f"start position: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        raise InvalidSaveError(f"start position: cannot read it ({type(exc).__name__}: {str(exc)[:80]})") from None
+    try:
+        return cls.from_position(rules, state, players)
+    except GameError as exc:
+        raise InvalidSaveError(f"players: {exc}") from None
 
 
 def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardGame] | None = None) -> Session:
@@ -100,14 +126,17 @@ def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardG
         raise InvalidSaveError(f"format: expected {FORMAT!r}, got {shown(data.get('format'))}")
     if data.get("version") != VERSION:
         raise InvalidSaveError(f"version: this kum_widget reads version {VERSION}, got {shown(data.get('version'))}")
-    unknown = set(data) - {"format", "version", "game", "options", "players", "seed", "actions", "redo"}
+    unknown = set(data) - {"format", "version", "game", "options", "players", "seed", "actions", "redo", "start"}
     if unknown:
         raise InvalidSaveError(f"unknown field {shown(sorted(map(str, unknown))[0])}")
     rules = _game_from(data.get("game"), data.get("options", {}), game)
-    try:
-        session = cls(rules, data.get("players"), seed=data.get("seed"))
-    except GameError as exc:
-        raise InvalidSaveError(f"players or seed: {exc}") from None
+    if "start" in data:
+        session = _from_start(cls, rules, data.get("players"), data["start"])
+    else:
+        try:
+            session = cls._make(rules, data.get("players"), data.get("seed"))
+        except GameError as exc:
+            raise InvalidSaveError(f"players or seed: {exc}") from None
     redo = data.get("redo", [])
     actions = data.get("actions")
     if not isinstance(actions, list) or not isinstance(redo, list):
@@ -148,20 +177,24 @@ def split_record(text: str, error: type[GameError] = InvalidSaveError, tag: re.P
 def session_record(s: Session) -> str:
     tags = [("Game", s.game.name), ("Format", f"{FORMAT} {VERSION}")]
     tags += [(f"Player{i}", name) for i, name in enumerate(s.players)]
-    tags.append(("Seed", str(s.seed)))
+    if s.seed is not None:
+        tags.append(("Seed", str(s.seed)))
+    else:
+        tags.append(("Start", json.dumps(_encoded(s), sort_keys=True)))
     if s.game.options():
         tags.append(("Options", json.dumps(s.game.options(), sort_keys=True)))
     if s.is_over:
         tags.append(("Result", ", ".join(f"{n} {v}" for n, v in zip(s.players, s.scores(), strict=True))))
     lines = [f'[{k} "{_escape(v)}"]' for k, v in tags] + [""]
-    texts, _ = _texts(s)
-    # One line per turn: the actions a seat takes in a row.
-    turns: list[tuple[int, list[str]]] = []
-    for text, seat in zip(texts, s._movers, strict=True):
-        if not turns or turns[-1][0] != seat:
-            turns.append((seat, []))
+    numbers: list[Any] = []
+    texts, _ = _texts(s, numbers)
+    # One line per turn: the actions a seat takes in a row (within one of the game's turns).
+    turns: list[tuple[tuple[int, Any], list[str]]] = []
+    for text, seat, number in zip(texts, s._movers, numbers, strict=True):
+        if not turns or turns[-1][0] != (seat, number):
+            turns.append(((seat, number), []))
         turns[-1][1].append(text)
-    lines += [f"{k}. {s.players[seat]}: " + "; ".join(acts) for k, (seat, acts) in enumerate(turns, start=1)]
+    lines += [f"{k}. {s.players[key[0]]}: " + "; ".join(acts) for k, (key, acts) in enumerate(turns, start=1)]
     return "\n".join(lines) + "\n"
 
 
@@ -178,12 +211,19 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
     rules = _game_from(tags.get("Game"), options, game)
     players = [tags[f"Player{i}"] for i in range(64) if f"Player{i}" in tags]
     seed_text = tags.get("Seed", "")
-    if not seed_text.isascii() or not seed_text.isdigit() or len(seed_text) > 20:
+    if "Start" in tags:
+        try:
+            start = json.loads(tags["Start"], parse_int=_small_int)
+        except (ValueError, RecursionError) as exc:
+            raise InvalidSaveError(f"tag Start: not valid JSON of a position ({type(exc).__name__})") from None
+        session = _from_start(cls, rules, players, start)
+    elif not seed_text.isascii() or not seed_text.isdigit() or len(seed_text) > 20:
         raise InvalidSaveError(f"tag Seed: expected a whole number, got {shown(seed_text)}")
-    try:
-        session = cls(rules, players, seed=int(seed_text))
-    except GameError as exc:
-        raise InvalidSaveError(f"record header: {exc}") from None
+    else:
+        try:
+            session = cls._make(rules, players, int(seed_text))
+        except GameError as exc:
+            raise InvalidSaveError(f"record header: {exc}") from None
     for n, line in moves:
         m = _MOVE.fullmatch(line)
         if m is None:

@@ -12,6 +12,7 @@ __all__ = ["register", "game_class", "game_names"]
 # The games that ship with kum_widget load on first use (import kum_widget stays light).
 _BUILT_IN = {
     "kings-under-mountains": "kum_widget.games.kum.game:KingsUnderMountains",
+    "court": "kum_widget.games.court.rules:CourtOfTheThreeClans",
     "bust": "kum_widget.core.examples:Bust",
 }
 _ALIASES = {"kum": "kings-under-mountains"}

@@ -86,6 +86,25 @@ class Session:
         self._seed: int | None = seed
         self._start(game.setup(len(names), random.Random(seed)))
 
+    @classmethod
+    def from_position(cls: type[S], game: CardGame, state: Any, players: int | Sequence[str] | None = None) -> S:
+        """A session that starts from ``state`` (a position built by hand, say by the
+        game's scenario constructor) instead of a deal: no seed; its records keep the
+        position (the game's ``save_position`` hook) so they replay it."""
+        if not isinstance(game, CardGame):
+            raise InvalidOptionError(f"game must be a CardGame (the rules), got {type(game).__name__}")
+        session = cls.__new__(cls)
+        session.game = game
+        session._names = check_names(game.min_players if players is None else players, game)
+        session._seed = None
+        session._start(game.clone(state))
+        return session
+
+    @classmethod
+    def _make(cls: type[S], game: CardGame, players: Any, seed: Any) -> S:
+        """How records build a session of this class (a subclass with other arguments overrides it)."""
+        return cls(game, players, seed=seed)
+
     def _start(self, state: Any) -> None:
         self._state = state
         self._initial = self.game.clone(state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,19 @@ class Card:
     def name(self) -> str:
         return f"Daemon Prince {self.strength}" if self.prince else f"{self.clan.title()} {self.role.title()}"
 
+    @property
+    def label(self) -> str:
+        """A short text that finds the card in the standard table: ``"sun poet 4"`` (clan,
+        role, cost) or ``"daemon prince 7"`` (strength)."""
+        return f"daemon prince {self.strength}" if self.prince else f"{self.clan} {self.role} {self.cost}"
+
+    @property
+    def power(self) -> str:
+        return POWERS[self.role]
+
+    def __str__(self) -> str:
+        return self.name
+
     def to_json(self) -> dict[str, int | str]:
         return {"id": self.id, "name": self.name, "clan": self.clan, "role": self.role,
                 "cost": self.cost, "vp": self.vp, "strength": self.strength}
@@ -73,6 +87,44 @@ class CardTable:
 
     def __getitem__(self, card: int) -> Card:
         return self.cards[card]
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __repr__(self) -> str:
+        return f"<CardTable {self.name!r}: {len(self.court_cards)} court cards, {len(self.princes)} Daemon Princes>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardTable) and other.cards == self.cards
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def find(self, card: object, *, where: str = "card") -> int:
+        """A card's id from its id, ``"#12"``, or its label (``"sun poet 4"``); a Card is its id."""
+        if isinstance(card, Card):
+            card = card.id
+        if type(card) is int:
+            if 0 <= card < len(self.cards):
+                return card
+            raise InvalidOptionError(f"{where}: {card} is not a card (ids 0..{len(self.cards) - 1})")
+        if isinstance(card, str) and len(card) < 80:
+            key = " ".join(card.lower().split())
+            if key.startswith("#") and key[1:].isdigit() and len(key) < 6:
+                return self.find(int(key[1:]), where=where)
+            hits = [c.id for c in self.cards if c.label == key]
+            if len(hits) == 1:
+                return hits[0]
+            if hits:
+                raise InvalidOptionError(f"{where}: {card!r} names {len(hits)} cards of this table: use '#id' ({', '.join(f'#{h}' for h in hits)})")
+        raise InvalidOptionError(f"{where}: {shown(card)} is not a card: give an id, '#12' or a label like 'sun poet 4' or 'daemon prince 7'")
+
+    def to_csv(self) -> str:
+        """The table as CSV text (``from_csv_text`` reads it back)."""
+        lines = [",".join(COLUMNS)] + [f"{c.id},{c.clan},{c.role},{c.cost},{c.vp},{c.strength}" for c in self.cards]
+        return "\n".join(lines) + "\n"
+
+    def to_json(self) -> list[dict[str, int | str]]:
+        return [c.to_json() for c in self.cards]
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -140,9 +192,17 @@ _CACHE: dict[str, CardTable] = {}
 
 
 def table_for(option: str) -> CardTable:
-    """The table a ``table`` rule option names: ``"standard"`` or the path of a CSV file."""
+    """The table a ``table`` rule option names: ``"standard"``, the path of a CSV file, or
+    CSV text (a table given as an object travels in records this way)."""
     if option not in _CACHE:
-        _CACHE[option] = CardTable.from_csv(STANDARD) if option == "standard" else CardTable.from_csv(option)
         if option == "standard":
-            _CACHE[option].name = "standard"
+            table = CardTable.from_csv(STANDARD)
+            table.name = "standard"
+        elif "\n" in option:
+            table = CardTable.from_csv_text(option)
+        else:
+            table = CardTable.from_csv(option)
+        if len(_CACHE) > 32:  # tables tried in a notebook: keep the cache small
+            _CACHE.clear()
+        _CACHE[option] = table
     return _CACHE[option]

@@ -1,0 +1,458 @@
+"""Court of the Three Clans on the core's ``CardGame`` protocol: setup, the three phases
+of a turn, the end and the score (COURT.md; decisions C1-C10 are rule options).
+
+The text forms of actions are in ``notation.py``, the bots' heuristic and the lab's
+columns in ``heuristic.py``, the board in ``board.py``; this module is the rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.errors import InvalidOptionError, shown
+from ...core.game import CardGame
+from . import board, heuristic, notation
+from .cards import CLANS, Card, CardTable, table_for
+from .state import (
+    BUY,
+    BUYING,
+    FIGHT,
+    FIGHTING,
+    OVER,
+    PASS,
+    PLACES,
+    RANKS,
+    SETUP,
+    SKIP,
+    SPACES,
+    START,
+    STARTING_CARDS,
+    CourtState,
+    neighbours,
+    row_of,
+    space_name,
+)
+
+__all__ = ["CourtOfTheThreeClans"]
+
+_CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
+
+
+class CourtOfTheThreeClans(CardGame):
+    """The court solitaire of the Sun, Moon and Earth clans against the Daemon Princes.
+
+    >>> from kum_widget.core import Session
+    >>> s = Session(CourtOfTheThreeClans(), seed=3)
+    >>> s.legal_actions()[:2], s.action_text(0)
+    ([0, 1], 'start place 1 to space 1.1')
+    """
+
+    name = "court"
+    title = "Court of the Three Clans"
+    min_players = max_players = 1
+    defaults = {
+        "table": "standard",  # C1: the card table ("standard", a CSV file's path, or CSV text)
+        "first_refill": "open",  # C2: "open" (princes may appear) or "court" (set aside again)
+        "price": "descending",  # C3: "descending" (cost - (place - 1)) or "printed"
+        "full_court": "replace",  # C4: "replace" (discard a court card) or "closed" (no buying)
+        "empty_pass_pays": True,  # C5: a pass that finds nothing to discard still pays its CP
+        "fights_per_turn": 1,  # C6: fights allowed in one phase 2 (each pays exactly what it lacks)
+        "last_prince_ends": True,  # C7: the game ends once no prince is left to draw
+        "court_vp": True,  # C8: the printed VP of the Royal Court's cards score at the end
+        "row_princes_subtract": False,  # C9: undefeated princes in the row subtract their VP too
+        "ranks": "25,40,60",  # C10: the scores that reach Troubled Reign, Prosperous Reign, Golden Age
+        "start_cp": 10,  # source: the player starts with 10 CP
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        r = self.rules
+        for key, allowed in _CHOICES.items():
+            if r[key] not in allowed:
+                raise InvalidOptionError(f"option {key!r} must be one of {', '.join(map(repr, allowed))}, got {shown(r[key])}")
+        if not 0 <= r["fights_per_turn"] <= 4:
+            raise InvalidOptionError(f"option 'fights_per_turn' must be 0..4, got {r['fights_per_turn']}")
+        if not 0 <= r["start_cp"] <= 100:
+            raise InvalidOptionError(f"option 'start_cp' must be 0..100, got {r['start_cp']}")
+        self.thresholds = parse_ranks(r["ranks"])
+        self.table: CardTable = table_for(r["table"])
+
+    # -- what the rules read -----------------------------------------------------------
+
+    def card(self, card: int) -> Card:
+        return self.table[card]
+
+    def price(self, card: int, place: int) -> int:
+        """What the card at ``place`` (1..4) costs now (C3)."""
+        cost = self.table[card].cost
+        return max(0, cost - (place - 1)) if self.rules["price"] == "descending" else cost
+
+    def strength(self, s: CourtState) -> int:
+        """The Generals' combined strength, +2 with all three clans' Generals."""
+        generals = [self.table[c] for c in s.court if c is not None and self.table[c].role == "general"]
+        bonus = 2 if {g.clan for g in generals} >= set(CLANS) else 0
+        return sum(g.strength for g in generals) + bonus
+
+    def tax_collectors(self, s: CourtState) -> int:
+        return sum(1 for c in s.court if c is not None and self.table[c].role == "tax collector")
+
+    def is_prince(self, card: int | None) -> bool:
+        return card is not None and self.table[card].prince
+
+    def princes_in_pile(self, s: CourtState) -> int:
+        return sum(1 for c in s.pile if self.table[c].prince)
+
+    def daemons_drawn(self, s: CourtState) -> int:
+        """Princes drawn into the row since setup (the ones set aside then went back)."""
+        return len(self.table.princes) - self.princes_in_pile(s) - len(s.aside)
+
+    def fight_cost(self, s: CourtState, place: int) -> int | None:
+        """The CP a fight against the card at ``place`` (1..4) would pay (None: no prince there)."""
+        card = s.row[place - 1]
+        if card is None or not self.table[card].prince:
+            return None
+        return max(0, self.table[card].strength - self.strength(s))
+
+    def fight_legal(self, s: CourtState, place: int) -> bool:
+        cost = self.fight_cost(s, place)
+        return cost is not None and cost <= s.cp and s.fights < self.rules["fights_per_turn"]
+
+    def minister_gain(self, court: Sequence[int | None], space: int) -> int:
+        """A Minister bought into ``space`` brings 1 CP per other card in its court row."""
+        return sum(1 for y in row_of(space) if y != space and court[y] is not None)
+
+    def power_vp(self, s: CourtState) -> int:
+        """The VP the Poets and Courtesans award at the end (C1's powers, C8)."""
+        return sum(self.power_of(s.court, space) for space in range(SPACES))
+
+    def power_of(self, court: Sequence[int | None], space: int) -> int:
+        """The end-of-game VP of the card in ``space`` by its power (0 for most roles)."""
+        card = court[space]
+        if card is None:
+            return 0
+        c = self.table[card]
+        if c.role == "poet":
+            return len({self.table[n].clan for n in (court[x] for x in neighbours(space)) if n is not None})
+        if c.role == "courtesan":
+            mates = [court[y] for y in row_of(space) if y != space]
+            return sum(1 for m in mates if m is not None and self.table[m].clan == c.clan)
+        return 0
+
+    def breakdown(self, s: CourtState) -> dict[str, int]:
+        """The parts of the score (they add up to it): positive parts, then the negative ones."""
+        t = self.table
+        return {
+            "defeated": sum(t[c].vp for c in s.defeated),
+            "court": sum(t[c].vp for c in s.court if c is not None) if self.rules["court_vp"] else 0,
+            "powers": self.power_vp(s),
+            "cp": s.cp // 3,
+            "captured": -sum(t[c].vp for c in s.captured),
+            "row_princes": -sum(t[c].vp for c in s.row if c is not None and t[c].prince) if self.rules["row_princes_subtract"] else 0,
+        }
+
+    def score(self, s: CourtState) -> int:
+        return sum(self.breakdown(s).values())
+
+    def rank(self, s: CourtState) -> str:
+        """The verdict on a score (C10)."""
+        score = self.score(s)
+        return RANKS[sum(1 for t in self.thresholds if score >= t)]
+
+    # -- the protocol --------------------------------------------------------------------
+
+    def setup(self, players: int, rng: random.Random) -> CourtState:
+        self.check_players(players)
+        pile = list(range(len(self.table)))
+        rng.shuffle(pile)
+        s = CourtState(pile=pile, row=[None] * PLACES, court=[None] * SPACES, cp=self.rules["start_cp"], seed=rng.randrange(2**31))
+        self._deal_court_cards(s)
+        return s
+
+    def current_player(self, s: CourtState) -> int:
+        return 0
+
+    def turn(self, s: CourtState) -> int:
+        return 0 if s.phase == SETUP else s.turn
+
+    def is_over(self, s: CourtState) -> bool:
+        return s.phase == OVER
+
+    def scores(self, s: CourtState) -> list[float]:
+        return [float(self.score(s))]
+
+    def legal_actions(self, s: CourtState) -> list[int]:
+        out: list[int] = []
+        if s.phase == SETUP:
+            empty = [x for x in range(SPACES) if s.court[x] is None]
+            for p in range(PLACES):
+                if s.row[p] is not None:
+                    out += [START + p * SPACES + x for x in empty]
+        elif s.phase == BUYING:
+            full = None not in s.court
+            targets = [] if full and self.rules["full_court"] == "closed" else list(range(SPACES)) if full else [x for x in range(SPACES) if s.court[x] is None]
+            for p in range(PLACES):
+                card = s.row[p]
+                if card is not None and not self.table[card].prince and self.price(card, p + 1) <= s.cp:
+                    out += [BUY + p * SPACES + x for x in targets]
+            out.append(PASS)
+        elif s.phase == FIGHTING:
+            out = [FIGHT + p - 1 for p in range(1, PLACES + 1) if self.fight_legal(s, p)]
+            out.append(SKIP)
+        return out
+
+    def apply(self, s: CourtState, action: int) -> list[str]:
+        if s.phase == SETUP:
+            return self._start(s, action)
+        events: list[str] = []
+        if s.phase == BUYING:
+            events += self._buy(s, action) if action != PASS else self._pass(s)
+            s.phase = FIGHTING
+        elif action == SKIP:
+            s.fights = self.rules["fights_per_turn"]
+        else:
+            events += self._fight(s, action - FIGHT + 1)
+        if s.phase == FIGHTING and not any(self.fight_legal(s, p) for p in range(1, PLACES + 1)):
+            events += self._daemons(s)
+        return events
+
+    # -- the phases ------------------------------------------------------------------------
+
+    def _draw(self, s: CourtState) -> int | None:
+        if not s.pile:
+            s.exhausted = True
+            return None
+        return s.pile.pop()
+
+    def _refill(self, s: CourtState) -> None:
+        """Close every gap by the sliding rule: the cards slide right, new cards come in at place 1."""
+        cards: list[int | None] = [c for c in s.row if c is not None]
+        new: list[int | None] = []
+        while len(cards) + len(new) < PLACES:
+            card = self._draw(s)
+            if card is None:
+                break
+            new.append(card)
+        s.row = [None] * (PLACES - len(cards) - len(new)) + new[::-1] + cards
+
+    def _deal_court_cards(self, s: CourtState) -> None:
+        """Fill the row's gaps by the sliding rule, princes drawn set aside (setup)."""
+        while None in s.row and s.pile:
+            card = s.pile.pop()
+            if self.table[card].prince:
+                s.aside.append(card)
+                continue
+            cards: list[int | None] = [c for c in s.row if c is not None]
+            s.row = [*([None] * (PLACES - len(cards) - 1)), card, *cards]
+
+    def rightmost_court_card(self, s: CourtState) -> int | None:
+        """The place index (0..3) of the rightmost card that is not a prince (C5: None)."""
+        for i in range(PLACES - 1, -1, -1):
+            card = s.row[i]
+            if card is not None and not self.table[card].prince:
+                return i
+        return None
+
+    def _start(self, s: CourtState, action: int) -> list[str]:
+        p, x = divmod(action - START, SPACES)
+        card = s.row[p]
+        assert card is not None
+        s.row[p] = None
+        s.court[x] = card
+        events = [f"{self.table[card].name} starts in space {space_name(x)}."]
+        if sum(c is not None for c in s.court) == STARTING_CARDS:
+            if self.rules["first_refill"] == "court":
+                self._deal_court_cards(s)
+            s.pile += s.aside
+            s.aside = []
+            random.Random(s.seed).shuffle(s.pile)
+            self._refill(s)
+            s.phase = BUYING
+            events.append("The princes set aside are shuffled back; the row is refilled. Turn 1.")
+        return events
+
+    def _buy(self, s: CourtState, action: int) -> list[str]:
+        p, x = divmod(action - BUY, SPACES)
+        card = s.row[p]
+        assert card is not None
+        price = self.price(card, p + 1)
+        s.cp -= price
+        s.row[p] = None
+        events = []
+        old = s.court[x]
+        if old is not None:
+            s.discarded.append(old)
+            events.append(f"{self.table[old].name} leaves space {space_name(x)} for the discard.")
+        s.court[x] = card
+        s.bought.append(card)
+        c = self.table[card]
+        events.append(f"Bought {c.name} for {price} CP into space {space_name(x)}.")
+        if c.role == "minister":
+            gain = self.minister_gain(s.court, x)
+            s.cp += gain
+            events.append(f"The Minister brings {gain} CP.")
+        self._refill(s)
+        return events
+
+    def _pass(self, s: CourtState) -> list[str]:
+        i = self.rightmost_court_card(s)
+        events = []
+        if i is not None:
+            card = s.row[i]
+            assert card is not None
+            s.row[i] = None
+            s.discarded.append(card)
+            self._refill(s)
+            events.append(f"Passed: {self.table[card].name} is discarded.")
+        else:
+            events.append("Passed: no court card in the row to discard.")
+        if i is not None or self.rules["empty_pass_pays"]:
+            gain = 1 + self.tax_collectors(s)
+            s.cp += gain
+            events.append(f"Gained {gain} CP.")
+        return events
+
+    def _fight(self, s: CourtState, place: int) -> list[str]:
+        cost = self.fight_cost(s, place)
+        card = s.row[place - 1]
+        assert cost is not None and card is not None
+        s.cp -= cost
+        s.row[place - 1] = None
+        s.defeated.append(card)
+        s.fights += 1
+        self._refill(s)
+        c = self.table[card]
+        return [f"Defeated {c.name} (strength {c.strength}) paying {cost} CP: +{c.vp} VP."]
+
+    def _daemons(self, s: CourtState) -> list[str]:
+        """Phase 3, the end check, and the next turn."""
+        events = []
+        if any(self.is_prince(c) for c in s.row):
+            i = self.rightmost_court_card(s)
+            if i is not None:
+                card = s.row[i]
+                assert card is not None
+                s.row[i] = None
+                s.captured.append(card)
+                self._refill(s)
+                events.append(f"The daemons take {self.table[card].name} into their court.")
+        princes_in_row = sum(1 for c in s.row if self.is_prince(c))
+        if princes_in_row >= 4 or s.exhausted or (self.rules["last_prince_ends"] and not self.princes_in_pile(s)):
+            s.phase = OVER
+            why = "four princes in the row" if princes_in_row >= 4 else "the draw pile ran out" if s.exhausted else "every prince has been drawn"
+            events.append(f"The game ends ({why}): {self.score(s)} points, {self.rank(s)}.")
+        else:
+            s.turn += 1
+            s.fights = 0
+            s.phase = BUYING
+        return events
+
+    # -- views ------------------------------------------------------------------------------
+
+    def view(self, s: CourtState, seat: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "game": self.name,
+            "phase": s.phase,
+            "turn": s.turn,
+            "row": s.row[:],
+            "prices": [None if c is None or self.table[c].prince else self.price(c, p + 1) for p, c in enumerate(s.row)],
+            "court": s.court[:],
+            "cp": s.cp,
+            "vp": sum(self.table[c].vp for c in s.defeated),
+            "strength": self.strength(s),
+            "fight_costs": [self.fight_cost(s, p) for p in range(1, PLACES + 1)],  # CP a fight would pay, per place
+            "draw_pile": len(s.pile),
+            "aside": s.aside[:],
+            "discarded": s.discarded[:],
+            "defeated": s.defeated[:],
+            "captured": s.captured[:],
+            "bought": s.bought[:],
+            "daemons_drawn": self.daemons_drawn(s),
+            "princes_to_come": len(self.table.princes) - len(s.defeated) - sum(1 for c in s.row if self.is_prince(c)),
+            "fights": s.fights,
+            "fights_per_turn": self.rules["fights_per_turn"],
+            "exhausted": s.exhausted,
+            "score": self.score(s),
+            "breakdown": self.breakdown(s),
+            "rank": self.rank(s),
+        }
+        if seat is None:
+            out["pile"] = s.pile[:]
+            out["seed"] = s.seed
+        return out
+
+    def public_view(self, s: CourtState) -> dict[str, Any]:
+        return self.view(s, -1)
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> CourtState:
+        """A position the player cannot tell from the real one: the unseen cards reshuffled."""
+        seen = {c for key in ("row", "court") for c in view[key] if c is not None}
+        seen |= {c for key in ("aside", "discarded", "defeated", "captured") for c in view[key]}
+        unseen = [c for c in range(len(self.table)) if c not in seen]
+        rng.shuffle(unseen)
+        return CourtState(
+            pile=unseen, row=list(view["row"]), court=list(view["court"]), cp=view["cp"], seed=rng.randrange(2**31),
+            aside=list(view["aside"]), phase=view["phase"], discarded=list(view["discarded"]), defeated=list(view["defeated"]),
+            captured=list(view["captured"]), bought=list(view["bought"]), turn=view["turn"], fights=view["fights"],
+            exhausted=view["exhausted"],
+        )
+
+    def clone(self, s: CourtState) -> CourtState:
+        return s.copy()
+
+    def save_position(self, s: CourtState) -> dict[str, Any]:
+        """The position as the scenario constructor's fields (a record of a game built by hand keeps it)."""
+        return {"row": s.row[:], "court": s.court[:], "cp": s.cp, "pile": s.pile[::-1], "phase": s.phase, "turn": s.turn,
+                "fights": s.fights, "discarded": s.discarded[:], "defeated": s.defeated[:], "captured": s.captured[:],
+                "aside": s.aside[:], "bought": s.bought[:]}
+
+    def load_position(self, data: Any) -> CourtState:
+        if not isinstance(data, dict) or not isinstance(data.get("row"), list) or not isinstance(data.get("court"), list):
+            raise InvalidOptionError(f"a position is a dict with a row and a court, got {shown(data)}")
+        fields = {k: v for k, v in data.items() if k not in ("row", "court")}
+        return self.scenario(data["row"], data["court"], **fields)
+
+    def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+        return board.court_board(self, view)
+
+    def click(self, s: CourtState, action: int) -> dict[str, Any]:
+        return board.court_click(s, action)
+
+    # -- text, bots and the lab (in their own modules) ---------------------------------------
+
+    def action_text(self, s: CourtState, action: int) -> str:
+        return notation.action_text(action)
+
+    def parse_action(self, s: CourtState, text: str) -> int:
+        aid = notation.parse(text)
+        return super().parse_action(s, text) if aid is None else aid
+
+    def refusal(self, s: CourtState, action: int) -> str | None:
+        return notation.refusal(self, s, action)
+
+    def heuristic(self, s: CourtState, actions: list[int]) -> list[float]:
+        return heuristic.heuristic(self, s, actions)
+
+    def summary(self, s: CourtState, logs: Sequence[Sequence[Any]]) -> dict[str, Any]:
+        return heuristic.summary(self, s)
+
+    def columns(self, players: int) -> list[str]:
+        return heuristic.columns()
+
+    def scenario(self, row: Sequence[int | None], court: Sequence[int | None], **layout: Any) -> CourtState:
+        """A checked position built by hand (see ``scenario.py``)."""
+        from .scenario import build
+
+        return build(self, row, court, **layout)
+
+
+def parse_ranks(text: str) -> tuple[int, int, int]:
+    """C10's three thresholds, like ``"25,40,60"``."""
+    parts = text.split(",")
+    if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() and len(p.strip()) < 5 for p in parts):
+        raise InvalidOptionError(f"option 'ranks' is three whole numbers like '20,30,40', got {shown(text)}")
+    a, b, c = (int(p) for p in parts)
+    if not a < b < c:
+        raise InvalidOptionError(f"option 'ranks' must rise, got {shown(text)}")
+    return a, b, c

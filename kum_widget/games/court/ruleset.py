@@ -1,0 +1,116 @@
+"""``CourtRules``: every rule option of the court solitaire as a named field (C1-C10).
+
+Immutable; ``rules.with_(price="printed")`` makes a changed copy. The defaults are the
+project's reading of the source (COURT.md gives each decision and its reason).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ...core.errors import InvalidOptionError, shown
+from .cards import CardTable
+
+__all__ = ["CourtRules"]
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class CourtRules:
+    """The rules of one game of Court of the Three Clans.
+
+    >>> CourtRules().price, CourtRules(price="printed").price
+    ('descending', 'printed')
+    >>> CourtRules(ranks=(20, 30, 40))
+    CourtRules(ranks=(20, 30, 40))
+    """
+
+    table: str | CardTable = "standard"
+    """C1: the card table: "standard", the path of a CSV file, or a CardTable."""
+    first_refill: Literal["open", "court"] = "open"
+    """C2: after the setup choice the row refills from the whole pile ("open": princes may
+    appear) or with court cards only ("court")."""
+    price: Literal["descending", "printed"] = "descending"
+    """C3: a card's price falls by 1 CP per place it has aged, or is its printed cost."""
+    full_court: Literal["replace", "closed"] = "replace"
+    """C4: with 8 cards in the court a bought card replaces one ("replace") or nothing can be bought."""
+    empty_pass_pays: bool = True
+    """C5: a pass that finds no court card in the row to discard still pays its CP."""
+    fights_per_turn: int = 1
+    """C6: how many Daemon Princes may be fought in one phase 2 (0-4)."""
+    last_prince_ends: bool = True
+    """C7: the game ends once no prince is left in the draw pile."""
+    court_vp: bool = True
+    """C8: the printed VP of the Royal Court's cards count at the end."""
+    row_princes_subtract: bool = False
+    """C9: undefeated princes left in the row subtract their VP too."""
+    ranks: tuple[int, int, int] = (25, 40, 60)
+    """C10: the scores that reach Troubled Reign, Prosperous Reign and Golden Age."""
+    start_cp: int = 10
+    """The copper pieces the ruler starts with (the source says 10)."""
+
+    def __init__(
+        self,
+        *,
+        table: str | CardTable = "standard",
+        first_refill: Literal["open", "court"] = "open",
+        price: Literal["descending", "printed"] = "descending",
+        full_court: Literal["replace", "closed"] = "replace",
+        empty_pass_pays: bool = True,
+        fights_per_turn: int = 1,
+        last_prince_ends: bool = True,
+        court_vp: bool = True,
+        row_princes_subtract: bool = False,
+        ranks: tuple[int, int, int] = (25, 40, 60),
+        start_cp: int = 10,
+        **unknown: Any,
+    ) -> None:
+        # Written out so that an unknown option is an InvalidOptionError naming it, like
+        # any other bad value, while help() and completion still list every option.
+        from .rules import CourtOfTheThreeClans
+
+        if unknown:
+            raise InvalidOptionError(f"CourtRules: unknown rule option {sorted(unknown)[0]!r} (options: {', '.join(f.name for f in dataclasses.fields(CourtRules))})")
+        if not (isinstance(ranks, (tuple, list)) and len(ranks) == 3 and all(type(r) is int for r in ranks)):
+            raise InvalidOptionError(f"CourtRules: ranks are three whole numbers like (25, 40, 60), got {shown(ranks)}")
+        if not isinstance(table, (str, CardTable)):
+            raise InvalidOptionError(f"CourtRules: table is 'standard', a CSV file's path or a CardTable, got {shown(table)}")
+        values = dict(table=table, first_refill=first_refill, price=price, full_court=full_court, empty_pass_pays=empty_pass_pays,
+                      fights_per_turn=fights_per_turn, last_prince_ends=last_prince_ends, court_vp=court_vp,
+                      row_princes_subtract=row_princes_subtract, ranks=tuple(ranks), start_cp=start_cp)
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        CourtOfTheThreeClans(**self.options())  # every other check, with the same messages
+
+    def options(self) -> dict[str, Any]:
+        """The rule options as the game (and a record) keeps them: JSON-safe."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["ranks"] = ",".join(map(str, self.ranks))
+        if isinstance(self.table, CardTable):
+            out["table"] = "standard" if self.table.name == "standard" else self.table.to_csv()
+        return out
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> CourtRules:
+        """Inverse of :meth:`options`."""
+        from .rules import parse_ranks
+
+        values = dict(options)
+        if "ranks" in values:
+            values["ranks"] = parse_ranks(str(values["ranks"]))
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> CourtRules:
+        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})
+        if unknown:
+            raise InvalidOptionError(f"CourtRules has no option {unknown[0]!r}")
+        return CourtRules(**{**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}, **changes})
+
+    def diff(self) -> dict[str, Any]:
+        """The options that differ from the defaults."""
+        base = CourtRules()
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if getattr(self, f.name) != getattr(base, f.name)}
+
+    def __repr__(self) -> str:
+        return f"CourtRules({', '.join(f'{k}={v!r}' for k, v in self.diff().items())})"
