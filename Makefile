@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint typecheck pytest bench env js clean
+.PHONY: lab test lint typecheck pytest bench bench-peer env js clean
 
 env: $(VENV)/.synced js
 
@@ -44,6 +44,15 @@ pytest: env
 bench: env  # the quick figures; bench/bots.py (about 20 min) and bench/latency.py run on their own
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/simulate.py
+
+# bench/peer.py beside OpenSpiel's C++ crazy_eights (about 45 s; PEER_ARGS=--quick for a few seconds).
+# OpenSpiel is the `bench` dependency group: synced in for the run, synced out after it, so the
+# environment is again exactly what `make test` syncs (which never installs it).
+PEER_ARGS ?=
+bench-peer: | $(UV)
+	$(UV) sync --locked --all-extras --group bench --python $(PYTHON)
+	$(BIN)/python bench/peer.py $(PEER_ARGS); status=$$?; \
+	$(UV) sync --locked --all-extras --python $(PYTHON); exit $$status
 
 clean:
 	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache

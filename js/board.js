@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 
 const COLORS = new Set(["red", "orange", "gold", "green", "teal", "blue", "purple", "pink", "gray", "black"]);
 const LAYOUTS = new Set(["row", "grid", "pile", "stack", "hand"]);
+const SIZES = new Set(["small", "large"]);
 
 /** Index the legal actions: clicked on a target alone, from a source to a target, or buttons. */
 export function indexLegal(legal) {
@@ -114,7 +115,7 @@ function zone(z, ctx) {
   const empty = !cards.length && !inner.length && !(layout === "pile" && z.count) ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
   const label = `${z.label || z.id}${z.count !== undefined ? `, ${z.count} cards` : ""}`;
   const attrs = {
-    class: `kum-zone kum-layout-${layout}${action ? " kum-target" : ""}${ctx.last === z.id ? " kum-last" : ""}`,
+    class: `kum-zone kum-layout-${layout}${SIZES.has(z.size) ? ` kum-size-${z.size}` : ""}${action ? " kum-target" : ""}${ctx.last === z.id ? " kum-last" : ""}`,
     dataset: { zone: z.id, key: `zone:${z.id}`, label, ...(action ? { action } : {}) },
     style: layout === "grid" && z.columns ? `--kum-columns: ${Number(z.columns)}` : null,
     "aria-label": action ? `${label}. Click to ${action}` : label,

@@ -47,7 +47,7 @@ def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | No
     drawn = game.board(view, seat)
     board: dict[str, Any] = dict(drawn) if drawn is not None else {"text": json.dumps(view, indent=1, ensure_ascii=False)[:20_000]}
     over = session.is_over
-    winners = session.winners() if over else []
+    winners = session.winners() if over and session.num_players > 1 else []  # a solitaire has no winner to name
     cur = session.current_player
     board["title"] = str(board.get("title") or game.title or game.name)
     board["status"] = status or str(board.get("status") or _status(session))
@@ -74,7 +74,7 @@ def _number(v: Any) -> Any:
 
 def _status(session: Session) -> str:
     if session.is_over:
-        won = [session.players[w] for w in session.winners()]
+        won = [session.players[w] for w in session.winners()] if session.num_players > 1 else []
         return f"Game over: {' and '.join(won)} {'wins' if len(won) == 1 else 'share the win'}." if won else "Game over."
     return f"{session.players[session.current_player]} to act."
 

@@ -27,6 +27,7 @@ FAST: dict[str, dict[str, Any]] = {
     "03_scripting.ipynb": {"BOT_DELAY": 0.0, "TURNS": 2, "GAMES": 2},
     "04_design_lab.ipynb": {"GAMES": 40, "WORKERS": 0, "BOTS": "random"},
     "05_make_a_game.ipynb": {"GAMES": 100, "ISMCTS_GAMES": 4, "BOT_DELAY": 0.0},
+    "06_court.ipynb": {"GAMES": 40, "WORKERS": 0},
 }
 
 
@@ -58,7 +59,7 @@ def fast_notebook(path: Path) -> dict[str, Any]:
 
 def test_there_are_notebooks() -> None:
     names = {nb.name for nb in NOTEBOOKS}
-    assert {"01_play.ipynb", "02_rules_tour.ipynb", "03_scripting.ipynb"} <= names
+    assert {"01_play.ipynb", "02_rules_tour.ipynb", "03_scripting.ipynb", "06_court.ipynb"} <= names
 
 
 @pytest.mark.parametrize("name", sorted(FAST))

@@ -50,6 +50,19 @@ def _result(game: CardGame, s: Any, players: int) -> list[float]:
     return [1.0 / len(won) if p in won else 0.0 for p in range(players)] if won else [1.0 / players] * players
 
 
+def _settled(root: _Node, left: int) -> bool:
+    """True when the most visited move at the root stays the most visited whatever the
+    ``left`` iterations do (the move is chosen by visits): stopping changes nothing."""
+    first = second = 0
+    for child in root.children.values():
+        v = child.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
+
+
 class ISMCTSBot:
     """``ISMCTSBot(iterations=1000, time_limit=None, seed=None)``; ``time_limit`` in
     seconds stops early. Deterministic for a seed: the same view gives the same move."""
@@ -169,6 +182,8 @@ class ISMCTSBot:
                 visited.visits += 1
                 visited.reward += result[visited.player]
             done += 1
+            if done % 64 == 0 and _settled(root, self.iterations - done):
+                break
         ranked = sorted(
             ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
             reverse=True,

@@ -10,16 +10,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["LAYOUTS", "COLORS", "board_problems", "click_problems"]
+__all__ = ["LAYOUTS", "SIZES", "COLORS", "board_problems", "click_problems"]
 
 LAYOUTS = ("row", "grid", "pile", "stack", "hand")
+SIZES = ("small", "large")  # a zone's card size (and its sub-zones'); left out: the normal size
 COLORS = ("red", "orange", "gold", "green", "teal", "blue", "purple", "pink", "gray", "black")
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _ID = re.compile(r"[A-Za-z0-9_.:\- ]{1,60}")
 
 _BOARD_KEYS = {"zones", "seats", "status", "title"}
 _SEAT_KEYS = {"seat", "name", "zones", "counters", "badges"}
-_ZONE_KEYS = {"id", "label", "layout", "columns", "cards", "count", "zones", "counters", "badges", "hint", "empty"}
+_ZONE_KEYS = {"id", "label", "layout", "size", "columns", "cards", "count", "zones", "counters", "badges", "hint", "empty"}
 _CARD_KEYS = {"id", "faces", "title", "down", "marked"}
 _FACE_KEYS = {"title", "value", "color", "glyph", "tags", "fields", "text", "tooltip", "hidden"}
 
@@ -122,6 +123,8 @@ class _Check:
         layout = z.get("layout", "row")
         if layout not in LAYOUTS:
             self.fail(where, f"layout {layout!r:.20} must be one of {', '.join(LAYOUTS)}")
+        if "size" in z and z["size"] not in SIZES:
+            self.fail(where, f"size {z['size']!r:.20} must be one of {', '.join(SIZES)} (or left out)")
         if "columns" in z and (type(z["columns"]) is not int or not 1 <= z["columns"] <= 12):
             self.fail(where, "'columns' must be a whole number 1..12")
         if "count" in z and (type(z["count"]) is not int or z["count"] < 0):

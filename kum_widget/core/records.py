@@ -132,6 +132,8 @@ def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardG
     rules = _game_from(data.get("game"), data.get("options", {}), game)
     if "start" in data:
         session = _from_start(cls, rules, data.get("players"), data["start"])
+    elif data.get("seed") is None:
+        raise InvalidSaveError("seed: a saved game replays from the seed that dealt it (or a start position), got None")
     else:
         try:
             session = cls._make(rules, data.get("players"), data.get("seed"))

@@ -217,7 +217,10 @@ class Session:
         says only what is public. None when the event is hidden from that viewer."""
         if viewer is not None:
             viewer = self._seat(viewer)
-        text = self.game.describe(self._state, event, -1 if spectator else viewer)
+        try:
+            text = self.game.describe(self._state, event, -1 if spectator else viewer)
+        except RecursionError:  # str() of a deeply nested value
+            raise InvalidOptionError(f"cannot describe {type(event).__name__} event: it is nested too deeply") from None
         if text is None:
             return None
         seat = getattr(event, "seat", None)
@@ -245,7 +248,10 @@ class Session:
             raise IllegalMoveError(f"{shown(aid)} is not an action of {self._title()}") from None
 
     def action_id(self, action: Any) -> int:
-        return self._resolve(action)
+        """The id of an action (its text, or an id: checked to be one the game can name)."""
+        aid = self._resolve(action)
+        self._text(aid)
+        return aid
 
     def apply(self, action: Any) -> list[Any]:
         """Apply one legal action (its id, text, or object); return the events it caused.
@@ -342,6 +348,8 @@ class Session:
 
     def on_change(self, callback: Callable[[Any], None], *, remove: bool = False) -> None:
         """Call ``callback(session)`` after every change (or stop, with ``remove=True``)."""
+        if not callable(callback):
+            raise InvalidOptionError(f"on_change takes a function of the session, got {shown(callback)}")
         if remove:
             if callback in self._listeners:
                 self._listeners.remove(callback)

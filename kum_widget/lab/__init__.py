@@ -18,23 +18,26 @@ its helpers read the columns the game's ``summary`` gives.
   row per (game, seat); :func:`replay`: a game of a run, played again as a session;
   :func:`worker_pool`: worker processes to reuse across runs.
 - :func:`win_rate`, :func:`score_distribution`, :func:`game_length`, :func:`matchup`,
-  :func:`compare`: a table and a plot each (a :class:`LabResult`).
+  :func:`compare`, :func:`score_by_feature`: a table and a plot each (a :class:`LabResult`).
 - :func:`deck_table`, :func:`face_table`: Kings Under Mountains deck tables as
   DataFrames (to write a CSV for ``kum.Deck.from_csv``).
-- :func:`wilson`, :func:`newcombe`, :func:`newcombe_paired`: the intervals used.
+- :func:`wilson`, :func:`newcombe`, :func:`newcombe_paired`, :func:`mean_interval`,
+  :func:`mean_difference`: the intervals used.
 
 Importing this package is light: pandas, matplotlib, tqdm and dask load on first use.
 """
 
-from .analysis import compare, game_length, matchup, rate_table, score_distribution, win_rate
+from .analysis import game_length, matchup, rate_table, score_distribution, win_rate
+from .compare import compare
 from .decks import deck_table, face_table
+from .features import count_columns, score_by_feature
 from .play import bot_seed, columns, game_row, game_seed, play_game, seat_bots
 from .result import LabResult
 from .simulate import per_seat, replay, simulate, worker_pool
-from .stats import newcombe, newcombe_paired, wilson
+from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
 
 __all__ = [
-    "LabResult", "bot_seed", "columns", "compare", "deck_table", "face_table", "game_length", "game_row",
-    "game_seed", "matchup", "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_distribution",
+    "LabResult", "bot_seed", "columns", "compare", "count_columns", "deck_table", "face_table", "game_length", "game_row",
+    "game_seed", "matchup", "mean_difference", "mean_interval", "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature", "score_distribution",
     "seat_bots", "simulate", "wilson", "win_rate", "worker_pool",
 ]

@@ -89,11 +89,19 @@ def title_of(game: CardGame) -> str:
 
 def with_rules(game: CardGame, rules: Any, where: str = "simulate") -> CardGame:
     """``game`` under ``rules``, through the game's ``with_options``: a dict of its options
-    to change, or any object its ``with_options`` takes (Kings Under Mountains: a
-    ``kum.Rules``). None: ``game`` as it is. Refused rules raise ``ValueError``, in the
-    game's words where it has them."""
+    to change, a rules object with an ``options()`` method that gives such a dict (the
+    court solitaire's ``kum.CourtRules``), or any object its ``with_options`` takes (Kings
+    Under Mountains: a ``kum.Rules``). None: ``game`` as it is. Refused rules raise
+    ``ValueError``, in the game's words where it has them.
+
+    >>> class Limit:
+    ...     def options(self): return {"limit": 30}
+    >>> changed_options(with_rules(the_game("bust"), Limit()))
+    {'limit': 30}
+    """
     if rules is None:
         return game
+    rules = _as_options(rules)
     try:
         return game.with_options(rules)
     except GameError as exc:  # the game's own words: an unknown option, a bad value
@@ -114,6 +122,21 @@ def with_rules(game: CardGame, rules: Any, where: str = "simulate") -> CardGame:
     if reason:
         raise ValueError(f"{where}: {reason} (or a dict of {title_of(game)} options)")
     raise ValueError(f"{where}: rules for {title_of(game)} are a dict of its options, got {shown(rules)}")
+
+
+def _as_options(rules: Any) -> Any:
+    """A rules object that gives its options as a dict (``rules.options()``), as that dict;
+    anything else (a dict, a game's own rules object) as it is."""
+    if isinstance(rules, Mapping) or isinstance(rules, CardGame):
+        return rules
+    options = getattr(rules, "options", None)
+    if not callable(options):
+        return rules
+    try:
+        given = options()
+    except TypeError:  # an options that wants arguments: not a rules object's
+        return rules
+    return dict(given) if isinstance(given, Mapping) else rules
 
 
 def changed_options(game: CardGame) -> dict[str, Any]:

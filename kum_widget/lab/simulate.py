@@ -6,25 +6,24 @@ pandas and tqdm load inside the functions, so importing this module stays light.
 from __future__ import annotations
 
 import math
-import pickle
 import re
-import secrets
 import signal
 import time
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import shown
 from ..core.game import CardGame
+from .checks import check as _check
+from .checks import need_frame as _need_frame
+from .checks import whole as _whole
 from .play import (
     LAB_COLUMNS,
     BotSpec,
     Spec,
     bot_label,
     changed_options,
-    new_session,
     play_game,
     run_chunk,
     table_columns,
@@ -44,7 +43,7 @@ MAX_CHUNK = 50
 
 def simulate(
     games: int = 1000,
-    players: int = 2,
+    players: int | None = None,
     bots: BotSpec | Sequence[BotSpec] = "greedy",
     rules: Any = None,
     seed: int | None = 0,
@@ -62,13 +61,16 @@ def simulate(
 
     - ``game``: the game: a registered name (``"bust"``), a ``core.CardGame`` (its rule
       options as given) or its class; default Kings Under Mountains.
-    - ``players``: how many seats (2-4 for Kings Under Mountains; the game says).
-      ``bots``: one bot for every seat (``"greedy"``) or one per seat (``("greedy",
+    - ``players``: how many seats (2-4 for Kings Under Mountains, 1 for a solitaire such
+      as ``"court"``; the game says). Default: one per bot when ``bots`` lists them, else
+      2 (or the game's only number). ``bots``: one bot for every seat (``"greedy"``) or one per seat (``("greedy",
       "random")``). A bot is a name (``"random"``, ``"greedy"``, any name
       ``kum.bots.make_bot`` knows) or a factory ``f(seed) -> bot`` such as a bot class;
       every game gets fresh bots, seeded from the game.
     - ``rules``: the options to change, through the game's ``with_options``: a dict of
-      them (``{"limit": 25}``), or for Kings Under Mountains also a ``kum.Rules``.
+      them (``{"limit": 25}``), a rules object with an ``options()`` method giving that
+      dict (``kum.CourtRules(price="printed")`` for ``game="court"``), or for Kings Under
+      Mountains also a ``kum.Rules``.
     - ``seed``: game ``i`` is dealt with ``kum.lab.game_seed(seed, i)`` and the bot at
       ``seat`` is seeded with ``kum.lab.bot_seed(that, seat)``: the same seed gives the
       identical table whatever the executor and the number of workers. ``None`` draws a
@@ -122,9 +124,9 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    df = _frame(rows, table_columns(spec.game, players))
+    df = _frame(rows, table_columns(spec.game, spec.players))
     df.attrs.update(
-        seed=spec.seed, games=games, finished=len(df), interrupted=interrupted, players=players,
+        seed=spec.seed, games=games, finished=len(df), interrupted=interrupted, players=spec.players,
         bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=rotate,
         races=spec.races, rules=spec.game.options(), rules_changed=changed_options(spec.game),
         seconds=time.perf_counter() - start, executor=_describe(executor),
@@ -348,103 +350,3 @@ def _frame(rows: list[dict[str, Any]], order: Sequence[str]) -> pd.DataFrame:
         ints = [c for c in ("game", "seed", "players", "actions", "n_winners") if c in df.columns]
         df = df.astype({**dict.fromkeys(ints, "int64"), **dict.fromkeys(wins, bool)})
     return df.sort_values("game", kind="stable").reset_index(drop=True)
-
-
-# -- checking arguments ------------------------------------------------------------------
-
-
-def _need_frame(results: Any) -> None:
-    import pandas as pd
-
-    if not isinstance(results, pd.DataFrame):
-        raise ValueError(f"expected the DataFrame kum.simulate returns, got {type(results).__name__}")
-
-
-def _whole(name: str, value: Any, low: int, high: int | None = None, where: str = "simulate") -> None:
-    if type(value) is not int or value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{where}: {name} must be a whole number {span}, got {value!r:.60}")
-
-
-def _bot_specs(bots: Any, players: int) -> tuple[BotSpec, ...]:
-    if isinstance(bots, str) or (callable(bots) and not isinstance(bots, (list, tuple))):
-        specs: tuple[BotSpec, ...] = (bots,) * players
-    elif isinstance(bots, Iterable) and not isinstance(bots, Mapping):
-        specs = tuple(bots)
-        if len(specs) != players:
-            raise ValueError(f"simulate: bots needs one bot per seat ({players}), got {len(specs)}: {specs!r:.80}")
-    else:
-        raise ValueError(f"simulate: bots must be a bot name, a factory f(seed) -> bot, or one per seat; got {bots!r:.60}")
-    from ..bots import make_bot
-
-    for spec in specs:
-        if isinstance(spec, str):
-            make_bot(spec, seed=0)  # an unknown name raises ValueError, naming the known ones
-        elif callable(spec):
-            try:
-                make_bot(spec(0))
-            except ValueError as exc:
-                raise ValueError(f"simulate: bot factory {bot_label(spec)!r}: f(seed) must return a bot ({exc})") from None
-        else:
-            raise ValueError(
-                f"simulate: a bot is a name or a factory f(seed) -> bot (such as a bot class), got {spec!r:.60}; "
-                "a bot object would carry its state from game to game"
-            )
-    return specs
-
-
-def _check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: Any, progress: Any,
-           races: Any, rotate: Any, chunksize: Any, game: Any = None) -> Spec:
-    the = the_game(game)
-    _whole("games", games, 1)
-    _whole("players", players, the.min_players, the.max_players)
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    _whole("seed", seed, 0)
-    if chunksize is not None:
-        _whole("chunksize", chunksize, 1)
-    for name, flag in (("progress", progress), ("rotate", rotate)):
-        if not isinstance(flag, bool):
-            raise ValueError(f"simulate: {name} must be True or False, got {shown(flag)}")
-    the = with_rules(the, rules)
-    if executor is not None and not (
-        type(executor) is int or isinstance(executor, Executor) or callable(getattr(executor, "get_executor", None))
-    ):
-        raise ValueError(
-            "simulate: executor must be None (this process), a number of worker processes, a "
-            f"concurrent.futures.Executor or a dask.distributed Client; got {shown(executor)}"
-        )
-    if type(executor) is int and executor < 1:
-        raise ValueError(f"simulate: executor must be at least 1 worker process, got {executor}")
-    if races is not None:
-        if isinstance(races, str) or not isinstance(races, Sequence):
-            raise ValueError(f"simulate: races must list one value per seat (for the game's new_session), got {shown(races)}")
-        races = tuple(races)
-    specs = _bot_specs(bots, players)
-    try:  # one deal checks that the rules (a deck...) and the setup fit this many players
-        new_session(the, players, 0, races)
-    except ValueError as exc:
-        raise ValueError(f"simulate: {exc}") from None
-    spec = Spec(seed, players, specs, the, races, rotate)
-    if type(executor) is int or isinstance(executor, ProcessPoolExecutor):
-        if type(the).__module__ == "__main__":
-            raise ValueError(
-                f"simulate: the game {type(the).__name__} is defined in __main__ (a notebook cell), which worker "
-                "processes cannot import: move it to a module, or use executor=None"
-            )
-        _check_pickles(spec)
-    return spec
-
-
-def _check_pickles(spec: Spec) -> None:
-    for b in spec.bots:
-        if not isinstance(b, str) and getattr(b, "__module__", None) == "__main__":
-            raise ValueError(
-                f"simulate: bot factory {bot_label(b)!r} is defined in __main__ (a notebook cell), which worker "
-                "processes cannot import: move it to a module, or use executor=None"
-            )
-    try:
-        pickle.dumps(spec)
-    except Exception as exc:
-        raise ValueError(f"simulate: the bots and rules must pickle to go to worker processes ({exc})") from None
-

@@ -1,4 +1,4 @@
-"""Intervals for win rates (standard library only).
+"""Intervals for win rates and mean scores (standard library only).
 
 >>> lo, hi = wilson(55, 100)
 >>> round(lo, 3), round(hi, 3)
@@ -8,8 +8,10 @@
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Sequence
 
-__all__ = ["Z95", "wilson", "newcombe", "newcombe_paired"]
+__all__ = ["Z95", "wilson", "newcombe", "newcombe_paired", "mean_interval", "mean_difference"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -84,3 +86,44 @@ def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float 
     below = (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2
     above = (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2
     return d, d - math.sqrt(max(0.0, below)), d + math.sqrt(max(0.0, above))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean of ``values`` with its normal 95% interval (``mean +- z * sd / sqrt(n)``).
+    Returns (mean, low, high); NaN without values, and (mean, NaN, NaN) with one.
+
+    >>> mean_interval([1, 2, 3, 4])[0], [round(b, 2) for b in mean_interval([1, 2, 3, 4])[1:]]
+    (2.5, [1.23, 3.77])
+    """
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = statistics.fmean(values)
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def mean_difference(a: Sequence[float], b: Sequence[float], *, paired: bool = False, z: float = Z95) -> tuple[float, float, float]:
+    """Difference ``mean(b) - mean(a)`` with a 95% interval: for independent samples
+    (Welch's standard error), or with ``paired=True`` for two measures of the same units
+    (game i under rule A and under rule B: the interval of the mean of ``b[i] - a[i]``).
+    Returns (difference, low, high); NaN where a sample is too small.
+
+    >>> d, lo, hi = mean_difference([1, 2, 3, 4], [3, 4, 5, 6])
+    >>> d, lo > 0
+    (2.0, True)
+    >>> mean_difference([1, 2, 3], [2, 3, 4], paired=True)
+    (1.0, 1.0, 1.0)
+    """
+    if paired:
+        if len(a) != len(b):
+            raise ValueError(f"mean_difference: paired samples need the same length, got {len(a)} and {len(b)}")
+        return mean_interval([y - x for x, y in zip(a, b, strict=True)], z)
+    if len(a) < 2 or len(b) < 2:
+        d = statistics.fmean(b) - statistics.fmean(a) if a and b else math.nan
+        return d, math.nan, math.nan
+    d = statistics.fmean(b) - statistics.fmean(a)
+    half = z * math.sqrt(statistics.variance(a) / len(a) + statistics.variance(b) / len(b))
+    return d, d - half, d + half

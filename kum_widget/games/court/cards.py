@@ -135,7 +135,7 @@ class CardTable:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, TypeError, ValueError) as exc:
-            raise InvalidOptionError(f"cannot read card table {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise InvalidOptionError(f"cannot read card table {shown(str(path))}: {getattr(exc, 'strerror', None) or shown(str(exc))}") from None
         return cls.from_csv_text(text, name=Path(path).stem)
 
     @classmethod

@@ -47,8 +47,21 @@ class Court(Session):
 
     @classmethod
     def _make(cls, game: Any, players: Any, seed: Any) -> Court:
-        names = players if isinstance(players, list) and len(players) == 1 else [None]
-        return cls(seed=seed, rules=CourtRules.from_options(game.options()), player=names[0] if isinstance(names[0], str) else "Ruler")
+        if not isinstance(players, list) or len(players) != 1:
+            raise InvalidOptionError(f"Court of the Three Clans is a solitaire: players is a list of one name, got {shown(players)}")
+        if seed is None:  # a dealt game replays only from its own seed (a game built by hand saves its start)
+            raise InvalidOptionError("seed: a saved game of Court of the Three Clans needs the seed that dealt it, got None")
+        return cls(seed=seed, rules=CourtRules.from_options(game.options()), player=players[0])
+
+    @classmethod
+    def from_dict(cls, data: Any, *, game: Any = None) -> Court:
+        """Inverse of :meth:`to_dict` (a save of another game is refused by its name)."""
+        return super().from_dict(data, game=CourtOfTheThreeClans if game is None else game)
+
+    @classmethod
+    def from_record(cls, text: Any, *, game: Any = None) -> Court:
+        """Inverse of :meth:`record`: the identical game, history included."""
+        return super().from_record(text, game=CourtOfTheThreeClans if game is None else game)
 
     @classmethod
     def from_scenario(cls, row: Sequence[Any], court: Sequence[Any], *, rules: CourtRules | None = None,
@@ -160,6 +173,12 @@ class Court(Session):
         if type(place) is not int or not 1 <= place <= 4:
             raise InvalidOptionError(f"place must be 1..4, got {shown(place)}")
         return self.game.fight_cost(self._state, place)
+
+    def describe(self, event: Any, viewer: int | None = None, *, spectator: bool = False) -> str | None:
+        """An event (the text ``apply`` returned) as a sentence; a court event is public."""
+        if not isinstance(event, str):
+            raise InvalidOptionError(f"an event of Court of the Three Clans is the text apply() returned, got {shown(event)}")
+        return super().describe(event, viewer, spectator=spectator)
 
     # -- actions ------------------------------------------------------------------------
 

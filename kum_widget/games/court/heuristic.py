@@ -10,37 +10,75 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import ROLES
-from .state import BUY, FIGHT, PASS, SKIP, SPACES, START, CourtState, row_of
+from .state import BUY, FIGHT, PASS, SKIP, SPACES, START, CourtState, neighbours, row_of
 
 if TYPE_CHECKING:
     from .rules import CourtOfTheThreeClans
 
-__all__ = ["heuristic", "summary", "columns", "ROLE_COLUMNS"]
+__all__ = ["heuristic", "evaluate", "summary", "columns", "ROLE_COLUMNS"]
 
+_SCORING = ("poet", "courtesan")  # the roles whose power reads the court around them
+_NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
+_ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
 ROLE_COLUMNS = tuple(f"bought_{role.replace(' ', '_')}" for role in ROLES)
+COURT_COLUMNS = tuple(f"court_{role.replace(' ', '_')}" for role in ROLES)
+
+
+def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int, space: int) -> int:
+    """How much the end-of-game powers gain when ``card`` goes into ``space`` (replacing
+    what is there): its own power, the Poets next to it and the Courtesans in its row."""
+    roles, clans = game.role_of, game.clan_of
+    old = court[space]
+    new_clan, old_clan = clans[card], (None if old is None else clans[old])
+    delta = 0
+    if new_clan != old_clan:
+        for y in _NEIGHBOURS[space]:
+            poet = court[y]
+            if poet is not None and roles[poet] == "poet":
+                others = {clans[z] for w in _NEIGHBOURS[y] if w != space and (z := court[w]) is not None}
+                delta += (new_clan not in others) - (old_clan is not None and old_clan not in others)
+        for y in _ROW[space]:
+            mate = court[y]
+            if y != space and mate is not None and roles[mate] == "courtesan":
+                delta += (clans[mate] == new_clan) - (clans[mate] == old_clan)
+    if old is not None:
+        delta -= game.power_of(court, space)
+    if roles[card] in _SCORING:
+        court[space] = card
+        delta += game.power_of(court, space)
+        court[space] = old
+    return delta
+
+
+def _own_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int) -> float:
+    """What a card in the court is worth by itself: its VP and what its role brings."""
+    role = game.role_of[card]
+    value = float(game.vp_of[card]) if game.rules["court_vp"] else 0.0
+    if role == "general":
+        value += 0.8 * game.table[card].strength
+    elif role == "tax collector":
+        value += 1.5
+    elif role == "minister":
+        value += game.minister_gain(s.court, space) / 3
+    return value
+
+
+def _fight_value(game: CourtOfTheThreeClans, s: CourtState, card: int, strength: int) -> float:
+    return game.vp_of[card] + 1.0 - max(0, game.table[card].strength - strength) / 3
 
 
 def card_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int) -> float:
-    """A rough worth, in VP, of ``card`` in ``space`` for the rest of the game."""
-    c = game.table[card]
-    value = float(c.vp) if game.rules["court_vp"] else 0.0
-    trial = s.court[:]
-    trial[space] = card
-    if c.role == "general":
-        value += 0.8 * c.strength
-    elif c.role == "tax collector":
-        value += 1.5
-    elif c.role == "minister":
-        value += sum(1 for y in row_of(space) if y != space and trial[y] is not None) / 3
-    else:
-        before = sum(game.power_of(s.court, x) for x in range(SPACES))
-        after = sum(game.power_of(trial, x) for x in range(SPACES))
-        value += after - before + 0.5
-    return value
+    """A rough worth, in VP, of putting ``card`` into ``space`` for the rest of the game
+    (less the worth of the card it replaces, if any)."""
+    value = _own_value(game, s, card, space) + _power_delta(game, s.court, card, space)
+    old = s.court[space]
+    return value if old is None else value - _own_value(game, s, old, space)
 
 
 def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> list[float]:
     out = []
+    placed: dict[int, float] = {}  # card * 8 + space -> its worth (one per placement, not per action)
+    strength = -1
     for a in actions:
         if a == PASS:
             out.append((1 + game.tax_collectors(s)) / 3 + 0.2)
@@ -48,20 +86,26 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
             out.append(0.0)
         elif FIGHT <= a < SKIP:
             card = s.row[a - FIGHT]
-            cost = game.fight_cost(s, a - FIGHT + 1)
-            assert card is not None and cost is not None
-            out.append(game.table[card].vp + 1.0 - cost / 3)
+            assert card is not None
+            if strength < 0:
+                strength = game.strength(s)
+            out.append(_fight_value(game, s, card, strength))
         else:
             base = START if a < BUY else BUY
             p, x = divmod(a - base, SPACES)
             card = s.row[p]
             assert card is not None
-            value = card_value(game, s, card, x)
-            old = s.court[x]
-            if old is not None:
-                value -= card_value(game, s, old, x)
+            key = card * SPACES + x
+            value = placed.get(key)
+            if value is None:
+                value = placed[key] = card_value(game, s, card, x)
             out.append(value if base == START else value - game.price(card, p + 1) / 3)
     return out
+
+
+def evaluate(game: CourtOfTheThreeClans, s: CourtState) -> list[float]:
+    """The score if the game ended now: ISMCTS stops its rollouts here after a few moves."""
+    return [float(game.score(s))]
 
 
 def summary(game: CourtOfTheThreeClans, s: CourtState) -> dict[str, Any]:
@@ -73,13 +117,14 @@ def summary(game: CourtOfTheThreeClans, s: CourtState) -> dict[str, Any]:
     )
     for role, column in zip(ROLES, ROLE_COLUMNS, strict=True):
         out[column] = sum(1 for c in s.bought if game.table[c].role == role)
-    court = [game.table[c] for c in s.court if c is not None]
-    for role in ROLES:
-        out[f"court_{role.replace(' ', '_')}"] = sum(1 for c in court if c.role == role)
+    court = [game.role_of[c] for c in s.court if c is not None]
+    for role, column in zip(ROLES, COURT_COLUMNS, strict=True):
+        out[column] = court.count(role)
     return out
 
 
 def columns() -> list[str]:
     parts = ["vp_defeated", "vp_court", "vp_powers", "vp_cp", "vp_captured", "vp_row_princes"]
     return ["game", "seed", "bot_0", "score_0", "rank", *parts, "turns", "princes_defeated", "cards_captured",
-            "cards_discarded", "cp_left", "daemons_drawn", *ROLE_COLUMNS]
+            "cards_discarded", "cp_left", "daemons_drawn", *ROLE_COLUMNS, *COURT_COLUMNS,
+            "players", "actions", "n_winners", "winners", "win_0"]

@@ -37,6 +37,8 @@ from .state import (
 
 __all__ = ["CourtOfTheThreeClans"]
 
+_NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
+_ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
 _CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
 
 
@@ -78,6 +80,14 @@ class CourtOfTheThreeClans(CardGame):
             raise InvalidOptionError(f"option 'start_cp' must be 0..100, got {r['start_cp']}")
         self.thresholds = parse_ranks(r["ranks"])
         self.table: CardTable = table_for(r["table"])
+        self.descending = r["price"] == "descending"
+        t = self.table.cards  # flat lists: the bots read these thousands of times a second
+        self.clan_of = [c.clan for c in t]
+        self.role_of = [c.role for c in t]
+        self.vp_of = [c.vp for c in t]
+        self.prince_of = [c.prince for c in t]
+        self.strength_of = [c.strength for c in t]
+        self.cost_of = [c.cost for c in t]
 
     # -- what the rules read -----------------------------------------------------------
 
@@ -86,23 +96,24 @@ class CourtOfTheThreeClans(CardGame):
 
     def price(self, card: int, place: int) -> int:
         """What the card at ``place`` (1..4) costs now (C3)."""
-        cost = self.table[card].cost
-        return max(0, cost - (place - 1)) if self.rules["price"] == "descending" else cost
+        cost = self.cost_of[card]
+        return max(0, cost - (place - 1)) if self.descending else cost
 
     def strength(self, s: CourtState) -> int:
         """The Generals' combined strength, +2 with all three clans' Generals."""
-        generals = [self.table[c] for c in s.court if c is not None and self.table[c].role == "general"]
-        bonus = 2 if {g.clan for g in generals} >= set(CLANS) else 0
-        return sum(g.strength for g in generals) + bonus
+        generals = [c for c in s.court if c is not None and self.role_of[c] == "general"]
+        bonus = 2 if len({self.clan_of[c] for c in generals}) == len(CLANS) else 0
+        return sum(self.strength_of[c] for c in generals) + bonus
 
     def tax_collectors(self, s: CourtState) -> int:
-        return sum(1 for c in s.court if c is not None and self.table[c].role == "tax collector")
+        return sum(1 for c in s.court if c is not None and self.role_of[c] == "tax collector")
 
     def is_prince(self, card: int | None) -> bool:
-        return card is not None and self.table[card].prince
+        return card is not None and self.prince_of[card]
 
     def princes_in_pile(self, s: CourtState) -> int:
-        return sum(1 for c in s.pile if self.table[c].prince)
+        prince = self.prince_of
+        return sum(1 for c in s.pile if prince[c])
 
     def daemons_drawn(self, s: CourtState) -> int:
         """Princes drawn into the row since setup (the ones set aside then went back)."""
@@ -111,9 +122,23 @@ class CourtOfTheThreeClans(CardGame):
     def fight_cost(self, s: CourtState, place: int) -> int | None:
         """The CP a fight against the card at ``place`` (1..4) would pay (None: no prince there)."""
         card = s.row[place - 1]
-        if card is None or not self.table[card].prince:
+        if card is None or not self.prince_of[card]:
             return None
-        return max(0, self.table[card].strength - self.strength(s))
+        return max(0, self.strength_of[card] - self.strength(s))
+
+    def _fights(self, s: CourtState) -> list[int]:
+        """The legal fight actions (C6: winnable with the CP in hand, within the turn's limit)."""
+        if s.fights >= self.rules["fights_per_turn"]:
+            return []
+        strength, prince = -1, self.prince_of
+        out = []
+        for p, card in enumerate(s.row):
+            if card is not None and prince[card]:
+                if strength < 0:
+                    strength = self.strength(s)
+                if self.strength_of[card] - strength <= s.cp:
+                    out.append(FIGHT + p)
+        return out
 
     def fight_legal(self, s: CourtState, place: int) -> bool:
         cost = self.fight_cost(s, place)
@@ -132,12 +157,13 @@ class CourtOfTheThreeClans(CardGame):
         card = court[space]
         if card is None:
             return 0
-        c = self.table[card]
-        if c.role == "poet":
-            return len({self.table[n].clan for n in (court[x] for x in neighbours(space)) if n is not None})
-        if c.role == "courtesan":
-            mates = [court[y] for y in row_of(space) if y != space]
-            return sum(1 for m in mates if m is not None and self.table[m].clan == c.clan)
+        role = self.role_of[card]
+        if role == "poet":
+            clans = self.clan_of
+            return len({clans[n] for n in (court[x] for x in _NEIGHBOURS[space]) if n is not None})
+        if role == "courtesan":
+            clans, clan = self.clan_of, self.clan_of[card]
+            return sum(1 for y in _ROW[space] if y != space and (m := court[y]) is not None and clans[m] == clan)
         return 0
 
     def breakdown(self, s: CourtState) -> dict[str, int]:
@@ -192,13 +218,14 @@ class CourtOfTheThreeClans(CardGame):
         elif s.phase == BUYING:
             full = None not in s.court
             targets = [] if full and self.rules["full_court"] == "closed" else list(range(SPACES)) if full else [x for x in range(SPACES) if s.court[x] is None]
+            prince = self.prince_of
             for p in range(PLACES):
                 card = s.row[p]
-                if card is not None and not self.table[card].prince and self.price(card, p + 1) <= s.cp:
+                if card is not None and not prince[card] and self.price(card, p + 1) <= s.cp:
                     out += [BUY + p * SPACES + x for x in targets]
             out.append(PASS)
         elif s.phase == FIGHTING:
-            out = [FIGHT + p - 1 for p in range(1, PLACES + 1) if self.fight_legal(s, p)]
+            out = self._fights(s)
             out.append(SKIP)
         return out
 
@@ -213,7 +240,7 @@ class CourtOfTheThreeClans(CardGame):
             s.fights = self.rules["fights_per_turn"]
         else:
             events += self._fight(s, action - FIGHT + 1)
-        if s.phase == FIGHTING and not any(self.fight_legal(s, p) for p in range(1, PLACES + 1)):
+        if s.phase == FIGHTING and not self._fights(s):
             events += self._daemons(s)
         return events
 
@@ -433,6 +460,9 @@ class CourtOfTheThreeClans(CardGame):
 
     def heuristic(self, s: CourtState, actions: list[int]) -> list[float]:
         return heuristic.heuristic(self, s, actions)
+
+    def evaluate(self, s: CourtState) -> list[float]:
+        return heuristic.evaluate(self, s)
 
     def summary(self, s: CourtState, logs: Sequence[Sequence[Any]]) -> dict[str, Any]:
         return heuristic.summary(self, s)

@@ -7,6 +7,7 @@ project's reading of the source (COURT.md gives each decision and its reason).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -96,6 +97,8 @@ class CourtRules:
         """Inverse of :meth:`options`."""
         from .rules import parse_ranks
 
+        if not isinstance(options, Mapping):
+            raise InvalidOptionError(f"CourtRules.from_options takes a mapping of rule options, got {shown(options)}")
         values = dict(options)
         if "ranks" in values:
             values["ranks"] = parse_ranks(str(values["ranks"]))

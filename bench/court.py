@@ -1,0 +1,105 @@
+"""The court solitaire's figures: mean score with a 95% interval per bot, random-play
+speed on one core, and the role table (purchase rate; score with and without).
+
+    .venv/bin/python bench/court.py                  # random and greedy, 500 games each
+    .venv/bin/python bench/court.py --bots random,greedy,ismcts --games 500 --executor 2
+
+ISMCTS at its default budget takes about a second a decision on this machine, so 500
+games of it take a while; ``--save DIR`` keeps each bot's table as CSV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from pathlib import Path
+
+import kum_widget as kum
+from kum_widget.games.court.cards import ROLES
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def random_speed(games: int) -> float:
+    """Random games a second, one core, straight on the rules (the lab's inner loop)."""
+    import random
+
+    rules = kum.court.CourtOfTheThreeClans()
+    start = time.perf_counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        s = rules.setup(1, random.Random(seed))
+        while not rules.is_over(s):
+            legal = rules.legal_actions(s)
+            rules.apply(s, legal[int(rng.random() * len(legal))])
+    return games / (time.perf_counter() - start)
+
+
+def role_table(df) -> list[tuple[str, float, float, float]]:  # type: ignore[no-untyped-def]
+    out = []
+    for role in ROLES:
+        column = f"bought_{role.replace(' ', '_')}"
+        bought = df[column] > 0
+        with_, without = df.loc[bought, "score_0"], df.loc[~bought, "score_0"]
+        diff = (with_.mean() - without.mean()) if len(with_) and len(without) else float("nan")
+        out.append((role, bought.mean(), with_.mean() if len(with_) else float("nan"), diff))
+    return out
+
+
+def play(bot: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """``args.games`` games of ``bot``; in chunks (each a seed of its own), saving as it goes."""
+    import pandas as pd
+
+    if not args.chunk:
+        return kum.simulate(game="court", games=args.games, bots=bot, executor=args.executor, progress=False)
+    parts = []
+    pool = kum.lab.worker_pool(args.executor) if args.executor else None
+    for k, first in enumerate(range(0, args.games, args.chunk)):
+        n = min(args.chunk, args.games - first)
+        parts.append(kum.simulate(game="court", games=n, bots=bot, seed=1000 + k, executor=pool, progress=False))
+        df = pd.concat(parts, ignore_index=True)
+        mean, half = interval(df["score_0"].astype(float).tolist()) if len(df) > 1 else (float("nan"), float("nan"))
+        print(f"  {bot}: {len(df)} games, mean {mean:.2f} +- {half:.2f}", flush=True)
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            df.to_csv(args.save / f"court_{bot}.csv", index=False)
+    return df
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--bots", default="random,greedy")
+    parser.add_argument("--executor", type=int, default=None)
+    parser.add_argument("--save", type=Path, default=None)
+    parser.add_argument("--chunk", type=int, default=None, help="play in chunks of this many games, printing progress")
+    args = parser.parse_args()
+    print(f"random play, one core: {random_speed(300):.0f} games/s")
+    print(f"{'bot':8} {'games':>5} {'mean score':>11} {'95% CI':>8} {'s/game':>7} {'Golden Age':>10}")
+    tables = {}
+    for bot in args.bots.split(","):
+        start = time.perf_counter()
+        df = play(bot, args)
+        seconds = time.perf_counter() - start
+        mean, half = interval(df["score_0"].astype(float).tolist())
+        golden = (df["rank"] == "Golden Age").mean()
+        print(f"{bot:8} {len(df):5d} {mean:11.2f} {half:8.2f} {seconds / len(df):7.3f} {golden:10.1%}")
+        tables[bot] = df
+        if args.save:
+            args.save.mkdir(parents=True, exist_ok=True)
+            df.to_csv(args.save / f"court_{bot}.csv", index=False)
+    for bot, df in tables.items():
+        print(f"\nroles, {bot}: purchase rate, mean score when bought, difference to not bought")
+        for role, rate, score, diff in role_table(df):
+            print(f"  {role:14} {rate:6.1%} {score:7.2f} {diff:+7.2f}")
+        q = df["score_0"].quantile([0.25, 0.5, 0.75, 0.9]).tolist()
+        print(f"  score quartiles {q[0]:.0f} / {q[1]:.0f} / {q[2]:.0f}, 90th percentile {q[3]:.0f}")
+
+
+if __name__ == "__main__":
+    main()

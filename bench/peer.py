@@ -1,0 +1,230 @@
+"""Peer benchmark: our engine beside OpenSpiel's C++ crazy_eights, in one process.
+
+    make bench-peer                   # syncs the `bench` dependency group (open_spiel), runs this
+    .venv/bin/python bench/peer.py [--quick] [--seconds 4] [--rounds 3] [--decisions 20] [--json]
+
+OpenSpiel's random crazy_eights games a second measure the machine; every figure of ours
+is also given as a ratio to its OpenSpiel counterpart, which moves much less than the
+absolute figure from one machine (or one busy hour) to another. The rates are measured in
+interleaved rounds (OpenSpiel, then each of ours, then again) so that a drifting VM moves
+both sides alike. One process, one core; random choices are seeded, so runs replay.
+Needs the bench group: `uv sync --locked --all-extras --group bench` (make test never installs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import kum_widget as kum
+from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot
+from kum_widget.bots.base import bot_move
+from kum_widget.games.court import CourtOfTheThreeClans
+
+try:
+    import pyspiel
+except ImportError:  # the bench group is not installed by `uv sync` alone
+    sys.exit("bench/peer.py needs OpenSpiel: `make bench-peer`, or `uv sync --locked --all-extras --group bench`")
+
+Step = Callable[[int], int]  # plays game number i to the end, returns its actions (decisions)
+
+
+class Rate:
+    """Whole games of one step, timed over several runs: games/s and actions/s."""
+
+    def __init__(self, step: Step) -> None:
+        self.step, self.games, self.actions, self.seconds = step, 0, 0, 0.0
+        step(10**6)  # warm-up, untimed: first imports, first deal, caches
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        while True:
+            self.actions += self.step(self.games)  # seeds go on across rounds: no game is played twice
+            self.games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        self.seconds += elapsed
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def per_game(self) -> float:
+        return self.actions / self.games
+
+
+def sample(outcomes: list[tuple[int, float]], r: float) -> int:
+    for action, p in outcomes:
+        r -= p
+        if r < 0:
+            return action
+    return outcomes[-1][0]  # rounding left r >= 0
+
+
+def openspiel_step(game: Any, rng: random.Random) -> Step:
+    """A random crazy_eights playout; chance nodes sampled from chance_outcomes(), not counted."""
+
+    def step(i: int) -> int:
+        s = game.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(sample(s.chance_outcomes(), rng.random()))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                n += 1
+        return n
+
+    return step
+
+
+def bots_step(bot: type[GreedyBot] | type[RandomBot]) -> Step:
+    """Kings Under Mountains, 2 players, two bots through the lab's path (bot_move)."""
+
+    def step(i: int) -> int:
+        g = kum.Game(2, seed=i)
+        bots = [bot(2 * i), bot(2 * i + 1)]
+        n = 0
+        while not g.is_over:
+            g.apply(bot_move(g, bots[g.current_player]))
+            n += 1
+        return n
+
+    return step
+
+
+def session_step(new: Callable[[int], Any], rng: random.Random) -> Step:
+    """Random play through a public session (kum.Game, kum.Court): action objects, events, history."""
+
+    def step(i: int) -> int:
+        g = new(i)
+        n = 0
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_actions()))
+            n += 1
+        return n
+
+    return step
+
+
+def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
+    """Random play on the core protocol: rules.legal_actions(state) / rules.apply(state, id)."""
+
+    def step(i: int) -> int:
+        s = rules.setup(players, random.Random(i))
+        n = 0
+        while not rules.is_over(s):
+            rules.apply(s, rng.choice(rules.legal_actions(s)))
+            n += 1
+        return n
+
+    return step
+
+
+def ismcts_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> list[float]:
+    """Seconds per ISMCTS decision (default budget) at every `stride`-th turn with a real
+    choice; RandomBot plays the turns between, so the decisions spread over whole games."""
+    bot, filler = ISMCTSBot(seed=0), RandomBot(0)
+    seed, turn, times = 0, 0, []
+    session = new(seed)
+    while len(times) < decisions:
+        if session.is_over:
+            seed += 1
+            session = new(seed)
+            continue
+        if turn % stride == 0 and len(session.legal_actions()) > 1:
+            start = time.perf_counter()
+            action = bot_move(session, bot)
+            times.append(time.perf_counter() - start)
+        else:
+            action = bot_move(session, filler)
+        session.apply(action)
+        turn += 1
+    return times
+
+
+def show(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="a few seconds: --seconds 0.3 --rounds 1 --decisions 3")
+    ap.add_argument("--seconds", type=float, default=4.0, help="time per rate, split over the rounds")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of all the rates")
+    ap.add_argument("--decisions", type=int, default=20, help="ISMCTS decisions timed, on each of the two games")
+    ap.add_argument("--peer", default="crazy_eights", help="the OpenSpiel game string, e.g. crazy_eights(players=2)")
+    ap.add_argument("--json", action="store_true", help="also print the figures as one JSON object")
+    args = ap.parse_args()
+    if args.quick:
+        args.seconds, args.rounds, args.decisions = 0.3, 1, 3
+    wall = time.perf_counter()
+    peer = pyspiel.load_game(args.peer)
+    rates = {
+        "openspiel": Rate(openspiel_step(peer, random.Random(0))),
+        "greedy": Rate(bots_step(GreedyBot)),
+        "random_bots": Rate(bots_step(RandomBot)),
+        "kum_api": Rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0))),
+        "kum_core": Rate(rules_step(kum.KingsUnderMountains(), 2, random.Random(0))),
+        "court_rules": Rate(rules_step(CourtOfTheThreeClans(), 1, random.Random(0))),
+        "court_api": Rate(session_step(lambda i: kum.Court(seed=i), random.Random(0))),
+    }
+    for _ in range(args.rounds):
+        for rate in rates.values():
+            rate.run(args.seconds / args.rounds)
+    kum_times = ismcts_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9)
+    court_times = ismcts_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2)
+
+    os_ = rates["openspiel"]
+    ref_g, ref_a = os_.games_per_s, os_.actions_per_s
+    kum_s, court_s = statistics.median(kum_times), statistics.median(court_times)
+    # (figure, ours, OpenSpiel's counterpart, actions per game or spread); ratio = ours / OpenSpiel
+    rows: list[tuple[str, float | None, float, str]] = [
+        ("1  crazy_eights random, games/s (the machine)", None, ref_g, f"{os_.per_game:.0f}"),
+        ("   crazy_eights random, decisions/s", None, ref_a, ""),
+        ("2  KUM 2p, 2 GreedyBots (bot_move), games/s", rates["greedy"].games_per_s, ref_g, f"{rates['greedy'].per_game:.0f}"),
+        ("3  KUM 2p, 2 RandomBots (bot_move), games/s", rates["random_bots"].games_per_s, ref_g, f"{rates['random_bots'].per_game:.0f}"),
+        ("4  KUM Game.apply random, actions/s", rates["kum_api"].actions_per_s, ref_a, f"{rates['kum_api'].per_game:.0f}"),
+        ("   KUM core rules.apply(id) random, actions/s", rates["kum_core"].actions_per_s, ref_a, f"{rates['kum_core'].per_game:.0f}"),
+        ("5  ISMCTS s/decision, KUM 2p (vs s/OS game)", kum_s, 1 / ref_g, f"{min(kum_times):.2f}-{max(kum_times):.2f}"),
+        ("   ISMCTS s/decision, court (vs s/OS game)", court_s, 1 / ref_g, f"{min(court_times):.2f}-{max(court_times):.2f}"),
+        ("6  court rules random, games/s", rates["court_rules"].games_per_s, ref_g, f"{rates['court_rules'].per_game:.0f}"),
+        ("   kum.Court API random, games/s", rates["court_api"].games_per_s, ref_g, f"{rates['court_api'].per_game:.0f}"),
+    ]
+    print(
+        f"peer benchmark: Python {sys.version.split()[0]}, open_spiel {version('open_spiel')}, {peer} "
+        f"({peer.num_players()} players); {args.rounds} round(s) x {args.seconds / args.rounds:.2g} s per rate, "
+        f"ISMCTS median of {args.decisions} decisions (iterations={ISMCTSBot().iterations}); one core"
+    )
+    print(f"{'figure':<46} {'ours':>10} {'OpenSpiel':>10} {'ours/OS':>9}  {'actions/game; s range'}")
+    for label, ours, theirs, extra in rows:
+        mine = "" if ours is None else show(ours)
+        ratio = "reference" if ours is None else show(ours / theirs)
+        print(f"{label:<46} {mine:>10} {show(theirs):>10} {ratio:>9}  {extra}")
+    print(f"(ratios: rates ours/OpenSpiel; ISMCTS rows: OpenSpiel random games in one decision) wall {time.perf_counter() - wall:.0f} s")
+    if args.json:
+        out = {name: {"games_per_s": round(r.games_per_s, 2), "actions_per_s": round(r.actions_per_s), "actions_per_game": round(r.per_game, 1)}
+               for name, r in rates.items()}
+        out["ismcts_s_per_decision_median"] = {"kum": round(kum_s, 4), "court": round(court_s, 4)}
+        out["meta"] = {"open_spiel": version("open_spiel"), "peer": str(peer), "python": sys.version.split()[0], "rounds": args.rounds, "seconds": args.seconds}
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,484 @@
+"""Court of the Three Clans through the public API (``kum.Court``, ``kum.CourtRules``).
+
+First the main rules as scenarios built with ``Court.from_scenario`` and played with the
+text notation; then the notation, repr and str; then hostile input: every refusal is a
+``kum_widget.core.GameError`` (a ValueError) whose message names what is wrong, and it
+leaves the game exactly as it was (``to_dict``, ``state_id``, ``str``). Cards are named by
+the standard table's labels, looked up by clan and role so that re-tuning the costs does
+not break the scenarios.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kum_widget as kum
+from kum_widget import core
+from kum_widget.core import GameError, IllegalMoveError, InvalidOptionError
+from kum_widget.core.examples import Bust
+
+TABLE = kum.Court(seed=0).table
+PRINCES = sorted((c for c in TABLE if c.prince), key=lambda c: c.strength)
+
+
+def card(clan: str, role: str, copy: int = 0) -> str:
+    """The label of the ``copy``-th (0..2) card of a clan and role ("sun poet 3")."""
+    return [c.label for c in TABLE if (c.clan, c.role) == (clan, role)][copy]
+
+
+def prince(rank: int) -> str:
+    """The label of the ``rank``-th weakest Daemon Prince (0..8)."""
+    return PRINCES[rank].label
+
+
+def spaces(**named: str) -> list[str | None]:
+    """A Royal Court from spaces named like ``s2_1="sun poet 3"``."""
+    out: list[str | None] = [None] * 8
+    for name, label in named.items():
+        r, c = int(name[1]), int(name[3])
+        out[(r - 1) * 4 + c - 1] = label
+    return out
+
+
+def labels(cards: list[Any]) -> list[str | None]:
+    return [None if c is None else c.label for c in cards]
+
+
+def cost(label: str) -> int:
+    return TABLE[TABLE.find(label)].cost
+
+
+@contextlib.contextmanager
+def unchanged(g: kum.Court) -> Iterator[None]:
+    before = (g.to_dict(), g.state_id, str(g), g.redo_count)
+    yield
+    assert (g.to_dict(), g.state_id, str(g), g.redo_count) == before
+
+
+def refused(g: kum.Court, call: Any, error: type[GameError] = GameError, match: str | None = None) -> str:
+    """``call()`` raises ``error`` (a ValueError) naming ``match``, and ``g`` is untouched."""
+    with unchanged(g), pytest.raises(error, match=match) as info:
+        call()
+    assert isinstance(info.value, ValueError) and str(info.value)
+    return str(info.value)
+
+
+def midgame(seed: int = 5, moves: int = 12) -> kum.Court:
+    """A game some moves in, with two moves undone (a redo list)."""
+    g = kum.Court(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        g.apply(rng.choice(g.legal_actions()))
+    g.undo(2)
+    return g
+
+
+# -- the main rules through the public API ----------------------------------------------------------
+
+
+def test_api_setup_is_three_start_actions_and_powers_do_not_trigger() -> None:
+    g = kum.Court(seed=3, player="Ada")
+    assert g.phase == "setup" and g.turn == 1 and g.cp == 10 and g.players == ("Ada",)
+    assert all(c is not None and not c.prince for c in g.row) and g.court == [None] * 8
+    assert set(g.legal_actions()) == {f"start place {p} to space {r}.{c}" for p in range(1, 5) for r in (1, 2) for c in range(1, 5)}
+    for text in ("start place 1 to space 1.1", "start 2 1.2", "START place 4 to space 1.3"):
+        g.apply(text)
+    assert g.phase == "buy" and g.cp == 10 and sum(c is not None for c in g.court) == 3
+    assert all(t == "pass" or t.startswith("buy") for t in g.legal_actions()) and g.legal_actions()[-1] == "pass"
+    assert len(g.history) == 3 and g.last_action == "start place 4 to space 1.3"
+
+
+def test_api_buy_pays_the_descending_price_the_minister_brings_cp_and_the_row_slides() -> None:
+    row = [card("sun", "poet"), card("moon", "poet"), card("earth", "minister"), card("sun", "general")]
+    g = kum.Court.from_scenario(row, spaces(s2_2=card("moon", "general"), s2_3=card("earth", "poet")), cp=5)
+    assert g.seed is None and g.prices == [cost(row[0]), max(0, cost(row[1]) - 1), max(0, cost(row[2]) - 2), max(0, cost(row[3]) - 3)]
+    price = g.prices[2]
+    assert price is not None
+    events = g.apply("buy place 3 to space 2.1")
+    assert g.court[4] is not None and g.court[4].label == row[2]
+    assert g.cp == 5 - price + 2  # two other cards in court row 2
+    assert f"Bought Earth Minister for {price} CP into space 2.1." in events and "The Minister brings 2 CP." in events
+    assert labels(g.row)[1:] == [row[0], row[1], row[3]]  # the cards to its left slid right
+    assert g.view(0)["prices"] == g.prices and g.view(0)["cp"] == g.cp
+    assert g.phase == "buy" and g.turn == 2  # no prince: no fight, nothing taken
+
+
+def test_api_pass_discards_the_rightmost_court_card_pays_and_the_daemons_take() -> None:
+    row = [card("sun", "poet"), prince(2), card("moon", "poet"), card("earth", "poet")]
+    g = kum.Court.from_scenario(row, spaces(s1_1=card("sun", "tax collector")), cp=0)
+    g.apply(" Pass ")
+    assert labels(g.discarded) == [card("earth", "poet")] and g.cp == 2
+    assert labels(g.captured) == [card("moon", "poet")]  # phase 3: a prince is in the row
+    assert g.score_breakdown()["captured"] == -g.captured[0].vp and g.turn == 2
+
+
+def test_api_fight_pays_what_it_lacks_and_skip_declines() -> None:
+    row = [card("sun", "poet"), prince(4), card("moon", "poet"), card("earth", "poet")]
+    court = spaces(s1_1=card("sun", "general", 1), s1_2=card("moon", "general", 1), s2_1=card("earth", "general", 1))
+    g = kum.Court.from_scenario(row, court, cp=10, phase="fight")
+    strength = sum(TABLE[TABLE.find(c)].strength for c in court if c) + 2  # three clans: +2
+    assert g.strength == strength and g.fight_cost(1) is None
+    lack = max(0, PRINCES[4].strength - strength)
+    assert g.fight_cost(2) == lack and g.legal_actions() == ["fight place 2", "skip"]
+    g.apply("fight place 2")
+    assert labels(g.defeated) == [prince(4)] and g.vp == PRINCES[4].vp and g.cp == 10 - lack
+    assert g.score_breakdown()["defeated"] == PRINCES[4].vp and g.phase == "buy" and not g.captured
+    g.undo()
+    g.apply("SKIP")
+    assert not g.defeated and labels(g.captured) == [card("earth", "poet")] and g.cp == 10
+
+
+def test_api_a_full_court_replaces_or_is_closed_c4() -> None:
+    court = [card(clan, role) for clan in ("sun", "moon") for role in ("minister", "poet", "courtesan", "general")]
+    row = [card("earth", "poet"), card("earth", "minister"), card("earth", "general"), card("earth", "courtesan")]
+    g = kum.Court.from_scenario(row, court, cp=10)
+    assert len([t for t in g.legal_actions() if t.startswith("buy place 1 ")]) == 8  # any space
+    g.apply("buy place 1 to space 1.1")
+    assert labels(g.discarded) == [court[0]] and g.court[0] is not None and g.court[0].label == row[0]
+    closed = kum.Court.from_scenario(row, court, cp=10, rules=kum.CourtRules(full_court="closed"))
+    assert closed.legal_actions() == ["pass"]
+    refused(closed, lambda: closed.apply("buy place 1 to space 1.1"), IllegalMoveError, "full")
+    open_space = kum.Court.from_scenario(row, spaces(s1_1=card("sun", "poet")))
+    refused(open_space, lambda: open_space.apply("buy 1 1.1"), IllegalMoveError, r"space 1\.1 is taken")
+
+
+def test_api_the_end_the_score_and_the_rank() -> None:
+    g = kum.Court.from_scenario([prince(8), prince(7), prince(6), card("sun", "poet")], spaces(s1_1=card("moon", "poet")),
+                                cp=9, pile=None, defeated=[prince(0)])
+    g2 = g.clone()
+    g.apply("pass")  # the poet goes; if a prince comes in, four princes end the game
+    while not g.is_over:
+        g.apply(g.legal_actions()[-1])
+    assert g.phase == "over" and g.legal_actions() == []
+    parts = g.score_breakdown()
+    assert g.scores() == [float(sum(parts.values()))] and parts["cp"] == g.cp // 3
+    assert g.rank() in kum.court.RANKS and "game over" in str(g) and "over" in repr(g)
+    refused(g, lambda: g.apply("pass"), IllegalMoveError, "the game is over")
+    assert g2.phase == "buy"  # a clone is independent
+
+
+def test_api_rule_options_change_the_game() -> None:
+    row = [card("moon", "poet"), card("earth", "poet"), card("sun", "poet"), card("sun", "courtesan", 2)]
+    printed = kum.Court.from_scenario(row, [None] * 8, rules=kum.CourtRules(price="printed"))
+    assert printed.prices == [cost(c) for c in row]  # C3
+    only_princes = [prince(8), prince(7), prince(6), None]
+    pays = kum.Court.from_scenario(only_princes, [None] * 8, cp=0)
+    stingy = kum.Court.from_scenario(only_princes, [None] * 8, cp=0, rules=kum.CourtRules(empty_pass_pays=False))
+    assert pays.legal_actions() == stingy.legal_actions() == ["pass"]
+    assert labels(pays.row) == labels(stingy.row)  # nothing to discard; the place stays empty until a draw
+    pays.apply("pass")
+    stingy.apply("pass")
+    assert not pays.discarded and (pays.cp, stingy.cp) == (1, 0)  # C5
+    c9 = kum.Court.from_scenario(only_princes, [None] * 8, rules=kum.CourtRules(row_princes_subtract=True))
+    assert c9.score_breakdown()["row_princes"] == -sum(PRINCES[r].vp for r in (6, 7, 8))  # C9
+    c8 = kum.Court.from_scenario(only_princes, spaces(s1_1=card("sun", "poet", 2)), rules=kum.CourtRules(court_vp=False))
+    assert c8.score_breakdown()["court"] == 0  # C8
+    ranks = kum.Court(seed=1, rules=kum.CourtRules(ranks=(-10, 0, 1)))
+    assert ranks.rank() == "Golden Age"  # C10: 10 CP are 3 VP
+    assert kum.Court(seed=1, rules=kum.CourtRules(start_cp=0)).cp == 0
+
+
+def test_api_one_seat() -> None:
+    assert kum.court.CourtOfTheThreeClans.name == "court"
+    assert kum.court.CourtOfTheThreeClans.min_players == kum.court.CourtOfTheThreeClans.max_players == 1
+    with pytest.raises(InvalidOptionError):
+        core.Session(kum.court.CourtOfTheThreeClans(), 2, seed=1)
+    assert kum.Court(seed=1).num_players == 1 and kum.Court(seed=1).current_player == 0
+
+
+def test_every_refusal_names_its_rule() -> None:
+    g = kum.Court(seed=2)
+    for text in ("buy place 1 to space 1.1", "pass", "fight place 1", "skip"):
+        refused(g, lambda t=text: g.apply(t), IllegalMoveError, "it is setup")
+    g.apply("start place 1 to space 1.1")
+    refused(g, lambda: g.apply("start place 1 to space 1.2"), IllegalMoveError, "place 1 of the Society Row is empty")
+    refused(g, lambda: g.apply("start place 2 to space 1.1"), IllegalMoveError, r"space 1\.1 is taken")
+    dear = card("sun", "courtesan", 2)
+    poor = kum.Court.from_scenario([dear, prince(8), None, card("moon", "poet")], spaces(s1_1=card("sun", "general")), cp=0)
+    refused(poor, lambda: poor.apply("buy 1 2.1"), IllegalMoveError, f"it costs {cost(dear)} CP and you have 0")
+    refused(poor, lambda: poor.apply("buy 3 2.1"), IllegalMoveError, "place 3 of the Society Row is empty")
+    poor.apply("pass")
+    assert poor.phase == "buy" and labels(poor.discarded) == [card("moon", "poet")]  # no fight can be won: phase 2 passed
+    fight = kum.Court.from_scenario([prince(0), prince(1), card("moon", "poet"), prince(8)], [None] * 8, cp=10, phase="fight")
+    refused(fight, lambda: fight.apply("fight place 3"), IllegalMoveError, "place 3 holds no Daemon Prince")
+    refused(fight, lambda: fight.apply("fight place 4"), IllegalMoveError, "cannot reach its strength")
+    assert fight.view(0)["fight_costs"] == [fight.fight_cost(p) for p in range(1, 5)] == [
+        PRINCES[0].strength, PRINCES[1].strength, None, PRINCES[8].strength]
+    assert fight.view(0)["prices"] == fight.prices == [None, None, max(0, cost(card("moon", "poet")) - 2), None]
+    fight.apply("fight place 1")
+    assert fight.phase == "buy"  # one fight a turn (C6)
+    two = kum.Court.from_scenario([prince(0), prince(1), card("moon", "poet"), card("sun", "poet")], [None] * 8, cp=20, phase="fight",
+                                  fights=1, rules=kum.CourtRules(fights_per_turn=1))
+    refused(two, lambda: two.apply("fight place 1"), IllegalMoveError, r"at most 1 fight\(s\) a turn")
+
+
+# -- the notation, repr and str ----------------------------------------------------------------------
+
+
+def test_every_legal_action_text_parses_back_and_applies() -> None:
+    for seed in range(4):
+        g, rng = kum.Court(seed=seed), random.Random(seed)
+        while not g.is_over:
+            texts, ids = g.legal_actions(), g.legal_action_ids()
+            assert [g.action_id(t) for t in texts] == ids and [g.action_text(a) for a in ids] == texts
+            assert [g.action_id(t.upper().replace(" ", "  ")) for t in texts] == ids
+            g.apply(rng.choice(texts))
+
+
+def test_the_notation_of_the_issue_with_case_and_space_variants() -> None:
+    row = [prince(2), card("sun", "poet"), card("moon", "poet"), card("earth", "poet")]
+    g = kum.Court.from_scenario(row, spaces(s1_1=card("sun", "general", 2)), cp=10)
+    buy = g.action_id("buy place 3 to space 2.1")
+    assert buy == kum.court.BUY + 2 * 8 + 4 and "buy place 3 to space 2.1" in g.legal_actions()
+    for text in ("BUY place 3 to SPACE 2.1", "  buy   place 3  to space 2.1 ", "buy 3 2.1", "Buy 3 2 1", "buy place 3 2.1"):
+        assert g.action_id(text) == buy, text
+    assert [g.action_id(t) for t in ("pass", " PASS ", "Pass\n")] == [kum.court.PASS] * 3
+    assert [g.action_id(t) for t in ("fight place 4", "FIGHT 4", "fight  place  4")] == [kum.court.FIGHT + 3] * 3
+    assert [g.action_id(t) for t in ("skip", "SKIP", "\tskip")] == [kum.court.SKIP] * 3
+    assert g.action_text(" buy 3 2.1 ") == "buy place 3 to space 2.1"
+    for bad in ("buy place 5 to space 1.1", "buy place 3 to space 3.1", "buy place 3 to space 2.5", "fight place 0", "fight",
+                "buy", "pass pass", "skip 1", "", "   ", "buy \uff13 2.1", "buy 3 2.1 now", "wizard", "fight place 4.0"):
+        refused(g, lambda bad=bad: g.apply(bad), IllegalMoveError, "not a legal action")
+    refused(g, lambda: g.apply("start place 1 to space 1.1"), IllegalMoveError, "it is phase 1")
+    refused(g, lambda: g.apply("skip"), IllegalMoveError, "phase 1: buy a card from the row or pass")
+    refused(g, lambda: g.apply("buy place 1 to space 1.2"), IllegalMoveError, "Daemon Prince cannot be bought")
+
+
+def test_repr_and_str_are_sensible() -> None:
+    g = kum.Court(seed=5)
+    assert repr(g) == f"<Court seed=5: turn 1, setup; 10 CP; score {g.scores()[0]:g}>"
+    lines = str(g).splitlines()
+    assert lines[0].startswith("Court of the Three Clans, turn 1, setup") and lines[1].startswith("Society Row:  1 ")
+    assert lines[2].startswith("Royal Court:  1.1 -") and lines[4].startswith("Draw pile 49") and lines[5].startswith("Score ")
+    assert all(c.label in str(g) for c in g.row if c is not None)
+    printed = kum.Court(seed=5, rules=kum.CourtRules(price="printed"))
+    assert "rules=CourtRules(price='printed')" in repr(printed)
+    scenario = kum.Court.from_scenario([card("sun", "poet"), None, None, None], [None] * 8)
+    assert repr(scenario).startswith("<Court seed=None: turn 1, buy;") and "Royal Court" in str(scenario)
+    assert repr(TABLE) == "<CardTable 'standard': 45 court cards, 9 Daemon Princes>"
+    assert str(TABLE[0]) == TABLE[0].name and TABLE[0].power.endswith(".")
+
+
+@pytest.mark.parametrize("rules", [
+    kum.CourtRules(), kum.CourtRules(price="printed"), kum.CourtRules(ranks=(20, 30, 40)), kum.CourtRules(fights_per_turn=0),
+    kum.CourtRules(first_refill="court", full_court="closed", empty_pass_pays=False, last_prince_ends=False, court_vp=False,
+                   row_princes_subtract=True, start_cp=0, fights_per_turn=4, ranks=(-5, 0, 100)),
+    kum.CourtRules(table=str(Path(__file__).parent / "golden" / "court_table_v1.csv")),
+])
+def test_court_rules_repr_pastes_back(rules: kum.CourtRules) -> None:
+    assert eval(repr(rules), {"CourtRules": kum.CourtRules}) == rules
+    assert kum.CourtRules.from_options(rules.options()) == rules
+    assert rules.with_(price="printed").price == "printed" and rules.with_() == rules
+
+
+# -- hostile input: refused with a GameError, the game unchanged --------------------------------------
+
+DEEP: list[Any] = []
+_x = DEEP
+for _ in range(50_000):
+    _x.append([])
+    _x = _x[0]
+HOSTILE: list[Any] = [None, -1, 2**200, -(2**200), math.nan, math.inf, 1.5, True, "x" * 100_000, "", "\x00", b"pass",
+                      [], {}, (), DEEP, {"a": DEEP}, object(), Ellipsis, float, kum.Court]
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=lambda v: type(v).__name__)
+def test_hostile_constructor_values_are_named(value: Any) -> None:
+    if value is not None:
+        with pytest.raises(InvalidOptionError, match="seed"):
+            kum.Court(seed=value)
+        with pytest.raises(InvalidOptionError, match="rules"):
+            kum.Court(rules=value)
+    with pytest.raises(InvalidOptionError, match="player"):
+        kum.Court(seed=1, player=value)
+    for option in ("table", "first_refill", "price", "full_court", "empty_pass_pays", "fights_per_turn", "last_prince_ends",
+                   "court_vp", "row_princes_subtract", "ranks", "start_cp"):
+        if value is True and option in ("empty_pass_pays", "last_prince_ends", "court_vp", "row_princes_subtract"):
+            continue
+        with pytest.raises(InvalidOptionError, match=option) as info:
+            kum.CourtRules(**{option: value})
+        assert len(str(info.value)) < 400
+
+
+def test_bad_rule_options_are_named() -> None:
+    cases = {"wizards": 1, "price": "cheap", "full_court": "open", "first_refill": "x", "fights_per_turn": 5,
+             "start_cp": 101, "ranks": (3, 2, 1), "table": "no/such/table.csv"}
+    for option, value in cases.items():
+        with pytest.raises(InvalidOptionError, match=r"wizards|price|full_court|first_refill|fights_per_turn|start_cp|ranks|table"):
+            kum.CourtRules(**{option: value})
+    for call in (lambda: kum.CourtRules().with_(wizards=1), lambda: kum.CourtRules.from_options("price=printed"),
+                 lambda: kum.CourtRules.from_options({"ranks": "1,2"}), lambda: kum.CourtRules(ranks=(1, 2)),
+                 lambda: kum.CourtRules(ranks=(1.0, 2, 3)), lambda: kum.CourtRules(ranks="25,40,60"),
+                 lambda: kum.Court(seed=2**64), lambda: kum.Court(seed=1, player=" Ada"), lambda: kum.Court(seed=1, player="A\nB")):
+        with pytest.raises(InvalidOptionError):
+            call()
+
+
+def test_hostile_calls_leave_the_game_exactly_as_it_was() -> None:
+    g = midgame()
+    for value in HOSTILE:
+        if value != "":
+            refused(g, lambda v=value: g.apply(v), IllegalMoveError)
+            refused(g, lambda v=value: g.action_id(v), IllegalMoveError)
+            refused(g, lambda v=value: g.action_text(v), IllegalMoveError)
+        refused(g, lambda v=value: g.fight_cost(v), InvalidOptionError, "place must be 1..4")
+        if type(value) is not int or value < 0:
+            refused(g, lambda v=value: g.undo(v), IllegalMoveError, "steps")
+            refused(g, lambda v=value: g.redo(v), IllegalMoveError, "steps")
+        if value is not None:
+            refused(g, lambda v=value: g.view(v), InvalidOptionError, "seat")
+            refused(g, lambda v=value: g.describe("x", v), InvalidOptionError, "seat")
+        if not isinstance(value, str):
+            refused(g, lambda v=value: g.describe(v), InvalidOptionError, "event")
+        refused(g, lambda v=value: g.load(v), InvalidOptionError, "same game")
+    for aid in (-1, 32, 99, 132, 201, 214, 221, 10**9):
+        refused(g, lambda a=aid: g.apply(a), IllegalMoveError, "action")
+    for place in (0, 5):
+        refused(g, lambda p=place: g.fight_cost(p), InvalidOptionError, "place")
+    refused(g, lambda: g.load(core.Session(Bust(), 2, seed=1)), InvalidOptionError, "same game")
+    refused(g, lambda: g.apply("x" * 501), IllegalMoveError, "too long")
+
+
+def test_hostile_scenarios_are_refused_by_name() -> None:
+    row = [card("sun", "poet"), None, None, None]
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"row": "abcd"}, "row is a list of 4"), ({"row": row[:3]}, "row is a list of 4"), ({"court": [None] * 9}, "court is a list of 8"),
+        ({"court": None}, "court is a list"), ({"cp": -1}, "cp must be"), ({"cp": math.nan}, "cp must be"), ({"cp": 1.5}, "cp must be"),
+        ({"cp": 10**7}, "cp must be"), ({"turn": 0}, "turn must be"), ({"fights": 2}, "fights must be"), ({"phase": "over"}, "phase"),
+        ({"phase": DEEP}, "phase"), ({"pile": "abc"}, "pile is a list"), ({"pile": []}, "nowhere"), ({"discarded": 5}, "discarded is a list"),
+        ({"wizards": []}, "unknown field 'wizards'"), ({"row": [DEEP, None, None, None]}, "row: .* is not a card"),
+        ({"row": [999, None, None, None]}, "999 is not a card"), ({"row": ["#-1", None, None, None]}, "not a card"),
+        ({"row": ["sun poet 99", None, None, None]}, "not a card"), ({"row": ["x" * 10**5, None, None, None]}, "not a card"),
+        ({"court": [card("sun", "poet"), *[None] * 7]}, "in two places"), ({"court": [prince(0), *[None] * 7]}, "Daemon Prince"),
+        ({"discarded": [prince(0)]}, "Daemon Prince"), ({"defeated": [card("moon", "poet")]}, "only Daemon Princes"),
+        ({"aside": [prince(0)]}, "set aside only during setup"), ({"bought": [card("moon", "poet")]}, "bought"),
+        ({"rules": "printed"}, "rules must be"),
+        ({"player": ""}, "player"), ({"row": [prince(1), None, None, None], "phase": "setup"}, "setup row"),
+    ]
+    for changes, match in cases:
+        args = {"row": row, "court": [None] * 8, **changes}
+        with pytest.raises(InvalidOptionError, match=match) as info:
+            kum.Court.from_scenario(**args)
+        assert len(str(info.value)) < 400, changes
+
+
+def edited(rows: list[str], n: int, new: str) -> list[str]:
+    return [*rows[:n], new, *rows[n + 1:]]
+
+
+STANDARD_CSV = (Path(kum.court.__file__).parent / "data" / "court_cards.csv").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("edit", "match"), [
+    (lambda rows: edited(rows, 1, rows[1].replace("sun", "wizard")), r"row 1, field 'clan'"),
+    (lambda rows: edited(rows, 2, rows[2].replace("minister", "jester")), r"row 2, field 'role'"),
+    (lambda rows: edited(rows, 1, "0,sun,minister,-3,1,0"), r"row 1, field 'cost'"),
+    (lambda rows: edited(rows, 1, "0,sun,minister,3,1e9,0"), r"row 1, field 'vp'"),
+    (lambda rows: edited(rows, 1, "0,sun,minister,99999,1,0"), r"row 1, field 'cost'"),
+    (lambda rows: edited(rows, 1, "0,sun,minister,3,1,2"), r"row 1, field 'strength'"),
+    (lambda rows: edited(rows, 1, "0,sun,minister,3,1"), r"row 1, field 'strength': missing"),
+    (lambda rows: edited(rows, 1, "7,sun,minister,3,1,0"), r"row 1, field 'id': expected 0"),
+    (lambda rows: [*rows[:-1], rows[-1].replace("fire", "sun")], r"row 54, field 'clan'"),
+    (lambda rows: [*rows[:-1], rows[-1].rsplit(",", 1)[0] + ",0"], r"row 54, field 'strength'"),
+    (lambda rows: edited(rows, 0, "id,clan,role,cost"), "missing column"),
+    (lambda rows: [], "missing column"),
+    (lambda rows: rows[:4], "at least 4 court cards"),
+    (lambda rows: rows[:10], "at least one daemon prince"),
+    (lambda rows: edited(rows, 1, '0,"sun,minister,3,1,0'), "card table"),
+])
+def test_bad_csv_rows_are_named(tmp_path: Path, edit: Any, match: str) -> None:
+    path = tmp_path / "table.csv"
+    path.write_text("\n".join(edit(STANDARD_CSV.splitlines())) + "\n", encoding="utf-8")
+    with pytest.raises(InvalidOptionError, match=match):
+        kum.CourtRules(table=str(path))
+    with pytest.raises(InvalidOptionError, match=match):
+        kum.CourtRules(table=path.read_text(encoding="utf-8") or "\n")  # the table as CSV text
+
+
+def test_unreadable_tables_are_named(tmp_path: Path) -> None:
+    (tmp_path / "binary.csv").write_bytes(b"\xff\xfe\x00garbage\x00")
+    for path in (tmp_path / "none.csv", tmp_path, tmp_path / "binary.csv", "x" * 5000):
+        with pytest.raises(InvalidOptionError, match="card table") as info:
+            kum.CourtRules(table=str(path))
+        assert len(str(info.value)) < 400
+
+
+def test_hostile_records_are_refused_by_name() -> None:
+    g = midgame()
+    record = g.record()
+    for n in range(len(record)):  # every truncation either loads (an earlier game) or is refused
+        with contextlib.suppress(core.InvalidSaveError):
+            assert kum.Court.from_record(record[:n]).players == ("Ruler",)
+    scenario = kum.Court.from_scenario([card("sun", "poet"), prince(2), None, None], spaces(s1_1=card("sun", "general")), cp=4)
+    scenario.apply("pass")
+    srecord = scenario.record()
+    start = srecord.split('[Start "', 1)[1].split('"]\n', 1)[0]
+    bust = core.Session(Bust(), 2, seed=1)
+    cases = [
+        (record.replace('[Game "court"]', '[Game "kum"]'), "not 'court'"),
+        (record.replace('[Game "court"]\n', ""), "not 'court'"),
+        (bust.record(), "this save is of 'bust', not 'court'"),
+        (record.replace('[Format "kum-session 1"]', '[Format "kum-session 9"]'), "tag Format"),
+        (record.replace('[Seed "5"]', '[Seed "-5"]'), "tag Seed"), (record.replace('[Seed "5"]', '[Seed "1e3"]'), "tag Seed"),
+        (record.replace('[Seed "5"]', '[Seed "' + "9" * 20 + '"]'), "seed must be"),
+        (record.replace('[Player0 "Ruler"]', '[Player0 "Ruler"]\n[Player1 "Bo"]'), "solitaire"),
+        (record.replace('[Player0 "Ruler"]\n', ""), "solitaire"),
+        (record.replace('\\"price\\": \\"descending\\"', '\\"price\\": \\"cheap\\"'), "option 'price'"),
+        (record.replace('{\\"court_vp', '{\\"wizard\\": 1, \\"court_vp'), "unknown option 'wizard'"),
+        (record.replace('\\"table\\": \\"standard\\"', '\\"table\\": \\"/no/such.csv\\"'), "cannot read card table"),
+        (record.replace('[Options "{', '[Options "[' * 5000), "cannot read tag|tag Options"),
+        (record.split("[Options")[0] + '[Options "' + "[" * 50_000 + "]" * 50_000 + '"]\n', "tag Options"),
+        (record + "99. Ruler: fight place 9\n", "line"), (record + "99. Ruler: wizardry\n", "'wizardry'"),
+        (record + "99. Ada: pass\n", "expected Ruler's turn"), (record + "garbage line\n", "cannot read"),
+        (record + '[Broken "tag\n', "cannot read tag"),
+        (srecord.replace(start, "{"), "tag Start: not valid JSON"), (srecord.replace(start, "[]"), "a position is a dict"),
+        (srecord.replace(start, "null"), "a position is a dict"), (srecord.replace(start, "[" * 50_000), "tag Start"),
+        (srecord.replace(start, '{\\"row\\": [1,2,3], \\"court\\": []}'), "row is a list of 4"),
+        (srecord.replace(start, start.replace('\\"cp\\": 4', '\\"cp\\": NaN')), "cp must be"),
+        (srecord.replace(start, start.replace('\\"cp\\": 4', '\\"cp\\": 1' + "0" * 30)), "not valid JSON"),
+        (srecord.replace(start, start.replace('\\"phase\\": \\"buy\\"', '\\"phase\\": \\"over\\"')), "phase"),
+        (srecord.replace(start, start.replace('\\"aside\\": []', '\\"wizard\\": []')), "unknown field 'wizard'"),
+        (srecord.replace("pass", "fight place 2"), "fight place 2"),
+    ]
+    for text, match in cases:
+        with pytest.raises(core.InvalidSaveError, match=match) as info:
+            kum.Court.from_record(text)
+        assert len(str(info.value)) < 500, match
+    over = kum.Court(seed=2)
+    while not over.is_over:
+        over.apply(over.legal_actions()[-1])
+    with pytest.raises(core.InvalidSaveError, match="already over"):
+        kum.Court.from_record(over.record() + "99. Ruler: pass\n")
+
+
+def test_hostile_dicts_are_refused_by_name() -> None:
+    g = midgame()
+    data = g.to_dict()
+    for key in data:  # a dict with a field left out
+        trimmed = {k: v for k, v in data.items() if k != key}
+        try:
+            assert kum.Court.from_dict(trimmed) is not None and key in ("redo", "options")
+        except core.InvalidSaveError as exc:
+            assert str(exc)
+    for key in ("format", "version", "game", "options", "players", "seed", "actions", "redo", "start"):
+        for value in HOSTILE:
+            with contextlib.suppress(core.InvalidSaveError):
+                kum.Court.from_dict({**data, key: value})
+    bust = core.Session(Bust(), 2, seed=1)
+    for bad, match in [({**data, "game": "kum"}, "not 'court'"), (bust.to_dict(), "'bust', not 'court'"),
+                       ({**data, "players": ["A", "B"]}, "solitaire"), ({**data, "players": "Ruler"}, "solitaire"),
+                       ({**data, "actions": [*data["actions"], "fight place 9"]}, r"actions\[10\]"),
+                       ({**data, "actions": [*data["actions"], 7]}, "expected action text"),
+                       ({**data, "redo": ["pass"] * 3}, "actions"), ({**data, "extra": 1}, "unknown field"),
+                       ({**data, "options": {**data["options"], "ranks": "3,2,1"}}, "ranks"),
+                       ({**data, "start": {"row": [None] * 4}}, "start position")]:
+        with pytest.raises(core.InvalidSaveError, match=match):
+            kum.Court.from_dict(bad)
+    assert kum.Court.from_dict(data) == g

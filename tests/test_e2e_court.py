@@ -1,0 +1,155 @@
+"""End to end for the court solitaire: a real JupyterLab, Chromium, and
+``kum.GameWidget(kum.Court(seed=...))`` played to the end by clicking only through the
+public testing hooks (``[data-action]``, ``[data-playable]``, ``.kum-widget[data-state-id]``),
+then read back from a cell. A second notebook checks the fight's preview: the strength
+and the CP a fight costs are on the prince before the click, and the click pays them.
+
+Screenshots go to test-artifacts/ (court-setup.png, court-mid.png, court-over.png, court-fight.png).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from labserver import LabServer, code_cell, open_notebook, run_all, run_cell, wait_idle
+
+SEED = 3
+
+
+def notebook(*cells: str) -> dict:
+    return {"cells": [code_cell(c) for c in cells],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}
+
+
+NOTEBOOKS = {
+    "court.ipynb": notebook(
+        f"import kum_widget as kum\nboard = kum.GameWidget(kum.Court(seed={SEED}))\nboard",
+        'print("KUM-OVER", board.game.is_over, board.game.scores(), board.game.rank())',
+    ),
+    "fight.ipynb": notebook(
+        "import kum_widget as kum\n"
+        'game = kum.Court.from_scenario(row=["sun poet 3", "daemon prince 9", "moon poet 3", "earth poet 3"],\n'
+        '    court=["sun general 6", "moon general 4", None, None, None, None, None, None], phase="fight", cp=5)\n'
+        "board = kum.GameWidget(game)\nboard",
+        'print("KUM-FIGHT", board.game.cp, [c.name for c in board.game.defeated])',
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def lab():  # type: ignore[no-untyped-def]
+    with LabServer(NOTEBOOKS) as server:
+        yield server
+
+
+def open_board(page, lab, name: str):  # type: ignore[no-untyped-def]
+    open_notebook(page, lab, name)
+    run_all(page)
+    board = page.locator(".kum-widget").first
+    board.wait_for(timeout=60_000)
+    wait_idle(page)
+    board.locator("[data-zone='royal court']").wait_for(timeout=30_000)
+    return board
+
+
+def wait_change(page, board, sid: str | None) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), sid], timeout=20_000)
+
+
+def click_once(page, board, rng: random.Random, shot: Path | None = None) -> bool:  # type: ignore[no-untyped-def]
+    """One decision by clicking: a fight (a prince that is a target) if there is one, else
+    mostly a playable card then one of its lit targets, else a button; False at game over."""
+    if board.locator(".kum-over").count():
+        return False
+    sid = board.get_attribute("data-state-id")
+    princes = board.locator("[data-zone^='place '] [data-card][data-action]:not([disabled])")
+    playable = board.locator("[data-playable]:not([disabled])")
+    buttons = board.locator("button.kum-action[data-action]:not([disabled])")
+    if princes.count():
+        princes.nth(rng.randrange(princes.count())).click()
+    elif playable.count() and (rng.random() < 0.75 or not buttons.count()):
+        playable.nth(rng.randrange(playable.count())).click()
+        lit = board.locator(".kum-lit[data-action]")
+        lit.first.wait_for(timeout=5_000)  # lit at once, no round trip
+        assert lit.count() and all((lit.nth(i).get_attribute("data-zone") or "").startswith("space ") for i in range(lit.count()))
+        if shot is not None:
+            board.screenshot(path=str(shot))
+        lit.nth(rng.randrange(lit.count())).click()
+    else:
+        buttons.nth(rng.randrange(buttons.count())).click()
+    wait_change(page, board, sid)
+    return True
+
+
+def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1280, "height": 1400})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    board = open_board(page, lab, "court.ipynb")
+    # The setup: four places, a 2 x 4 court of clickable spaces, the piles and their counts.
+    assert board.locator("[data-zone^='place ']").count() == 4
+    assert board.locator("[data-zone='royal court'] [data-zone^='space ']").count() == 8
+    for zid in ("draw pile", "discarded", "defeated", "captured"):
+        assert board.locator(f"[data-zone='{zid}']").count() == 1
+    assert board.locator("[data-playable]").count() == 4
+    assert "Setup" in board.locator(".kum-status").text_content()
+    board.screenshot(path=str(artifacts / "court-setup.png"))
+    rng = random.Random(SEED)
+    steps = 0
+    mid_shot = False
+    while True:
+        buying = "phase 1" in (board.locator(".kum-status").text_content() or "")
+        shot = artifacts / "court-mid.png" if steps >= 14 and buying and not mid_shot else None
+        if not click_once(page, board, rng, shot):
+            break
+        mid_shot = mid_shot or (shot is not None and shot.exists())
+        steps += 1
+        assert steps < 500, "the game did not end"
+    assert mid_shot, "no buying click after step 14 to photograph"
+    board.screenshot(path=str(artifacts / "court-over.png"))
+    status = board.locator(".kum-status").text_content() or ""
+    assert status.startswith("Game over after turn"), status
+    shown = float(board.locator("[data-score='0']").text_content() or "nan")
+    header = board.locator(".kum-over thead").text_content() or ""
+    assert all(word in header for word in ("princes", "court VP", "powers", "CP left", "daemons' court")), header
+    run_cell(page, "KUM-OVER")
+    out = page.locator(".jp-CodeCell", has_text="KUM-OVER").first.locator(".jp-OutputArea-output")
+    page.wait_for_function("el => /KUM-OVER True/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
+    match = re.search(r"KUM-OVER True \[([-\d.]+)\] (.+)", out.first.text_content() or "")
+    assert match, out.first.text_content()
+    assert float(match.group(1)) == shown
+    assert match.group(2).strip() in status
+    assert errors == []
+    page.close()
+
+
+def test_the_fight_shows_strength_and_price_before_the_click(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    board = open_board(page, lab, "fight.ipynb")
+    prince = board.locator("[data-zone='place 2'] [data-card]")
+    assert prince.get_attribute("data-action") == "fight place 2"
+    assert "your strength 7 vs 9: pays 2 CP" in (prince.text_content() or "")
+    assert "your strength 7 vs 9: pays 2 CP" in (prince.get_attribute("title") or "")
+    assert "fight 2 CP" in (board.locator("[data-zone='place 2'] .kum-zone-head").text_content() or "")
+    assert "strength is 7" in (board.locator(".kum-status").text_content() or "")
+    court = board.locator("[data-zone='royal court'] > .kum-zone-head").text_content() or ""
+    assert re.search(r"CP\s*5", court) and re.search(r"strength\s*7", court), court
+    board.screenshot(path=str(artifacts / "court-fight.png"))
+    sid = board.get_attribute("data-state-id")
+    prince.click()
+    wait_change(page, board, sid)
+    defeated = board.locator("[data-zone='defeated'] [data-card]")
+    assert defeated.count() == 1 and "strength 9" in (defeated.get_attribute("aria-label") or "")
+    court = board.locator("[data-zone='royal court'] > .kum-zone-head").text_content() or ""
+    assert re.search(r"CP\s*3", court), court
+    run_cell(page, "KUM-FIGHT")
+    out = page.locator(".jp-CodeCell", has_text="KUM-FIGHT").first.locator(".jp-OutputArea-output")
+    page.wait_for_function("el => /KUM-FIGHT/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
+    assert "KUM-FIGHT 3 ['Daemon Prince 9']" in (out.first.text_content() or "")
+    assert errors == []
+    page.close()
