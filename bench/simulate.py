@@ -1,6 +1,7 @@
 """Lab benchmark: kum.simulate on one core, on 2 worker processes, and on dask.
 
     python bench/simulate.py [--games 2000] [--rounds 4] [--bots random] [--workers 2] [--json-only]
+                             [--memory-only]
 
 Prints one JSON object and a readable line; asserts nothing. Four ways to play the same
 seeded games:
@@ -22,6 +23,13 @@ wall-clock ratios it does not depend on what else the machine runs. ``identical`
 four tables matched. The load average before and after is printed. (On a shared Linux
 machine, ``setsid bash -c 'echo -15 > /proc/self/autogroup; python bench/simulate.py'``
 gives the benchmark its own, heavier, scheduling group.)
+
+Memory (``peak_mb``, also alone with ``--memory-only``, ~15 s): ``simulate(games=n,
+game="bust")`` for n = 10**4, 10**5 and 10**9, in a fresh process each, in process and on
+``--workers`` worker processes, stopped by a Ctrl-C from a bot near game 1000: the peak
+RSS of that process (``VmHWM``). The rows kept are the same at every n, so the figures
+are the run's own memory, which should not grow with n (before the stream: 10**7 games
+took 440 MB, 10**9 several GB before the first game).
 """
 
 from __future__ import annotations
@@ -29,16 +37,85 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
+import signal
+import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import kum_widget as kum
+
+MEMORY_GAMES = (10**4, 10**5, 10**9)
+STOP_NEAR = 1000
+
+
+class StopAt:
+    """A bot factory (workers import it from this module): random bots, but the one with
+    bot seed ``target`` sends Ctrl-C (SIGINT) to process ``pid`` on its first move."""
+
+    label = "random"
+
+    def __init__(self, target: int, pid: int) -> None:
+        self.target, self.pid = target, pid
+
+    def __call__(self, seed: int) -> _StopBot:
+        return _StopBot(seed, fire=seed == self.target, pid=self.pid)
+
+
+class _StopBot:
+    name = "stop bot"
+
+    def __init__(self, seed: int, *, fire: bool, pid: int) -> None:
+        self._rng, self._fire, self._pid = random.Random(seed), fire, pid
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
+        if self._fire:
+            self._fire = False
+            os.kill(self._pid, signal.SIGINT)
+        return legal[self._rng.randrange(len(legal))]
+
+
+def probe(games: int, workers: int) -> None:
+    """In a fresh process: ``games`` bust games stopped near game STOP_NEAR; prints JSON."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    warnings.simplefilter("ignore")
+    bots = StopAt(kum.lab.bot_seed(kum.lab.game_seed(0, STOP_NEAR), 0), os.getpid())
+    start = time.perf_counter()
+    df = kum.simulate(games, game="bust", bots=bots, seed=0, executor=workers or None, progress=False)
+    print(json.dumps({"finished": len(df), "interrupted": df.attrs["interrupted"], "peak_mb": round(peak_mb(), 1),
+                      "seconds": round(time.perf_counter() - start, 2)}))
+
+
+def peak_mb() -> float:
+    """This process's peak RSS: VmHWM where there is /proc (ru_maxrss keeps the figure of
+    the process that forked this one, through exec), else ru_maxrss (kB on Linux)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory(workers: int) -> dict[str, Any]:
+    """Peak RSS (MB) of a stopped run of each size in MEMORY_GAMES, in process and on workers."""
+    here = Path(__file__).resolve().parent
+    out: dict[str, Any] = {}
+    for way in (0, workers):
+        for games in MEMORY_GAMES:
+            code = f"import sys; sys.path.insert(0, {str(here)!r}); import simulate; simulate.probe({games}, {way})"
+            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                 stdin=subprocess.DEVNULL, timeout=600)
+            out[f"{'workers' if way else 'in_process'}_{games:.0e}".replace("+0", "")] = json.loads(run.stdout)
+    return out
 
 
 def children_cpu() -> float:
@@ -54,7 +131,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json-only", action="store_true")
+    parser.add_argument("--memory-only", action="store_true", help="only the peak memory figures (~15 s)")
     args = parser.parse_args()
+    if args.memory_only:
+        report_memory(memory(args.workers), args.json_only)
+        return
     per_round = args.games // args.rounds
     games = per_round * args.rounds
     load_before = os.getloadavg()[0]
@@ -119,6 +200,7 @@ def main() -> None:
         "identical": identical,
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),
+        "peak_mb": memory(args.workers),
     }
     print(json.dumps(out))
     if not args.json_only:
@@ -131,6 +213,15 @@ def main() -> None:
             f"executor={args.workers}), cluster start {out['cluster_start_seconds']:.1f} s; tables identical: "
             f"{identical}; load {out['load_before']} -> {out['load_after']}"
         )
+        report_memory(out["peak_mb"], text_only=True)
+
+
+def report_memory(figures: dict[str, Any], json_only: bool = False, text_only: bool = False) -> None:
+    if not text_only:
+        print(json.dumps({"peak_mb": figures}))
+    if not json_only:
+        parts = [f"{name} {f['peak_mb']:.0f} MB ({f['finished']} games)" for name, f in figures.items()]
+        print(f"peak memory, run stopped near game {STOP_NEAR}: " + "; ".join(parts))
 
 
 if __name__ == "__main__":

@@ -175,3 +175,13 @@ def run_cell(page: Any, marker: str) -> None:
     cell = page.locator(".jp-CodeCell", has_text=marker).first
     cell.locator(".jp-InputArea-editor").click()
     page.keyboard.press("Shift+Enter")
+
+
+def snapshot(board: Any, **selectors: str) -> dict[str, Any]:
+    """The board's state id and, for each selector, how many elements match, read in one
+    go inside the page: a bot's move cannot fall between reading the id and the board."""
+    return dict(board.evaluate(
+        "(root, sels) => ({sid: root.dataset.stateId, over: !!root.querySelector('.kum-over'),"
+        " ...Object.fromEntries(Object.entries(sels).map(([k, s]) => [k, root.querySelectorAll(s).length]))})",
+        selectors,
+    ))

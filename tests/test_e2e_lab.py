@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, set_parameters, wait_idle
+from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, set_parameters, snapshot, wait_idle
 
 SCORES_CELL = 'print("KUM-SCORES", board.game.scores(), board.game.is_over)'
 UNDO_CELL = 'board.game.undo(3) if board.game.is_over else None; print("KUM-UNDO", board.game.is_over)'
@@ -48,22 +48,22 @@ def wait_change(page, sid: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def take_turn_step(page, board) -> bool:  # type: ignore[no-untyped-def]
-    """Make one click-decision if the board offers one; return False once the game is over."""
-    sid = state_id(board)  # read before the check below, so no final change slips between
-    if board.locator(".kum-over").count():
+    """Make one click-decision if the board offers one; return False once the game is over.
+    What to click is decided from one snapshot of the page (its state id and what it
+    offers, read together), so a bot's move arriving meanwhile cannot mix two states."""
+    now = snapshot(board, draws='[data-zone="deck"][data-action], [data-zone^="camp "][data-action]',
+                   discards='[data-zone^="hand "] [data-action^="discard"]', playable="[data-playable]")
+    if now["over"]:
         return False
-    draws = board.locator('[data-zone="deck"][data-action], [data-zone^="camp "][data-action]')
-    discards = board.locator('[data-zone^="hand "] [data-action^="discard"]')
-    playable = board.locator("[data-playable]")
-    if draws.count():
-        draws.first.click()
-    elif discards.count():
-        discards.first.click()
-    elif playable.count():
-        playable.first.click()
+    if now["draws"]:
+        board.locator('[data-zone="deck"][data-action], [data-zone^="camp "][data-action]').first.click()
+    elif now["discards"]:
+        board.locator('[data-zone^="hand "] [data-action^="discard"]').first.click()
+    elif now["playable"]:
+        board.locator("[data-playable]").first.click()
         board.locator(".kum-target[data-action]").first.click()  # lit by the click, no round trip
     # else: the bot is moving; wait for its move
-    wait_change(page, sid)
+    wait_change(page, now["sid"])
     return True
 
 

@@ -7,6 +7,10 @@ rules (a ``core.CardGame``), the same view, and the legal action ids; they deal
 themselves positions consistent with the view through the game's hooks. No bot gets
 the session, nor the real position unless the game has perfect information (then
 ``position=`` is a copy: nothing in it is private), so no bot can read hidden cards.
+
+A bot that never reads the view (RandomBot) says so with ``reads_view = False``:
+``bot_move`` then builds none and passes ``view=None`` (a view costs more than a move).
+A subclass that reads the view sets ``reads_view = True`` again.
 """
 
 from __future__ import annotations
@@ -33,14 +37,16 @@ class Bot(Protocol):
 class RandomBot:
     """Picks uniformly among the legal actions (seeded: it replays)."""
 
+    reads_view = False  # bot_move passes view=None: it is never read
+
     def __init__(self, seed: int | None = None) -> None:
         self.name = "Random bot"
         self._rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
+    def choose(self, view: dict[str, Any] | None, legal: Sequence[Hashable]) -> Hashable:
         return legal[self._rng.randrange(len(legal))]
 
-    def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
+    def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         return legal[self._rng.randrange(len(legal))]
 
     def __repr__(self) -> str:
@@ -81,9 +87,10 @@ def bot_move(session: Any, bot: Bot) -> Any:
     return the action as the session hands actions out (``session.legal_actions()``).
 
     Raises a GameError if the bot answers with something that is not a legal action.
+    A bot with ``reads_view = False`` is passed ``view=None`` (no view is built).
     """
     seat = session.current_player
-    view = session.view(seat)
+    view: Any = session.view(seat) if getattr(bot, "reads_view", True) else None
     decide = getattr(bot, "decide", None)
     if callable(decide):
         ids = session.legal_action_ids()

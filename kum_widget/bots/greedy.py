@@ -1,6 +1,8 @@
 """GreedyBot: one ply of the game's heuristic (``CardGame.heuristic``).
 
-It sees only its seat's view. The heuristic reads a position, so the bot asks the
+It sees only its seat's view. A game whose heuristic can read that view directly
+offers ``view_heuristic(view, actions)`` (Kings Under Mountains does): the bot calls it
+and deals no position. Otherwise the heuristic reads a position, so the bot asks the
 game for one position consistent with the view (``CardGame.any_position``); the
 heuristic reads only what the seat knows, so the hidden parts of that position never
 change its choice. A game with no heuristic is played at random.
@@ -32,8 +34,11 @@ class GreedyBot:
         ids = list(legal)
         if len(ids) == 1:
             return ids[0]
-        state = position if position is not None else game.any_position(view, seat)
-        scores = game.heuristic(state, ids)
+        of_view = getattr(game, "view_heuristic", None) if position is None else None
+        if of_view is not None:
+            scores = of_view(view, ids)
+        else:
+            scores = game.heuristic(position if position is not None else game.any_position(view, seat), ids)
         if scores is None:
             return ids[self._rng.randrange(len(ids))]
         top = max(scores)

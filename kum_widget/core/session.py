@@ -257,15 +257,16 @@ class Session:
         """Apply one legal action (its id, text, or object); return the events it caused.
         An illegal one raises (the reason in words) and changes nothing."""
         aid = self._resolve(action)
-        if aid not in self.game.legal_actions(self._state):  # the legal list decides; refusal() says why
+        if not self._is_legal(aid):  # the legal list decides; refusal() says why
             try:
                 reason = self.game.refusal(self._state, aid) or "not a legal action now"
             except (KeyError, IndexError, TypeError, AttributeError, ValueError):  # an id the game does not know
                 reason = "not an action of this game"
             raise self._illegal(aid, reason)
         self._push(aid)
-        self._future.clear()
-        self._future_movers.clear()
+        if self._future:
+            self._future.clear()
+            self._future_movers.clear()
         events = self._logs[-1]  # before the listeners: a board's bots may reply inside them
         self._changed()
         return events
@@ -358,6 +359,8 @@ class Session:
 
     def _changed(self) -> None:
         self._state_id += 1
+        if not self._listeners:
+            return
         for callback in list(self._listeners):
             try:
                 callback(self)
@@ -377,6 +380,10 @@ class Session:
                 raise IllegalMoveError(f"action text of {len(action)} characters is too long to be an action")
             return self.game.parse_action(self._state, action)
         raise IllegalMoveError(f"an action is an id or its text, got {shown(action)}")
+
+    def _is_legal(self, aid: int) -> bool:
+        """``aid in legal_actions()`` (a game's session may answer without building the list)."""
+        return aid in self.game.legal_actions(self._state)
 
     def _public_action(self, aid: int) -> Any:
         """What ``legal_actions`` and ``history`` hand out for an id (the id itself here)."""

@@ -5,19 +5,16 @@ pandas and tqdm load inside the functions, so importing this module stays light.
 
 from __future__ import annotations
 
-import math
 import re
-import signal
 import time
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import CardGame
 from .checks import check as _check
 from .checks import need_frame as _need_frame
-from .checks import whole as _whole
 from .play import (
     LAB_COLUMNS,
     BotSpec,
@@ -25,11 +22,11 @@ from .play import (
     bot_label,
     changed_options,
     play_game,
-    run_chunk,
     table_columns,
     the_game,
     with_rules,
 )
+from .workers import refuse_in_starting_worker, run_on, worker_pool
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,8 +34,6 @@ if TYPE_CHECKING:
     from ..core.session import Session
 
 __all__ = ["simulate", "per_seat", "replay", "worker_pool", "seat_columns", "game_columns", "game_of"]
-
-MAX_CHUNK = 50
 
 
 def simulate(
@@ -84,13 +79,17 @@ def simulate(
     - ``executor``: ``None`` plays in this process; an int starts that many worker
       processes; any ``concurrent.futures.Executor`` is used as it is (for a cluster:
       ``dask.distributed.Client(...).get_executor()``, or the ``Client`` itself). Games
-      go out in chunks of ``chunksize`` (default: up to 50, about 8 chunks per worker).
+      go out in chunks of ``chunksize`` (default: up to 50, about 8 chunks per worker), a
+      few per worker at a time: memory holds the rows, not the run, whatever ``games``
+      is. Worker processes run a script again to start: in a script, call ``simulate``
+      with workers under ``if __name__ == "__main__":`` (without it, a ``RuntimeError``
+      says so).
     - ``progress``: a progress bar (``tqdm.auto``: a widget in Jupyter).
 
     Ctrl-C (KeyboardInterrupt, the notebook's stop button) stops the run at once and
     returns the games finished so far, with ``df.attrs["interrupted"] = True`` and a
-    warning. Pending chunks are cancelled; chunks already running on workers finish in
-    the background and are dropped.
+    warning. Chunks not started are cancelled (or never sent); chunks already running on
+    workers finish in the background and are dropped.
 
     Columns of every game: ``game`` (number in the run, the table is sorted by it),
     ``seed`` (the game's own seed: the game's ``new_session(players, seed=...)`` deals
@@ -113,6 +112,7 @@ def simulate(
     (its name), ``game_class``, ``rules`` (the game's ``options()``), ``rules_changed``
     (the options that differ from the defaults, as the game names them).
     """
+    refuse_in_starting_worker()  # a worker running a script again, that has no __main__ guard
     spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize, game)
     start = time.perf_counter()
     bar = _bar(games) if progress else None
@@ -120,7 +120,7 @@ def simulate(
         if executor is None:
             rows, interrupted = _run_here(spec, games, bar)
         else:
-            rows, interrupted = _run_on(executor, spec, games, chunksize, bar)
+            rows, interrupted = run_on(executor, spec, games, chunksize, bar)
     finally:
         if bar is not None:
             bar.close()
@@ -242,81 +242,6 @@ def _run_here(spec: Spec, games: int, bar: Any) -> tuple[list[dict[str, Any]], b
     except KeyboardInterrupt:
         return rows, True
     return rows, False
-
-
-def _ignore_sigint() -> None:
-    # Worker processes leave Ctrl-C to the parent, which cancels what is pending.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def worker_pool(workers: int = 2) -> ProcessPoolExecutor:
-    """A process pool like the one ``simulate(executor=n)`` starts, to keep across many
-    runs (start-up paid once): ``pool = kum.lab.worker_pool(2)``, then
-    ``kum.simulate(..., executor=pool)``; ``pool.shutdown()`` when done.
-
-    Workers are fresh interpreters ("spawn": safe from a kernel with threads, the same
-    on every OS) that leave Ctrl-C to this process, which cancels what is pending.
-    """
-    _whole("workers", workers, 1, where="worker_pool")
-    import multiprocessing
-
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint)
-
-
-
-def _workers(executor: Any) -> int:
-    if type(executor) is int:
-        return executor
-    n = getattr(executor, "_max_workers", None)
-    if type(n) is int:
-        return n
-    client = getattr(executor, "_client", None) or (executor if hasattr(executor, "get_executor") else None)
-    if client is not None:
-        try:
-            return max(1, int(sum(client.nthreads().values())))
-        except Exception:  # a client without a cluster yet: any guess will do
-            pass
-    return 4
-
-
-def _run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: Any) -> tuple[list[dict[str, Any]], bool]:
-    size = chunksize or max(1, min(MAX_CHUNK, math.ceil(games / (8 * _workers(executor)))))
-    chunks = [list(range(a, min(a + size, games))) for a in range(0, games, size)]
-    own: ProcessPoolExecutor | None = None
-    futures: dict[Future[list[dict[str, Any]]], int] = {}
-    done: dict[int, list[dict[str, Any]]] = {}
-    interrupted = False
-    try:
-        pool: Any
-        if type(executor) is int:
-            pool = own = worker_pool(executor)
-        elif isinstance(executor, Executor):
-            pool = executor
-        else:
-            pool = executor.get_executor()  # a dask.distributed Client
-        for k, chunk in enumerate(chunks):
-            futures[pool.submit(run_chunk, spec, chunk)] = k
-        for fut in as_completed(futures):
-            done[futures[fut]] = fut.result()
-            if bar is not None:
-                bar.update(len(chunks[futures[fut]]))
-    except KeyboardInterrupt:
-        # Return at once: cancel what has not started; chunks already running finish in
-        # the background (their workers then exit) but are not waited for.
-        interrupted = True
-        for fut in futures:
-            fut.cancel()
-        for fut, k in futures.items():
-            if k not in done and fut.done() and not fut.cancelled() and fut.exception() is None:
-                done[k] = fut.result()
-    except BaseException:
-        for fut in futures:
-            fut.cancel()
-        raise
-    finally:
-        if own is not None:
-            own.shutdown(wait=not interrupted, cancel_futures=True)
-    return [row for k in sorted(done) for row in done[k]], interrupted
 
 
 def _bar(games: int) -> Any:

@@ -75,9 +75,32 @@ def card_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int)
     return value if old is None else value - _own_value(game, s, old, space)
 
 
+def _base_values(game: CourtOfTheThreeClans) -> list[float]:
+    """Each card's worth by itself apart from a Minister's CP (which depends on the row):
+    its VP (C8) and what its role brings. Computed once per rules object."""
+    values: list[float] | None = getattr(game, "_heuristic_base", None)
+    if values is None:
+        values = []
+        for c in game.table.cards:
+            value = float(c.vp) if game.rules["court_vp"] else 0.0
+            if c.role == "general":
+                value += 0.8 * c.strength
+            elif c.role == "tax collector":
+                value += 1.5
+            values.append(value)
+        game._heuristic_base = values  # type: ignore[attr-defined]
+    return values
+
+
 def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> list[float]:
+    """A worth per action, as :func:`card_value` and the rules above say, computed once per
+    card and space (the rollouts of ISMCTS call this thousands of times a decision)."""
     out = []
+    court, row = s.court, s.row
+    base, roles, clans = _base_values(game), game.role_of, game.clan_of
+    fill = [sum(1 for x in range(4) if court[x] is not None), sum(1 for x in range(4, 8) if court[x] is not None)]
     placed: dict[int, float] = {}  # card * 8 + space -> its worth (one per placement, not per action)
+    deltas: dict[tuple[str, str, int], int] = {}  # the powers' gain depends on the clan, the role and the space
     strength = -1
     for a in actions:
         if a == PASS:
@@ -85,21 +108,32 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
         elif a == SKIP:
             out.append(0.0)
         elif FIGHT <= a < SKIP:
-            card = s.row[a - FIGHT]
+            card = row[a - FIGHT]
             assert card is not None
             if strength < 0:
                 strength = game.strength(s)
             out.append(_fight_value(game, s, card, strength))
         else:
-            base = START if a < BUY else BUY
-            p, x = divmod(a - base, SPACES)
-            card = s.row[p]
+            start = a < BUY
+            p, x = divmod(a - (START if start else BUY), SPACES)
+            card = row[p]
             assert card is not None
             key = card * SPACES + x
             value = placed.get(key)
             if value is None:
-                value = placed[key] = card_value(game, s, card, x)
-            out.append(value if base == START else value - game.price(card, p + 1) / 3)
+                old = court[x]
+                others = fill[x // 4] - (old is not None)  # the other cards in the space's court row
+                own = base[card] + others / 3 if roles[card] == "minister" else base[card]
+                role = roles[card]
+                dkey = (clans[card], role if role in _SCORING else "", x)
+                delta = deltas.get(dkey)
+                if delta is None:
+                    delta = deltas[dkey] = _power_delta(game, court, card, x)
+                value = own + delta
+                if old is not None:
+                    value -= base[old] + others / 3 if roles[old] == "minister" else base[old]
+                placed[key] = value
+            out.append(value if start else value - game.price(card, p + 1) / 3)
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core.errors import InvalidOptionError, shown
 from ...core.game import CardGame
-from . import board, heuristic, notation
+from . import board, heuristic, notation, views
 from .cards import CLANS, Card, CardTable, table_for
 from .state import (
     BUY,
@@ -64,7 +64,7 @@ class CourtOfTheThreeClans(CardGame):
         "last_prince_ends": True,  # C7: the game ends once no prince is left to draw
         "court_vp": True,  # C8: the printed VP of the Royal Court's cards score at the end
         "row_princes_subtract": False,  # C9: undefeated princes in the row subtract their VP too
-        "ranks": "25,40,60",  # C10: the scores that reach Troubled Reign, Prosperous Reign, Golden Age
+        "ranks": "25,50,75",  # C10: the scores that reach Troubled Reign, Prosperous Reign, Golden Age
         "start_cp": 10,  # source: the player starts with 10 CP
     }
 
@@ -378,67 +378,22 @@ class CourtOfTheThreeClans(CardGame):
     # -- views ------------------------------------------------------------------------------
 
     def view(self, s: CourtState, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "game": self.name,
-            "phase": s.phase,
-            "turn": s.turn,
-            "row": s.row[:],
-            "prices": [None if c is None or self.table[c].prince else self.price(c, p + 1) for p, c in enumerate(s.row)],
-            "court": s.court[:],
-            "cp": s.cp,
-            "vp": sum(self.table[c].vp for c in s.defeated),
-            "strength": self.strength(s),
-            "fight_costs": [self.fight_cost(s, p) for p in range(1, PLACES + 1)],  # CP a fight would pay, per place
-            "draw_pile": len(s.pile),
-            "aside": s.aside[:],
-            "discarded": s.discarded[:],
-            "defeated": s.defeated[:],
-            "captured": s.captured[:],
-            "bought": s.bought[:],
-            "daemons_drawn": self.daemons_drawn(s),
-            "princes_to_come": len(self.table.princes) - len(s.defeated) - sum(1 for c in s.row if self.is_prince(c)),
-            "fights": s.fights,
-            "fights_per_turn": self.rules["fights_per_turn"],
-            "exhausted": s.exhausted,
-            "score": self.score(s),
-            "breakdown": self.breakdown(s),
-            "rank": self.rank(s),
-        }
-        if seat is None:
-            out["pile"] = s.pile[:]
-            out["seed"] = s.seed
-        return out
+        return views.court_view(self, s, seat)
 
     def public_view(self, s: CourtState) -> dict[str, Any]:
-        return self.view(s, -1)
+        return views.court_view(self, s, -1)
 
     def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> CourtState:
-        """A position the player cannot tell from the real one: the unseen cards reshuffled."""
-        seen = {c for key in ("row", "court") for c in view[key] if c is not None}
-        seen |= {c for key in ("aside", "discarded", "defeated", "captured") for c in view[key]}
-        unseen = [c for c in range(len(self.table)) if c not in seen]
-        rng.shuffle(unseen)
-        return CourtState(
-            pile=unseen, row=list(view["row"]), court=list(view["court"]), cp=view["cp"], seed=rng.randrange(2**31),
-            aside=list(view["aside"]), phase=view["phase"], discarded=list(view["discarded"]), defeated=list(view["defeated"]),
-            captured=list(view["captured"]), bought=list(view["bought"]), turn=view["turn"], fights=view["fights"],
-            exhausted=view["exhausted"],
-        )
+        return views.determinize(self, view, rng)
 
     def clone(self, s: CourtState) -> CourtState:
         return s.copy()
 
     def save_position(self, s: CourtState) -> dict[str, Any]:
-        """The position as the scenario constructor's fields (a record of a game built by hand keeps it)."""
-        return {"row": s.row[:], "court": s.court[:], "cp": s.cp, "pile": s.pile[::-1], "phase": s.phase, "turn": s.turn,
-                "fights": s.fights, "discarded": s.discarded[:], "defeated": s.defeated[:], "captured": s.captured[:],
-                "aside": s.aside[:], "bought": s.bought[:]}
+        return views.save_position(s)
 
     def load_position(self, data: Any) -> CourtState:
-        if not isinstance(data, dict) or not isinstance(data.get("row"), list) or not isinstance(data.get("court"), list):
-            raise InvalidOptionError(f"a position is a dict with a row and a court, got {shown(data)}")
-        fields = {k: v for k, v in data.items() if k not in ("row", "court")}
-        return self.scenario(data["row"], data["court"], **fields)
+        return views.load_position(self, data)
 
     def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
         return board.court_board(self, view)
@@ -478,7 +433,7 @@ class CourtOfTheThreeClans(CardGame):
 
 
 def parse_ranks(text: str) -> tuple[int, int, int]:
-    """C10's three thresholds, like ``"25,40,60"``."""
+    """C10's three thresholds, like ``"25,50,75"``."""
     parts = text.split(",")
     if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() and len(p.strip()) < 5 for p in parts):
         raise InvalidOptionError(f"option 'ranks' is three whole numbers like '20,30,40', got {shown(text)}")

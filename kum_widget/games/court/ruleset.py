@@ -46,7 +46,7 @@ class CourtRules:
     """C8: the printed VP of the Royal Court's cards count at the end."""
     row_princes_subtract: bool = False
     """C9: undefeated princes left in the row subtract their VP too."""
-    ranks: tuple[int, int, int] = (25, 40, 60)
+    ranks: tuple[int, int, int] = (25, 50, 75)
     """C10: the scores that reach Troubled Reign, Prosperous Reign and Golden Age."""
     start_cp: int = 10
     """The copper pieces the ruler starts with (the source says 10)."""
@@ -63,7 +63,7 @@ class CourtRules:
         last_prince_ends: bool = True,
         court_vp: bool = True,
         row_princes_subtract: bool = False,
-        ranks: tuple[int, int, int] = (25, 40, 60),
+        ranks: tuple[int, int, int] = (25, 50, 75),
         start_cp: int = 10,
         **unknown: Any,
     ) -> None:

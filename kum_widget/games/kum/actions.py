@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from .cards import RACES, Deck, Race
 from .errors import InvalidActionError, shown
 
-__all__ = ["Play", "Draw", "Discard", "Action", "ParsedAction", "parse_action", "action_id", "action_from_id", "action_text"]
+__all__ = ["Play", "Draw", "Discard", "Action", "ParsedAction", "parse_action", "action_id", "action_from_id", "action_text",
+           "ActionTable", "action_table"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -113,6 +114,36 @@ def action_from_id(aid: int, n: int, m: int) -> Action:
     if aid < base + DISCARD_OFFSET:
         return Draw(RACES[aid - base - CAMP_OFFSET])
     return Discard(aid - base - DISCARD_OFFSET)
+
+
+class ActionTable(dict[int, Action]):
+    """The action objects of one deck size ``n`` and mine count ``m`` by id, each made on
+    first use and then shared (actions are immutable): ``table[aid]``. ``ids`` maps the
+    ``id()`` of each of the table's own objects to (the object, its action id), so a
+    session handed back one of its own actions finds its id at once."""
+
+    __slots__ = ("ids", "m", "n")
+
+    def __init__(self, n: int, m: int) -> None:
+        super().__init__()
+        self.n, self.m = n, m
+        self.ids: dict[int, tuple[Action, int]] = {}
+
+    def __missing__(self, aid: int) -> Action:
+        action = self[aid] = action_from_id(aid, self.n, self.m)  # raises for an id out of range
+        self.ids[id(action)] = (action, aid)  # the table keeps the object alive: its id() stays its own
+        return action
+
+
+_TABLES: dict[tuple[int, int], ActionTable] = {}
+
+
+def action_table(n: int, m: int) -> ActionTable:
+    """The shared :class:`ActionTable` for ``n`` cards and ``m`` mines."""
+    table = _TABLES.get((n, m))
+    if table is None:
+        table = _TABLES[(n, m)] = ActionTable(n, m)
+    return table
 
 
 # -- text --------------------------------------------------------------------------

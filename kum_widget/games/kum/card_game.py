@@ -17,7 +17,7 @@ from .actions import action_from_id, action_id, action_text
 from .board import click, kum_board
 from .cards import RACES
 from .events import Claimed, Developed, Discarded, Event, Stuck, describe
-from .heuristic import score_actions
+from .heuristic import score_actions, score_view
 from .rules import apply_id, legal_ids, points, refusal, scores, winners
 from .ruleset import Rules
 from .sampling import Determinizer
@@ -122,6 +122,13 @@ class KumRules(CardGame):
 
     def heuristic(self, state: State, actions: list[int]) -> list[float]:
         return score_actions(state, actions)
+
+    def view_heuristic(self, view: dict[str, Any], actions: list[int]) -> list[float]:
+        """:meth:`heuristic` read from the view of the seat to move, with no position dealt
+        (the greedy bot: it reads only what the seat knows, so it needs no deal)."""
+        if view.get("seat") is None or view["seat"] != view.get("current"):
+            raise ValueError("view_heuristic reads the view of the seat to move")
+        return score_view(view, actions, self.kum_rules.deck)
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's lead in expected points, squashed into [0, 1]: a claimed mine counts

@@ -16,17 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.session import Session
-from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, parse_action
+from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, action_table, parse_action
 from .card_game import KumRules
 from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
 from .events import Event, describe
 from .records import game_from_dict, game_from_record, game_record, game_to_dict
-from .rules import legal_ids, points, scores
+from .rules import is_legal, legal_ids, points, scores
 from .ruleset import Rules
 from .scenario import load_layout
 from .seats import _kings, _player_names
-from .state import PHASES, State, setup
+from .state import OVER, PHASES, PLAY, State, setup
 from .views import board_text, view
 
 __all__ = ["Game", "KingsUnderMountains", "Mine", "ClaimedMine"]
@@ -59,9 +59,6 @@ class ClaimedMine:
     def needs_overseer(self) -> bool:
         """Full overseer mine: only the owner's own race may go on top now."""
         return self.card.overseer and len(self.stack) >= self.card.size
-
-
-_ACTIONS: dict[tuple[int, int, int], Action] = {}  # actions are immutable: share them
 
 
 class Game(Session):
@@ -203,6 +200,14 @@ class Game(Session):
         return self._state.first
 
     @property
+    def current_player(self) -> int:
+        return self._state.current
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == OVER
+
+    @property
     def phase(self) -> str:
         """"play", "draw", "discard" (stuck rule) or "over"."""
         return PHASES[self._state.phase]
@@ -253,7 +258,8 @@ class Game(Session):
     @property
     def history(self) -> tuple[Action, ...]:
         """Actions applied since the start, oldest first."""
-        return tuple(self._action(a) for a in self._history)
+        s = self._state
+        return tuple(map(action_table(s.n, s.m).__getitem__, self._history))
 
     @property
     def log(self) -> list[Event]:
@@ -279,7 +285,10 @@ class Game(Session):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move, sorted by id (stable)."""
-        return [self._action(a) for a in legal_ids(self._state)]
+        s = self._state
+        if s.phase == PLAY and s.plays is not None:  # the cached plays: mapped, not copied first
+            return list(map(action_table(s.n, s.m).__getitem__, s.plays))
+        return list(map(action_table(s.n, s.m).__getitem__, legal_ids(s)))
 
     def parse_action(self, text: str) -> Action:
         """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
@@ -343,11 +352,10 @@ class Game(Session):
 
     def _action(self, aid: int) -> Action:
         s = self._state
-        key = (s.n, s.m, aid)
-        action = _ACTIONS.get(key)
-        if action is None:
-            action = _ACTIONS[key] = action_from_id(aid, s.n, s.m)
-        return action
+        return action_table(s.n, s.m)[aid]
+
+    def _is_legal(self, aid: int) -> bool:
+        return is_legal(self._state, aid)
 
     def _card_text(self, card: Card | int | str) -> str:
         if isinstance(card, Card):
@@ -362,6 +370,9 @@ class Game(Session):
 
     def _resolve(self, action: Any) -> int:
         s = self._state
+        known = action_table(s.n, s.m).ids.get(id(action))
+        if known is not None and known[0] is action:  # one of the objects legal_actions() hands out
+            return known[1]
         if isinstance(action, (Play, Draw, Discard)):
             aid = action_id(action, s.n, s.m)
             if (isinstance(action, Play) and action.card >= s.n) or (isinstance(action, Discard) and action.card >= s.n):

@@ -14,138 +14,196 @@ the same code serves a bot that must not see hidden cards.
 * Leaving an available mine one card short of its defense costs a little; your own
   race's creatures are kept for overseers; a Camp card is drawn when it fits one of
   your mines, the deck (hurrying the end) when you lead.
+
+``score_view(view, ids, deck)`` gives the same scores from the seat's view itself (the
+greedy bot's path: no position to deal). Both read the table through the same helpers,
+so they agree exactly (tests/test_speed_paths.py checks it on many positions).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .actions import CAMP_OFFSET, DISCARD_OFFSET
+from .actions import CAMP_OFFSET, DISCARD_OFFSET, id_base
+from .cards import RACES, Deck
 from .rules import FOLLOWS, scores
-from .state import DISCARD, DRAW, PLAY, State
+from .state import DISCARD, DRAW, PHASES, PLAY, State
 
-__all__ = ["score_actions", "best_actions"]
+__all__ = ["score_actions", "score_view", "best_actions"]
+
+_RACE_INDEX = {race.value: race.index for race in RACES}
+_RACE_NAMES = tuple(race.value for race in RACES)
+_DRAW, _DISCARD, _PLAY = PHASES[DRAW], PHASES[DISCARD], PHASES[PLAY]
+
+# What the player to move knows of their claimed mines, one tuple per mine in claim
+# order: (the FOLLOWS row of its stack's top, points, full overseer mine, overseer,
+# stack length, size).
+Claim = tuple[tuple[bool, ...], int, bool, bool, int, int]
 
 
-def _develop_chance(s: State, mine: int, have: int) -> float:
-    d = s.cards
-    over = d.overseers[mine]
-    need = d.sizes[mine] - have + (1 if over else 0)
+def _develop_chance(size: int, over: bool, have: int, deck_size: int, players: int) -> float:
+    need = size - have + (1 if over else 0)
     q = 0.95 - 0.13 * need - (0.1 if over else 0.0)
-    turns_left = len(s.deck) / len(s.kings)
+    turns_left = deck_size / players
     if turns_left < 2 * need:
         q *= max(0.1, turns_left / (2 * need))
     return min(0.95, max(0.05, q))
 
 
-def _usefulness(s: State) -> Callable[[int], float]:
-    """How much the player to move wants to keep a card for their claimed mines."""
-    d = s.cards
-    values = d.values
-    claims = []
-    for mine in s.claimed[s.current]:
-        st = s.stacks[mine]
-        over = d.overseers[mine]
-        claims.append((FOLLOWS[values[st[-1]] + 1] if st else FOLLOWS[0], d.points[mine], over and len(st) >= d.sizes[mine], over))
+def _useful(claims: list[Claim], own_race: int, value: int, race: int) -> float:
+    """How much the player to move wants to keep a card (its value, race) for their claimed mines."""
+    best = 0.1 * value
     if not claims:
-        return lambda card: 0.1 * values[card]
-    races, own_race = d.races, s.kings[s.current]
-
-    def useful(card: int) -> float:
-        value = values[card]
-        own = races[card] == own_race
-        best = 0.1 * value
-        for row, pts, full, over in claims:
-            if not row[value]:
-                continue
-            if full and own:
-                keep = 2.0 * pts
-            elif not full and not own:
-                keep = 0.4 * pts
-            elif over and own:
-                keep = 0.5 * pts
-            else:
-                continue
-            if keep > best:
-                best = keep
         return best
-
-    return useful
-
-
-def score_actions(s: State, ids: list[int]) -> list[float]:
-    """A heuristic score for each action id in ``ids`` (higher is better)."""
-    d = s.cards
-    n, m = s.n, s.m
-    base = s.base
-    cur = s.current
-    phase = s.phase
-    if phase == DRAW:
-        useful = _usefulness(s)
-        sc = scores(s)
-        lead = sc[cur] - max(v for p, v in enumerate(sc) if p != cur)
-        out = []
-        for a in ids:
-            if a == base:
-                out.append(0.5 + (1.0 if lead > 0 else 0.0))
-            else:
-                pile = s.camp[a - base - CAMP_OFFSET]
-                out.append(useful(pile[-1]) if pile else -1e9)
-        return out
-    if phase == DISCARD:
-        useful = _usefulness(s)
-        return [-useful(a - base - DISCARD_OFFSET) for a in ids]
-    if phase != PLAY:
-        return [0.0] * len(ids)
-    useful = _usefulness(s)
-    keep = {card: useful(card) for card in s.hands[cur]}
-    values, races, points, defenses = d.values, d.races, d.points, d.defenses
-    sizes, overseers = d.sizes, d.overseers
-    king_seat = s.king_seat
-    offset = n * m
-    # Per mine slot, once: does one more card claim it, and what is that worth (or what
-    # does leaving it one short cost)?
-    slot_terms: list[tuple[bool, float]] = []
-    for slot, mine in enumerate(s.mines):
-        if mine < 0:
-            slot_terms.append((False, 0.0))
+    own = race == own_race
+    for row, pts, full, over, _, _ in claims:
+        if not row[value]:
             continue
-        after = len(s.mine_stacks[slot]) + 1
-        pts = points[mine]
-        if after >= defenses[mine]:
-            slot_terms.append((True, pts * (2 * _develop_chance(s, mine, 0) - 1)))
+        if full and own:
+            keep = 2.0 * pts
+        elif not full and not own:
+            keep = 0.4 * pts
+        elif over and own:
+            keep = 0.5 * pts
         else:
-            slot_terms.append((False, -0.25 * pts if defenses[mine] - after == 1 else 0.0))
+            continue
+        if keep > best:
+            best = keep
+    return best
+
+
+def _slot_term(defense: int, size: int, pts: int, over: bool, stack: int, deck_size: int, players: int) -> tuple[bool, float]:
+    """Does one more card claim this mine, and what is that worth (or what does leaving
+    it one short cost)?"""
+    after = stack + 1
+    if after >= defense:
+        return (True, pts * (2 * _develop_chance(size, over, 0, deck_size, players) - 1))
+    return (False, -0.25 * pts if defense - after == 1 else 0.0)
+
+
+def _scores(
+    ids: Sequence[int], phase: int, d: Deck, n: int, m: int, cur: int, hand: Sequence[int], own_race: int,
+    king_seat: Sequence[int], claims: list[Claim], slot_terms: list[tuple[bool, float]],
+) -> list[float]:
+    """The PLAY and DISCARD scores, from what the player to move knows (either path)."""
+    base = id_base(n, m)
+    values, races = d.values, d.races
+    if phase == DISCARD:
+        return [-_useful(claims, own_race, values[c], races[c]) for c in (a - base - DISCARD_OFFSET for a in ids)]
+    keep = {card: _useful(claims, own_race, values[card], races[card]) for card in hand}
+    offset = n * m
     out = []
     for a in ids:
         if a < offset:
             card = a // m
-            claims, value = slot_terms[a - card * m]
-            if claims:
+            claims_it, value = slot_terms[a - card * m]
+            if claims_it:
                 claimer = king_seat[races[card]]
                 out.append(-0.5 * keep[card] + (value if claimer == cur or claimer == -1 else -value))
             else:
                 out.append(-0.5 * keep[card] + value + 0.02 * values[card])  # a high top card blocks
         else:
             card, k = divmod(a - offset, n)
-            mine = s.claimed[cur][k]
-            stack = s.stacks[mine]
+            _, pts, _, over, have, size = claims[k]
             cost = -0.3 * keep[card]
-            pts = points[mine]
-            size, over = sizes[mine], overseers[mine]
-            after = len(stack) + 1
-            if (over and len(stack) >= size) or (not over and after >= size):
+            after = have + 1
+            if (over and have >= size) or (not over and after >= size):
                 out.append(cost + 2 * pts + 1)
                 continue
             need = size - after + (1 if over else 0)
             score = cost + pts / (need + 1)
             if over and after == size:
-                own = s.kings[cur]
                 value = values[card]
-                if not any(races[c] == own and FOLLOWS[value + 1][values[c]] for c in s.hands[cur] if c != card):
+                if not any(races[c] == own_race and FOLLOWS[value + 1][values[c]] for c in hand if c != card):
                     score -= 0.5 * pts  # full, with no own-race card to finish it
             out.append(score - 0.05 * values[card])  # low cards leave room on the stack
     return out
+
+
+def _draw_scores(ids: Sequence[int], base: int, lead: int, claims: list[Claim], own_race: int,
+                 tops: Sequence[tuple[int, int] | None]) -> list[float]:
+    """The DRAW scores: ``tops`` is each Camp pile's top card as (value, race), or None."""
+    out = []
+    for a in ids:
+        if a == base:
+            out.append(0.5 + (1.0 if lead > 0 else 0.0))
+        else:
+            top = tops[a - base - CAMP_OFFSET]
+            out.append(_useful(claims, own_race, top[0], top[1]) if top is not None else -1e9)
+    return out
+
+
+def _lead(sc: Sequence[int], cur: int) -> int:
+    return sc[cur] - max(v for p, v in enumerate(sc) if p != cur)
+
+
+def score_actions(s: State, ids: list[int]) -> list[float]:
+    """A heuristic score for each action id in ``ids`` (higher is better)."""
+    phase = s.phase
+    if phase not in (PLAY, DRAW, DISCARD):
+        return [0.0] * len(ids)
+    d = s.cards
+    values = d.values
+    cur = s.current
+    sizes, overseers = d.sizes, d.overseers
+    claims: list[Claim] = []
+    for mine in s.claimed[cur]:
+        st = s.stacks[mine]
+        over = overseers[mine]
+        claims.append((FOLLOWS[values[st[-1]] + 1] if st else FOLLOWS[0], d.points[mine], over and len(st) >= sizes[mine],
+                       over, len(st), sizes[mine]))
+    own_race = s.kings[cur]
+    if phase == DRAW:
+        races = d.races
+        tops = [(values[p[-1]], races[p[-1]]) if p else None for p in s.camp]
+        return _draw_scores(ids, s.base, _lead(scores(s), cur), claims, own_race, tops)
+    slot_terms: list[tuple[bool, float]] = []
+    if phase == PLAY:
+        deck_size, players = len(s.deck), len(s.kings)
+        defenses, points = d.defenses, d.points
+        for mine, st in zip(s.mines, s.mine_stacks, strict=True):
+            slot_terms.append((False, 0.0) if mine < 0 else _slot_term(
+                defenses[mine], sizes[mine], points[mine], overseers[mine], len(st), deck_size, players))
+    return _scores(ids, phase, d, s.n, s.m, cur, s.hands[cur], own_race, s.king_seat, claims, slot_terms)
+
+
+def score_view(view: Mapping[str, Any], ids: Sequence[int], deck: Deck) -> list[float]:
+    """:func:`score_actions` read from the view of the seat to move (``view["seat"]``
+    must be ``view["current"]``): the same scores, with no position dealt."""
+    phase = PHASES.index(view["phase"])
+    if phase not in (PLAY, DRAW, DISCARD):
+        return [0.0] * len(ids)
+    cur = view["current"]
+    players = view["players"]
+    me = players[cur]
+    claims: list[Claim] = []
+    for claim in me["claimed"]:
+        f, st = claim["mine"], claim["stack"]
+        over = f["overseer"]
+        claims.append((FOLLOWS[st[-1]["value"] + 1] if st else FOLLOWS[0], f["points"], over and len(st) >= f["size"],
+                       over, len(st), f["size"]))
+    own_race = _RACE_INDEX[me["king"]]
+    n, m = len(deck), len(view["mines"])
+    if phase == DRAW:
+        camp = view["camp"]
+        tops = []
+        for name in _RACE_NAMES:
+            pile = camp.get(name)
+            tops.append((pile[-1]["value"], _RACE_INDEX[pile[-1]["race"]]) if pile else None)
+        return _draw_scores(ids, id_base(n, m), _lead(view["scores"], cur), claims, own_race, tops)
+    slot_terms: list[tuple[bool, float]] = []
+    if phase == PLAY:
+        deck_size, count = view["deck"]["size"], len(players)
+        for mine in view["mines"]:
+            f = mine["mine"]
+            slot_terms.append((False, 0.0) if f is None else _slot_term(
+                f["defense"], f["size"], f["points"], f["overseer"], len(mine["stack"]), deck_size, count))
+    king_seat = [-1] * len(RACES)
+    for p in players:
+        king_seat[_RACE_INDEX[p["king"]]] = p["seat"]
+    hand = [c["id"] for c in me["hand"]]
+    return _scores(ids, phase, deck, n, m, cur, hand, own_race, king_seat, claims, slot_terms)
 
 
 def best_actions(s: State, ids: list[int]) -> list[int]:

@@ -23,7 +23,7 @@ from .events import (
 )
 from .state import DISCARD, DRAW, OVER, PLAY, State
 
-__all__ = ["legal_ids", "apply_id", "refusal", "scores", "points", "winners", "begin_turn", "can_follow"]
+__all__ = ["legal_ids", "is_legal", "apply_id", "refusal", "scores", "points", "winners", "begin_turn", "can_follow"]
 
 # FOLLOWS[top + 1][value]: may a creature of `value` go on a stack whose top has value
 # `top` (-1 for an empty stack)? Strictly higher, or a 0 on the highest value.
@@ -46,31 +46,36 @@ def _plays(s: State) -> list[int]:
     # Hot path: comprehensions over (card, target) in id order, so the result is
     # sorted without a sort (ids are card * m + slot, then offset + card * n + k).
     values = s.cards.values
-    hand = sorted(s.hands[s.current])
+    cur = s.current
+    hand = sorted(s.hands[cur])
     m = s.m
-    stacks = s.mine_stacks
+    follows = FOLLOWS
     open_rows = [
-        (slot, FOLLOWS[values[stacks[slot][-1]] + 1] if stacks[slot] else FOLLOWS[0])
-        for slot, mine in enumerate(s.mines)
+        (slot, follows[values[st[-1]] + 1] if st else follows[0])
+        for slot, (mine, st) in enumerate(zip(s.mines, s.mine_stacks, strict=True))
         if mine >= 0
     ]
-    out = [c * m + slot for c in hand for slot, row in open_rows if row[values[c]]]
-    claimed = s.claimed[s.current]
+    out = [cm + slot for c in hand for v, cm in ((values[c], c * m),) for slot, row in open_rows if row[v]]
+    claimed = s.claimed[cur]
     if claimed:
-        own = s.kings[s.current]
+        own = s.kings[cur]
         races, sizes, overseers = s.cards.races, s.cards.sizes, s.cards.overseers
-        claim_rows = []
+        stacks = s.stacks
+        own_rows: list[tuple[int, tuple[bool, ...]]] = []  # the claimed mines only the own race may go on
+        other_rows: list[tuple[int, tuple[bool, ...]]] = []  # and those it may not
         for k, mine in enumerate(claimed):
-            st = s.stacks[mine]
+            st = stacks[mine]
             # Own race only as the overseer on a full overseer mine; never otherwise.
-            need_own = overseers[mine] and len(st) >= sizes[mine]
-            claim_rows.append((k, FOLLOWS[values[st[-1]] + 1] if st else FOLLOWS[0], need_own))
-        offset, n = s.n * m, s.n
+            rows = own_rows if overseers[mine] and len(st) >= sizes[mine] else other_rows
+            rows.append((k, follows[values[st[-1]] + 1] if st else follows[0]))
+        n = s.n
+        offset = n * m
         out += [
-            offset + c * n + k
+            cn + k
             for c in hand
-            for k, row, need_own in claim_rows
-            if row[values[c]] and (races[c] == own) == need_own
+            for v, cn, rows in ((values[c], offset + c * n, own_rows if races[c] == own else other_rows),)
+            for k, row in rows
+            if row[v]
         ]
     return out
 
@@ -94,6 +99,16 @@ def legal_ids(s: State) -> list[int]:
         b = s.base + DISCARD_OFFSET
         return sorted(b + c for c in s.hands[s.current])
     return []
+
+
+def is_legal(s: State, aid: int) -> bool:
+    """``aid in legal_ids(s)``, without copying the list of plays."""
+    if s.phase == PLAY:
+        plays = s.plays
+        if plays is None:
+            plays = s.plays = _plays(s)
+        return aid in plays
+    return aid in legal_ids(s)
 
 
 def begin_turn(s: State, log: list[Event] | None) -> None:
@@ -244,7 +259,8 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
             if log is not None:
                 log.append(Developed(cur, mine, tuple(st)))
     s.phase = DRAW
-    _enter_draw(s, log)
+    if not s.deck:
+        _enter_draw(s, log)
 
 
 def points(s: State, seat: int) -> tuple[int, int]:

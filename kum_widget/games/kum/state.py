@@ -68,13 +68,18 @@ class State:
     def clone(self) -> State:
         """An independent copy (the deck table, rules and the cached plays are shared:
         the rules replace them, never change them in place)."""
+        # Written out field by field (a getattr/setattr loop over the lists above costs
+        # three times as much); tests/test_speed_paths.py checks it follows the lists.
         s = State.__new__(State)
-        for name in SHARED:
-            setattr(s, name, getattr(self, name))
-        for name in FLAT:
-            setattr(s, name, getattr(self, name)[:])
-        for name in NESTED:
-            setattr(s, name, [x[:] for x in getattr(self, name)])
+        s.rules, s.cards, s.n, s.m, s.base = self.rules, self.cards, self.n, self.m, self.base
+        s.names, s.kings, s.king_seat, s.seed, s.first = self.names, self.kings, self.king_seat, self.seed, self.first
+        s.current, s.phase, s.deck_only, s.turn, s.plays = self.current, self.phase, self.deck_only, self.turn, self.plays
+        s.known, s.deck, s.mines, s.pending = self.known[:], self.deck[:], self.mines[:], self.pending[:]
+        s.hands = [x[:] for x in self.hands]
+        s.mine_stacks = [x[:] for x in self.mine_stacks]
+        s.claimed = [x[:] for x in self.claimed]
+        s.developed = [x[:] for x in self.developed]
+        s.camp = [x[:] for x in self.camp]
         s.stacks = {k: v[:] for k, v in self.stacks.items()}
         return s
 

@@ -11,34 +11,62 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import RACES
+from .cards import RACES, Deck
 from .rules import points, scores, winners
+from .ruleset import Rules
 from .state import OVER, PHASES, State
 
 __all__ = ["view", "board_text"]
 
-
-def _creature(s: State, c: int) -> dict[str, Any]:
-    return {"race": RACES[s.cards.races[c]].value, "value": s.cards.values[c]}
+_RACE_NAMES = tuple(race.value for race in RACES)
 
 
-def _face(s: State, c: int) -> dict[str, Any]:
-    d = s.cards
-    return {"defense": d.defenses[c], "size": d.sizes[c], "points": d.points[c], "overseer": d.overseers[c]}
+class _Faces:
+    """Every card's faces as view dicts, built once per deck: a view copies them (a
+    shallow ``dict.copy``, as the values are plain numbers and text), so building a view
+    costs a copy per card instead of a dict built field by field."""
+
+    __slots__ = ("count", "creature", "face", "own", "physical")
+
+    def __init__(self, d: Deck) -> None:
+        races = [RACES[r].value for r in d.races]
+        n = len(d)
+        self.creature: list[dict[str, Any]] = [{"race": races[c], "value": d.values[c]} for c in range(n)]
+        self.face: list[dict[str, Any]] = [
+            {"defense": d.defenses[c], "size": d.sizes[c], "points": d.points[c], "overseer": d.overseers[c]}
+            for c in range(n)
+        ]
+        # hand cards by what the viewer sees, indexed [known][card]
+        self.own: list[list[dict[str, Any]]] = [[{"id": c, **self.creature[c], **self.face[c], "public": bool(known)} for c in range(n)] for known in (0, 1)]
+        self.physical: list[list[dict[str, Any]]] = [
+            [{"id": None, "race": None, "value": None, **self.face[c], "public": False} for c in range(n)],
+            [{"id": None, **self.creature[c], **self.face[c], "public": True} for c in range(n)],
+        ]
+        self.count: dict[str, Any] = {"id": None, "race": None, "value": None, "defense": None, "size": None,
+                      "points": None, "overseer": None, "public": False}
 
 
-def _hand_card(s: State, c: int, sees: str) -> dict[str, Any]:
-    """``sees`` is "all" (both faces and id), "physical" (D6) or "count" (nothing)."""
-    known = bool(s.known[c])
-    if sees == "all":
-        return {"id": c, **_creature(s, c), **_face(s, c), "public": known}
-    if sees == "count":
-        return {"id": None, "race": None, "value": None, "defense": None, "size": None,
-                "points": None, "overseer": None, "public": False}
-    out: dict[str, Any] = {"id": None, "race": None, "value": None, **_face(s, c), "public": known}
-    if known:
-        out.update(_creature(s, c))
-    return out
+_TABLES: dict[int, tuple[Deck, _Faces]] = {}
+_RULES: dict[int, tuple[Rules, dict[str, Any]]] = {}
+
+
+def _faces(d: Deck) -> _Faces:
+    entry = _TABLES.get(id(d))
+    if entry is None or entry[0] is not d:
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        entry = _TABLES[id(d)] = (d, _Faces(d))
+    return entry[1]
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, once per rules object (a custom deck's CSV text is long); a copy each call."""
+    entry = _RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_RULES) >= 16:
+            _RULES.clear()
+        entry = _RULES[id(rules)] = (rules, rules.to_dict())
+    return entry[1].copy()
 
 
 def view(s: State, seat: int | None, *, spectator: bool = False) -> dict[str, Any]:
@@ -52,35 +80,51 @@ def view(s: State, seat: int | None, *, spectator: bool = False) -> dict[str, An
         raise ValueError(f"seat must be 0..{s.players - 1} or None, got {seat!r}")
     if spectator:
         seat = None
+    t = _faces(s.cards)
+    creature, face = t.creature, t.face
+    d = s.cards
+    pts, sizes, overseers = d.points, d.sizes, d.overseers
+    known = s.known
     vis = s.rules.visibility
+    everyone = (seat is None and not spectator) or vis == "open"
     players = []
     for p in range(s.players):
-        if (seat is None and not spectator) or p == seat or vis == "open":
-            sees = "all"
+        hand = s.hands[p]
+        if everyone or p == seat:
+            own = t.own
+            cards = [own[known[c]][c].copy() for c in hand]
+        elif vis == "physical":
+            phys = t.physical
+            cards = [phys[known[c]][c].copy() for c in hand]
         else:
-            sees = "physical" if vis == "physical" else "count"
-        dev, undev = points(s, p)
+            count = t.count
+            cards = [count.copy() for _ in hand]
+        claimed = []
+        for k, mine in enumerate(s.claimed[p]):
+            st = s.stacks[mine]
+            claimed.append({
+                "number": k + 1,
+                "mine": face[mine].copy(),
+                "stack": [creature[c].copy() for c in st],
+                "needs_overseer": overseers[mine] and len(st) >= sizes[mine],
+            })
+        developed = s.developed[p]
+        dev = sum([pts[c] for c in developed])
+        undev = sum([pts[c] for c in s.claimed[p]])
         players.append({
             "seat": p,
             "name": s.names[p],
-            "king": RACES[s.kings[p]].value,
-            "hand_size": len(s.hands[p]),
-            "hand": [_hand_card(s, c, sees) for c in s.hands[p]],
-            "claimed": [
-                {
-                    "number": k + 1,
-                    "mine": _face(s, mine),
-                    "stack": [_creature(s, c) for c in s.stacks[mine]],
-                    "needs_overseer": s.cards.overseers[mine] and len(s.stacks[mine]) >= s.cards.sizes[mine],
-                }
-                for k, mine in enumerate(s.claimed[p])
-            ],
-            "developed": [_face(s, mine) for mine in s.developed[p]],
+            "king": _RACE_NAMES[s.kings[p]],
+            "hand_size": len(hand),
+            "hand": cards,
+            "claimed": claimed,
+            "developed": [face[c].copy() for c in developed],
             "developed_points": dev,
             "undeveloped_points": undev,
             "score": dev - undev,
         })
     over = s.phase == OVER
+    deck = s.deck
     return {
         "game": "kings-under-mountains",
         "seat": seat,
@@ -89,24 +133,24 @@ def view(s: State, seat: int | None, *, spectator: bool = False) -> dict[str, An
         "mines": [
             {
                 "number": slot + 1,
-                "mine": None if mine < 0 else _face(s, mine),
-                "stack": [_creature(s, c) for c in s.mine_stacks[slot]],
+                "mine": None if mine < 0 else face[mine].copy(),
+                "stack": [creature[c].copy() for c in st],
             }
-            for slot, mine in enumerate(s.mines)
+            for slot, (mine, st) in enumerate(zip(s.mines, s.mine_stacks, strict=True))
         ],
-        "camp": {race.value: [_creature(s, c) for c in s.camp[race.index]] for race in RACES},
-        "deck": {"size": len(s.deck), "top": _face(s, s.deck[-1]) if s.deck else None},
+        "camp": {name: [creature[c].copy() for c in pile] for name, pile in zip(_RACE_NAMES, s.camp, strict=True)},
+        "deck": {"size": len(deck), "top": face[deck[-1]].copy() if deck else None},
         "current": s.current,
         "first_player": s.first,
         "phase": PHASES[s.phase],
         "deck_only": s.deck_only,
         "turn": s.turn,
         "over": over,
-        "scores": scores(s),
+        "scores": [p["score"] for p in players],
         "winners": winners(s) if over else [],
-        "kings_in_game": [RACES[r].value for r in s.kings],
+        "kings_in_game": [_RACE_NAMES[r] for r in s.kings],
         "pending": [slot + 1 for slot in s.pending],
-        "rules": s.rules.to_dict(),
+        "rules": _rules_dict(s.rules),
     }
 
 
