@@ -157,9 +157,14 @@ def test_every_refusal_names_its_rule() -> None:
     assert fight.view(0)["prices"] == fight.prices == [None, None, max(0, cost(card("moon", "poet")) - 2), None]
     fight.apply("fight place 1")
     assert fight.phase == "buy"  # one fight a turn (C6)
+    # A phase 2 whose fights are used up has passed by itself: such a position is refused.
+    with pytest.raises(kum.core.InvalidOptionError, match="no fight can be declared"):
+        kum.Court.from_scenario([prince(0), prince(1), card("moon", "poet"), card("sun", "poet")], [None] * 8, cp=20, phase="fight",
+                                fights=1, rules=kum.CourtRules(fights_per_turn=1))
     two = kum.Court.from_scenario([prince(0), prince(1), card("moon", "poet"), card("sun", "poet")], [None] * 8, cp=20, phase="fight",
-                                  fights=1, rules=kum.CourtRules(fights_per_turn=1))
-    refused(two, lambda: two.apply("fight place 1"), IllegalMoveError, r"at most 1 fight\(s\) a turn")
+                                  fights=1, rules=kum.CourtRules(fights_per_turn=2))
+    two.apply("fight place 1")
+    assert two.phase == "buy"  # the second fight of two used them up
 
 
 # -- the notation, repr and str ----------------------------------------------------------------------

@@ -130,6 +130,8 @@ def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardG
     if unknown:
         raise InvalidSaveError(f"unknown field {shown(sorted(map(str, unknown))[0])}")
     rules = _game_from(data.get("game"), data.get("options", {}), game)
+    if "start" in data and data.get("seed") is not None:
+        raise InvalidSaveError("a saved game has a seed (a dealt game) or a start position (a game built by hand), not both")
     if "start" in data:
         session = _from_start(cls, rules, data.get("players"), data["start"])
     elif data.get("seed") is None:
@@ -170,6 +172,8 @@ def split_record(text: str, error: type[GameError] = InvalidSaveError, tag: re.P
             m = tag.fullmatch(line)
             if m is None:
                 raise error(f'line {n}: cannot read tag {line[:60]!r}: expected [Name "value"]')
+            if m["key"] in tags:
+                raise error(f"line {n}: a second {m['key']} tag (a record has each tag once)")
             tags[m["key"]] = _unescape(m["value"])
         else:
             moves.append((n, line))
@@ -186,7 +190,7 @@ def session_record(s: Session) -> str:
     if s.game.options():
         tags.append(("Options", json.dumps(s.game.options(), sort_keys=True)))
     if s.is_over:
-        tags.append(("Result", ", ".join(f"{n} {v}" for n, v in zip(s.players, s.scores(), strict=True))))
+        tags.append(("Result", _result(s)))
     lines = [f'[{k} "{_escape(v)}"]' for k, v in tags] + [""]
     numbers: list[Any] = []
     texts, _ = _texts(s, numbers)
@@ -213,6 +217,8 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
     rules = _game_from(tags.get("Game"), options, game)
     players = [tags[f"Player{i}"] for i in range(64) if f"Player{i}" in tags]
     seed_text = tags.get("Seed", "")
+    if "Start" in tags and "Seed" in tags:
+        raise InvalidSaveError("a record has a Seed (a dealt game) or a Start position (a game built by hand), not both")
     if "Start" in tags:
         try:
             start = json.loads(tags["Start"], parse_int=_small_int)
@@ -240,7 +246,13 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
                 session.apply(action)
             except GameError as exc:
                 raise InvalidSaveError(f"line {n}: {action[:60]!r}: {exc}") from None
+    if "Result" in tags and tags["Result"] != _result(session):
+        raise InvalidSaveError(f"tag Result: the record says {shown(tags['Result'])}, its moves give {shown(_result(session) or 'a game not over')}")
     return session
+
+
+def _result(s: Session) -> str:
+    return ", ".join(f"{n} {v}" for n, v in zip(s.players, s.scores(), strict=True)) if s.is_over else ""
 
 
 def _small_int(text: str) -> int:

@@ -86,7 +86,9 @@ class CardTable:
             raise InvalidOptionError(f"card table {name!r}: needs at least one daemon prince")
 
     def __getitem__(self, card: int) -> Card:
-        return self.cards[card]
+        if type(card) is int and 0 <= card < len(self.cards):
+            return self.cards[card]
+        raise InvalidOptionError(f"{shown(card)} is not a card of this table (ids 0..{len(self.cards) - 1})")
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
@@ -144,7 +146,8 @@ class CardTable:
         header = [h.strip().lower() for h in (reader.fieldnames or [])]
         missing = [c for c in COLUMNS if c not in header]
         if missing:
-            raise InvalidOptionError(f"card table {name!r}: missing column(s) {', '.join(missing)} in header {header}")
+            raise InvalidOptionError(f"card table {name!r}: missing column(s) {', '.join(missing)} in the header line "
+                                     f"(it needs {', '.join(COLUMNS)}; it has {len(header)} field(s))")
         reader.fieldnames = header
         cards: list[Card] = []
         try:
@@ -188,21 +191,36 @@ def _card(row: dict[str, str | None], n: int, expected_id: int, table: str) -> C
     return Card(card_id, clan, role, number("cost"), number("vp"), strength)
 
 
-_CACHE: dict[str, CardTable] = {}
+_CACHE: dict[tuple[str, float, int], CardTable] = {}
 
 
 def table_for(option: str) -> CardTable:
     """The table a ``table`` rule option names: ``"standard"``, the path of a CSV file, or
-    CSV text (a table given as an object travels in records this way)."""
-    if option not in _CACHE:
+    CSV text (a table given as an object travels in records this way). A file is read
+    again when it changes (a table being tuned in a notebook)."""
+    if option == "standard":
+        path = STANDARD
+    elif "\n" in option:
+        key = (option, 0.0, 0)
+        if key not in _CACHE:
+            _remember(key, CardTable.from_csv_text(option))
+        return _CACHE[key]
+    else:
+        path = Path(option)
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime, stat.st_size)
+    except (OSError, ValueError):
+        return CardTable.from_csv(option)  # says what is wrong with the path
+    if key not in _CACHE:
+        table = CardTable.from_csv(path)
         if option == "standard":
-            table = CardTable.from_csv(STANDARD)
             table.name = "standard"
-        elif "\n" in option:
-            table = CardTable.from_csv_text(option)
-        else:
-            table = CardTable.from_csv(option)
-        if len(_CACHE) > 32:  # tables tried in a notebook: keep the cache small
-            _CACHE.clear()
-        _CACHE[option] = table
-    return _CACHE[option]
+        _remember(key, table)
+    return _CACHE[key]
+
+
+def _remember(key: tuple[str, float, int], table: CardTable) -> None:
+    if len(_CACHE) > 32:  # tables tried in a notebook: keep the cache small
+        _CACHE.clear()
+    _CACHE[key] = table

@@ -436,7 +436,7 @@ def parse_ranks(text: str) -> tuple[int, int, int]:
     """C10's three thresholds, like ``"25,50,75"``."""
     parts = text.split(",")
     if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() and len(p.strip()) < 5 for p in parts):
-        raise InvalidOptionError(f"option 'ranks' is three whole numbers like '20,30,40', got {shown(text)}")
+        raise InvalidOptionError(f"option 'ranks' is three whole numbers of at most 4 digits like '25,50,75', got {shown(text)}")
     a, b, c = (int(p) for p in parts)
     if not a < b < c:
         raise InvalidOptionError(f"option 'ranks' must rise, got {shown(text)}")

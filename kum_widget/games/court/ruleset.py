@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...core.errors import InvalidOptionError, shown
-from .cards import CardTable
+from .cards import CardTable, table_for
 
 __all__ = ["CourtRules"]
 
@@ -74,7 +74,7 @@ class CourtRules:
         if unknown:
             raise InvalidOptionError(f"CourtRules: unknown rule option {sorted(unknown)[0]!r} (options: {', '.join(f.name for f in dataclasses.fields(CourtRules))})")
         if not (isinstance(ranks, (tuple, list)) and len(ranks) == 3 and all(type(r) is int for r in ranks)):
-            raise InvalidOptionError(f"CourtRules: ranks are three whole numbers like (25, 40, 60), got {shown(ranks)}")
+            raise InvalidOptionError(f"CourtRules: ranks are three whole numbers like (25, 50, 75), got {shown(ranks)}")
         if not isinstance(table, (str, CardTable)):
             raise InvalidOptionError(f"CourtRules: table is 'standard', a CSV file's path or a CardTable, got {shown(table)}")
         values = dict(table=table, first_refill=first_refill, price=price, full_court=full_court, empty_pass_pays=empty_pass_pays,
@@ -89,7 +89,7 @@ class CourtRules:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         out["ranks"] = ",".join(map(str, self.ranks))
         if isinstance(self.table, CardTable):
-            out["table"] = "standard" if self.table.name == "standard" else self.table.to_csv()
+            out["table"] = "standard" if self.table == table_for("standard") else self.table.to_csv()
         return out
 
     @classmethod

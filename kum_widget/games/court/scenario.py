@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidOptionError, shown
-from .state import BUYING, FIGHTING, PLACES, SETUP, SPACES, CourtState
+from .state import BUYING, FIGHTING, PLACES, SETUP, SPACES, STARTING_CARDS, CourtState
 
 if TYPE_CHECKING:
     from .rules import CourtOfTheThreeClans
@@ -76,9 +76,22 @@ def build(game: CourtOfTheThreeClans, row: Sequence[Any], court: Sequence[Any], 
         raise InvalidOptionError("scenario: the setup row shows court cards only (princes dealt then are set aside)")
     if not set(lists["bought"]) <= {c for c in (*court_ids, *lists["discarded"], *lists["captured"]) if c is not None}:
         raise InvalidOptionError("scenario: a bought card is in the court, the discard or the daemons' court")
+    if len(set(lists["bought"])) != len(lists["bought"]):
+        raise InvalidOptionError("scenario: bought lists a card twice (each card is bought at most once)")
+    in_court = sum(c is not None for c in court_ids)
+    in_row = sum(c is not None for c in row_ids)
+    if phase == SETUP and (in_court >= STARTING_CARDS or in_row < STARTING_CARDS - in_court):
+        raise InvalidOptionError(f"scenario: setup places {STARTING_CARDS} starting cards from the row: with {in_court} in the court "
+                                 f"the row needs at least {STARTING_CARDS - in_court} (it has {in_row})")
+    if phase != SETUP and sum(1 for c in row_ids if c is not None and t[c].prince) >= 4:
+        raise InvalidOptionError("scenario: four Daemon Princes in the row: the game would be over")
+    if phase == BUYING and fights:
+        raise InvalidOptionError("scenario: fights counts the fights of phase 2; in phase 1 it is 0")
     state = CourtState(pile=pile_ids[::-1], row=row_ids, court=court_ids, cp=cp, seed=0, phase=phase, turn=turn, fights=fights,
                        discarded=lists["discarded"], defeated=lists["defeated"], captured=lists["captured"],
                        aside=lists["aside"], bought=lists["bought"])
-    if phase != SETUP and not game.legal_actions(state):
+    if phase == FIGHTING and not game.legal_actions(state)[:-1]:
+        raise InvalidOptionError("scenario: no fight can be declared in this phase 2, so the phase would have passed by itself: use phase='buy'")
+    if not game.legal_actions(state):
         raise InvalidOptionError("scenario: no action is legal in this position")
     return state

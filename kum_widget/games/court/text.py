@@ -18,7 +18,7 @@ def court_text(game: CourtOfTheThreeClans, s: CourtState) -> str:
     """
     >>> from kum_widget.games.court import Court
     >>> print(str(Court(seed=4)).splitlines()[0])
-    Court of the Three Clans, turn 1, setup: choose 3 starting cards; 10 CP, 0 VP, strength 0
+    Court of the Three Clans, turn 1, setup: choose 3 starting cards; 10 CP, 0 VP from princes, strength 0
     """
     t = game.table
 
@@ -26,7 +26,7 @@ def court_text(game: CourtOfTheThreeClans, s: CourtState) -> str:
         return ("-" if c is None else t[c].label).ljust(width)
 
     lines = [f"Court of the Three Clans, turn {s.turn}, {_PHASE[s.phase]}; {s.cp} CP, "
-             f"{sum(t[c].vp for c in s.defeated)} VP, strength {game.strength(s)}"]
+             f"{sum(t[c].vp for c in s.defeated)} VP from princes, strength {game.strength(s)}"]
     places = []
     for p, c in enumerate(s.row):
         if c is None:
@@ -43,5 +43,6 @@ def court_text(game: CourtOfTheThreeClans, s: CourtState) -> str:
     lines.append(f"Draw pile {len(s.pile)}; princes drawn {drawn} of {len(t.princes)}; defeated {len(s.defeated)}; "
                  f"discarded {len(s.discarded)}; daemons' court {len(s.captured)} (-{sum(t[c].vp for c in s.captured)} VP)")
     parts = game.breakdown(s)
-    lines.append(f"Score {game.score(s)} ({game.rank(s)}): " + ", ".join(f"{k} {v:+d}" for k, v in parts.items() if v))
+    shown = ", ".join(f"{k} {v:+d}" for k, v in parts.items() if v)
+    lines.append(f"Score {game.score(s)} ({game.rank(s)})" + (f": {shown}" if shown else ""))
     return "\n".join(lines)
