@@ -3,9 +3,12 @@ speed on one core, and the role table (purchase rate; score with and without).
 
     .venv/bin/python bench/court.py                  # random and greedy, 500 games each
     .venv/bin/python bench/court.py --bots random,greedy,ismcts --games 500 --executor 2
+    .venv/bin/python bench/court.py --bots ismcts --games 500 --executor 2 --chunk 40 --save bench/results
 
 ISMCTS at its default budget takes about a second a decision on this machine, so 500
-games of it take a while; ``--save DIR`` keeps each bot's table as CSV.
+games of it take a while; ``--save DIR`` keeps each bot's table as CSV, and with
+``--chunk`` a stopped run goes on from the chunks it saved (chunk ``k`` is dealt from
+seed ``1000 + k``). bench/results/ holds the tables behind the figures in COURT.md.
 """
 
 from __future__ import annotations
@@ -58,8 +61,15 @@ def play(bot: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if not args.chunk:
         return kum.simulate(game="court", games=args.games, bots=bot, executor=args.executor, progress=False)
     parts = []
+    saved = args.save / f"court_{bot}.csv" if args.save else None
+    if saved is not None and saved.exists():  # go on from the chunks a stopped run saved
+        parts.append(pd.read_csv(saved))
+        print(f"  {bot}: {len(parts[0])} games saved in {saved}, going on", flush=True)
+    done = len(parts[0]) if parts else 0
     pool = kum.lab.worker_pool(args.executor) if args.executor else None
     for k, first in enumerate(range(0, args.games, args.chunk)):
+        if first < done:
+            continue
         n = min(args.chunk, args.games - first)
         parts.append(kum.simulate(game="court", games=n, bots=bot, seed=1000 + k, executor=pool, progress=False))
         df = pd.concat(parts, ignore_index=True)

@@ -217,6 +217,8 @@ class GameWidget(anywidget.AnyWidget):
         rules = self._game.game
         if "rules" in game_options:
             changes = game_options.pop("rules")
+            if callable(getattr(changes, "options", None)) and not isinstance(changes, dict):
+                changes = changes.options()  # a game's rules object (kum.CourtRules): its options
             rules = rules.with_options(changes if changes is not None else {})
         if "players" in game_options:
             fresh = new_session(rules, seed=seed, **game_options)  # the players, seed and rules are checked first

@@ -218,3 +218,11 @@ def test_the_schema_knows_the_zone_size_the_board_uses() -> None:
     assert board_problems(ok, 1)[0] == []
     problems, _ = board_problems({"zones": [{"id": "a", "size": "huge"}]}, 1)
     assert problems and "size" in problems[0]
+
+
+def test_a_new_game_on_the_board_takes_the_courts_rules_object() -> None:
+    board = kum.GameWidget(kum.Court(seed=3))
+    game = board.game
+    board.new_game(seed=2, rules=kum.CourtRules(price="printed"))
+    assert board.game is game and game.rules == kum.CourtRules(price="printed") and game.seed == 2
+    assert game.prices == [None if c is None else c.cost for c in game.row]  # printed prices in every place
