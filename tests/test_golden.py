@@ -14,12 +14,10 @@ here as a diff. If the change is intended, regenerate the file and review the di
 
 from __future__ import annotations
 
-import os
 import random
-import warnings
 from pathlib import Path
 
-import pytest
+from _golden_helpers import check_transcript
 
 import kum_widget as kum
 
@@ -56,21 +54,7 @@ def transcript() -> str:
 
 
 def test_golden_playthrough_matches_the_checked_in_transcript() -> None:
-    text = transcript()
-    if os.environ.get("KUM_REGEN_GOLDEN"):
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(text, encoding="utf-8")
-        warnings.warn(f"regenerated {GOLDEN}: review its diff before committing", stacklevel=1)
-    expected = GOLDEN.read_text(encoding="utf-8")
-    if text != expected:
-        got, want = text.splitlines(), expected.splitlines()
-        first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
-        pytest.fail(
-            f"transcript differs from {GOLDEN.name} at line {first + 1}:\n"
-            f"  expected: {want[first] if first < len(want) else '<end of file>'}\n"
-            f"  got:      {got[first] if first < len(got) else '<end of file>'}\n"
-            "(regenerate with KUM_REGEN_GOLDEN=1 if the change is intended)"
-        )
+    check_transcript(transcript(), GOLDEN)
 
 
 def test_golden_game_replays_from_its_record_and_dict() -> None:

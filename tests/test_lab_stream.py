@@ -127,7 +127,6 @@ def _python(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
                           cwd=cwd, env=env, timeout=120)
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak RSS (VmHWM) from /proc")
 def test_peak_memory_of_a_huge_run_on_workers(tmp_path: Path) -> None:
     """10**9 games on 2 worker processes, stopped by Ctrl-C near game 600: the parent's
     peak memory is that of a small run (the old way made every chunk first: gigabytes)."""

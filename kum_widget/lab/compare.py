@@ -183,11 +183,7 @@ def compare(
     t = pd.DataFrame.from_dict(rows, orient="index")
     t.index.name = "variant"
 
-    if ax is None:
-        fig, axes = axes_of(None, 2)
-    else:
-        axes = list(ax)
-        fig = axes[0].figure
+    fig, axes = axes_of(ax, 2)
     left, right = axes[0], axes[1]
     if int(data["players"].max()) == 1:  # a solitaire: its one seat always wins, so its score is the question
         _score_panel(left, focus, labels)

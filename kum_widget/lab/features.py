@@ -117,11 +117,7 @@ def score_by_feature(
         }
     t = pd.DataFrame.from_dict(rows, orient="index", columns=TABLE_COLUMNS)
     t.index.name = "feature"
-    if ax is None:
-        fig, axes = axes_of(None, 2)
-    else:
-        axes = list(ax)
-        fig = axes[0].figure
+    fig, axes = axes_of(ax, 2)
     left, right = axes[0], axes[1]
     y = list(range(len(t)))[::-1]
     rate = t["rate"].to_numpy()

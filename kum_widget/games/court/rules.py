@@ -281,6 +281,19 @@ class CourtOfTheThreeClans(CardGame):
                 return i
         return None
 
+    def _take_rightmost(self, s: CourtState, pile: list[int]) -> int | None:
+        """Move the rightmost court card of the row onto ``pile`` and refill (1B, phase 3);
+        None when the row holds no court card (C5)."""
+        i = self.rightmost_court_card(s)
+        if i is None:
+            return None
+        card = s.row[i]
+        assert card is not None
+        s.row[i] = None
+        pile.append(card)
+        self._refill(s)
+        return card
+
     def _start(self, s: CourtState, action: int) -> list[str]:
         p, x = divmod(action - START, SPACES)
         card = s.row[p]
@@ -323,18 +336,9 @@ class CourtOfTheThreeClans(CardGame):
         return events
 
     def _pass(self, s: CourtState) -> list[str]:
-        i = self.rightmost_court_card(s)
-        events = []
-        if i is not None:
-            card = s.row[i]
-            assert card is not None
-            s.row[i] = None
-            s.discarded.append(card)
-            self._refill(s)
-            events.append(f"Passed: {self.table[card].name} is discarded.")
-        else:
-            events.append("Passed: no court card in the row to discard.")
-        if i is not None or self.rules["empty_pass_pays"]:
+        card = self._take_rightmost(s, s.discarded)
+        events = [f"Passed: {self.table[card].name} is discarded." if card is not None else "Passed: no court card in the row to discard."]
+        if card is not None or self.rules["empty_pass_pays"]:
             gain = 1 + self.tax_collectors(s)
             s.cp += gain
             events.append(f"Gained {gain} CP.")
@@ -356,13 +360,8 @@ class CourtOfTheThreeClans(CardGame):
         """Phase 3, the end check, and the next turn."""
         events = []
         if any(self.is_prince(c) for c in s.row):
-            i = self.rightmost_court_card(s)
-            if i is not None:
-                card = s.row[i]
-                assert card is not None
-                s.row[i] = None
-                s.captured.append(card)
-                self._refill(s)
+            card = self._take_rightmost(s, s.captured)
+            if card is not None:
                 events.append(f"The daemons take {self.table[card].name} into their court.")
         princes_in_row = sum(1 for c in s.row if self.is_prince(c))
         if princes_in_row >= 4 or s.exhausted or (self.rules["last_prince_ends"] and not self.princes_in_pile(s)):
