@@ -69,12 +69,11 @@ def new_figure(ncols: int = 1, *, width: float = 6.0, height: float = 3.6) -> tu
 
 
 def axes_of(ax: Any, ncols: int = 1, **kw: Any) -> tuple[Figure, Any]:
-    """Draw into ``ax`` when the caller gave one (``ncols`` of them as a sequence), else
-    into a new figure."""
+    """Draw into ``ax`` (an Axes, or ``ncols`` of them as a sequence) when the caller gave
+    one, else into a new figure."""
     if ax is None:
         return new_figure(ncols, **kw)
     if ncols > 1:
         axes = list(ax)
         return axes[0].figure, axes
-    # matplotlib types ax.figure as Figure | SubFigure (get_figure(root=True) needs 3.10; we take 3.8)
-    return ax.figure, ax  # type: ignore[return-value]
+    return ax.figure, ax
