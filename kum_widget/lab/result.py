@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 __all__ = ["LabResult", "new_figure"]
