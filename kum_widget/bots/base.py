@@ -87,9 +87,18 @@ def bot_move(session: Any, bot: Bot) -> Any:
     return the action as the session hands actions out (``session.legal_actions()``).
 
     Raises a GameError if the bot answers with something that is not a legal action.
-    A bot with ``reads_view = False`` is passed ``view=None`` (no view is built).
+    A bot with ``reads_view = False`` is passed ``view=None`` (no view is built). A bot
+    with ``scores_only`` true (the greedy bot) is handed only the heuristic's scores of
+    the legal actions, ``bot.pick(ids, scores)``, when the game's heuristic is fair
+    (``CardGame.fair_heuristic``): no view is built and no position dealt.
     """
     seat = session.current_player
+    if getattr(bot, "scores_only", False) and session.game.fair_heuristic:  # the scores are all it reads
+        ids = session.legal_action_ids()
+        aid = bot.pick(ids, session.heuristic_scores(ids) if len(ids) > 1 else None)  # type: ignore[attr-defined]
+        if aid not in ids:
+            raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
+        return session._public_action(aid)
     view: Any = session.view(seat) if getattr(bot, "reads_view", True) else None
     decide = getattr(bot, "decide", None)
     if callable(decide):

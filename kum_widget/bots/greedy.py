@@ -5,7 +5,9 @@ offers ``view_heuristic(view, actions)`` (Kings Under Mountains does): the bot c
 and deals no position. Otherwise the heuristic reads a position, so the bot asks the
 game for one position consistent with the view (``CardGame.any_position``); the
 heuristic reads only what the seat knows, so the hidden parts of that position never
-change its choice. A game with no heuristic is played at random.
+change its choice. A game with no heuristic is played at random. Where the game's heuristic is fair
+(``CardGame.fair_heuristic``: it reads only what the player to act sees), ``bot_move``
+hands the bot the scores alone (``pick``): the same choice, without building the view.
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ class GreedyBot:
     def __repr__(self) -> str:
         return "GreedyBot()"
 
+    @property
+    def scores_only(self) -> bool:
+        """True unless a subclass decides otherwise: then ``bot_move`` calls its ``decide``."""
+        return type(self).decide is GreedyBot.decide
+
     def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         ids = list(legal)
         if len(ids) == 1:
@@ -39,6 +46,13 @@ class GreedyBot:
             scores = of_view(view, ids)
         else:
             scores = game.heuristic(position if position is not None else game.any_position(view, seat), ids)
+        return self.pick(ids, scores)
+
+    def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
+        """The best of ``ids`` by ``scores`` (a seeded tie-break; at random without scores).
+        ``bot_move`` calls this alone when the game's heuristic is fair: no view needed."""
+        if len(ids) == 1:
+            return ids[0]
         if scores is None:
             return ids[self._rng.randrange(len(ids))]
         top = max(scores)

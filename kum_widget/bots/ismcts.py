@@ -130,6 +130,8 @@ class ISMCTSBot:
             s = sample(rng)
             node = root
             path = []
+            scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0  # a solitaire's scores onto [0, 1]
+            shift = lo if solitaire and hi > lo else 0.0
             while not over(s):
                 ids = legal_of(s)
                 children = node.children
@@ -147,8 +149,6 @@ class ISMCTSBot:
                     path.append(child)
                     break
                 best_a, best_u = ids[0], -math.inf
-                scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0
-                shift = lo if solitaire and hi > lo else 0.0
                 for a in ids:
                     ch = children[a]
                     v = ch.visits

@@ -33,6 +33,7 @@ CHECKS = {
     "scores and summary": "one score per seat; the lab's summary is JSON-safe",
     "hidden cards stay hidden": "no seat's view holds another seat's secrets",
     "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
+    "heuristic reads only the view": "the heuristic scores a position dealt from the player's view as it scores the real one",
     "board is valid": "the board description follows the schema, and every click names a card or zone on it",
 }
 
@@ -239,6 +240,9 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
                 continue
             if game.view(dealt, seat) != view:
                 report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else {where}")
+            elif legal and game.heuristic(dealt, list(legal)) != game.heuristic(state, list(legal)):
+                report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view otherwise "
+                            f"than the real one: it reads cards the player cannot see {where}")
     board = game.board(game.view(state, s.current_player), s.current_player)
     if board is not None:
         problems, ids = board_problems(board, s.num_players)

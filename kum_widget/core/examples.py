@@ -38,6 +38,7 @@ class Bust(CardGame):
     name = "bust"
     title = "Bust"
     min_players, max_players = 2, 4
+    fair_heuristic = True  # the heuristic reads the pile and the limit, both public
     defaults = {"limit": 21, "hand": 3}
 
     def setup(self, players: int, rng: random.Random) -> BustState:

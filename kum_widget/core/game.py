@@ -41,6 +41,10 @@ class CardGame:
     """Rule options and their default values (bool, int, float or str)."""
     perfect_information: ClassVar[bool] = False
     """True when every seat sees everything: bots then need no :meth:`determinize`."""
+    fair_heuristic: ClassVar[bool] = False
+    """True when :meth:`heuristic` reads only what the player to act sees (``check_game``
+    tests it: the scores of a position dealt from the player's view are the real ones).
+    A greedy bot is then handed the scores alone: no view built, no position dealt."""
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.defaults))

@@ -237,6 +237,14 @@ class Session:
     def legal_action_ids(self) -> list[int]:
         return list(self.game.legal_actions(self._state))
 
+    def heuristic_scores(self, ids: list[int]) -> list[float] | None:
+        """The game's heuristic score of each legal action id in ``ids``, for the player to
+        act (None: the game has none). Only for a game whose heuristic reads nothing that
+        player cannot see (``fair_heuristic``): a greedy bot gets these scores, not the position."""
+        if not self.game.fair_heuristic:
+            raise GameError(f"{self._title()} does not declare fair_heuristic: its heuristic may read hidden cards")
+        return self.game.heuristic(self._state, ids)
+
     def action_text(self, action: Any) -> str:
         """The text of an action (an id, text to normalise, or the game's action object)."""
         return self._text(self._resolve(action))

@@ -8,7 +8,7 @@ columns in ``heuristic.py``, the board in ``board.py``; this module is the rules
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core.errors import InvalidOptionError, shown
@@ -54,6 +54,7 @@ class CourtOfTheThreeClans(CardGame):
     name = "court"
     title = "Court of the Three Clans"
     min_players = max_players = 1
+    fair_heuristic = True  # the heuristic reads the row, the court and the piles, never the pile's order
     defaults = {
         "table": "standard",  # C1: the card table ("standard", a CSV file's path, or CSV text)
         "first_refill": "open",  # C2: "open" (princes may appear) or "court" (set aside again)
@@ -230,19 +231,30 @@ class CourtOfTheThreeClans(CardGame):
         return out
 
     def apply(self, s: CourtState, action: int) -> list[str]:
-        if s.phase == SETUP:
-            return self._start(s, action)
         events: list[str] = []
+        self._act(s, action, events)
+        return events
+
+    def step(self, s: CourtState, action: int) -> None:
+        self._act(s, action, None)  # search: the same change, no sentences written
+
+    def _act(self, s: CourtState, action: int, log: list[str] | None) -> None:
+        """Apply a LEGAL action; the events' sentences go to ``log`` unless it is None."""
+        if s.phase == SETUP:
+            self._start(s, action, log)
+            return
         if s.phase == BUYING:
-            events += self._buy(s, action) if action != PASS else self._pass(s)
+            if action != PASS:
+                self._buy(s, action, log)
+            else:
+                self._pass(s, log)
             s.phase = FIGHTING
         elif action == SKIP:
             s.fights = self.rules["fights_per_turn"]
         else:
-            events += self._fight(s, action - FIGHT + 1)
+            self._fight(s, action - FIGHT + 1, log)
         if s.phase == FIGHTING and not self._fights(s):
-            events += self._daemons(s)
-        return events
+            self._daemons(s, log)
 
     # -- the phases ------------------------------------------------------------------------
 
@@ -277,7 +289,7 @@ class CourtOfTheThreeClans(CardGame):
         """The place index (0..3) of the rightmost card that is not a prince (C5: None)."""
         for i in range(PLACES - 1, -1, -1):
             card = s.row[i]
-            if card is not None and not self.table[card].prince:
+            if card is not None and not self.prince_of[card]:
                 return i
         return None
 
@@ -294,13 +306,14 @@ class CourtOfTheThreeClans(CardGame):
         self._refill(s)
         return card
 
-    def _start(self, s: CourtState, action: int) -> list[str]:
+    def _start(self, s: CourtState, action: int, log: list[str] | None) -> None:
         p, x = divmod(action - START, SPACES)
         card = s.row[p]
         assert card is not None
         s.row[p] = None
         s.court[x] = card
-        events = [f"{self.table[card].name} starts in space {space_name(x)}."]
+        if log is not None:
+            log.append(f"{self.table[card].name} starts in space {space_name(x)}.")
         if sum(c is not None for c in s.court) == STARTING_CARDS:
             if self.rules["first_refill"] == "court":
                 self._deal_court_cards(s)
@@ -309,42 +322,43 @@ class CourtOfTheThreeClans(CardGame):
             random.Random(s.seed).shuffle(s.pile)
             self._refill(s)
             s.phase = BUYING
-            events.append("The princes set aside are shuffled back; the row is refilled. Turn 1.")
-        return events
+            if log is not None:
+                log.append("The princes set aside are shuffled back; the row is refilled. Turn 1.")
 
-    def _buy(self, s: CourtState, action: int) -> list[str]:
+    def _buy(self, s: CourtState, action: int, log: list[str] | None) -> None:
         p, x = divmod(action - BUY, SPACES)
         card = s.row[p]
         assert card is not None
         price = self.price(card, p + 1)
         s.cp -= price
         s.row[p] = None
-        events = []
         old = s.court[x]
         if old is not None:
             s.discarded.append(old)
-            events.append(f"{self.table[old].name} leaves space {space_name(x)} for the discard.")
+            if log is not None:
+                log.append(f"{self.table[old].name} leaves space {space_name(x)} for the discard.")
         s.court[x] = card
         s.bought.append(card)
-        c = self.table[card]
-        events.append(f"Bought {c.name} for {price} CP into space {space_name(x)}.")
-        if c.role == "minister":
+        if log is not None:
+            log.append(f"Bought {self.table[card].name} for {price} CP into space {space_name(x)}.")
+        if self.role_of[card] == "minister":
             gain = self.minister_gain(s.court, x)
             s.cp += gain
-            events.append(f"The Minister brings {gain} CP.")
+            if log is not None:
+                log.append(f"The Minister brings {gain} CP.")
         self._refill(s)
-        return events
 
-    def _pass(self, s: CourtState) -> list[str]:
+    def _pass(self, s: CourtState, log: list[str] | None) -> None:
         card = self._take_rightmost(s, s.discarded)
-        events = [f"Passed: {self.table[card].name} is discarded." if card is not None else "Passed: no court card in the row to discard."]
+        if log is not None:
+            log.append(f"Passed: {self.table[card].name} is discarded." if card is not None else "Passed: no court card in the row to discard.")
         if card is not None or self.rules["empty_pass_pays"]:
             gain = 1 + self.tax_collectors(s)
             s.cp += gain
-            events.append(f"Gained {gain} CP.")
-        return events
+            if log is not None:
+                log.append(f"Gained {gain} CP.")
 
-    def _fight(self, s: CourtState, place: int) -> list[str]:
+    def _fight(self, s: CourtState, place: int, log: list[str] | None) -> None:
         cost = self.fight_cost(s, place)
         card = s.row[place - 1]
         assert cost is not None and card is not None
@@ -353,26 +367,27 @@ class CourtOfTheThreeClans(CardGame):
         s.defeated.append(card)
         s.fights += 1
         self._refill(s)
-        c = self.table[card]
-        return [f"Defeated {c.name} (strength {c.strength}) paying {cost} CP: +{c.vp} VP."]
+        if log is not None:
+            c = self.table[card]
+            log.append(f"Defeated {c.name} (strength {c.strength}) paying {cost} CP: +{c.vp} VP.")
 
-    def _daemons(self, s: CourtState) -> list[str]:
+    def _daemons(self, s: CourtState, log: list[str] | None) -> None:
         """Phase 3, the end check, and the next turn."""
-        events = []
-        if any(self.is_prince(c) for c in s.row):
+        prince = self.prince_of
+        if any(c is not None and prince[c] for c in s.row):
             card = self._take_rightmost(s, s.captured)
-            if card is not None:
-                events.append(f"The daemons take {self.table[card].name} into their court.")
-        princes_in_row = sum(1 for c in s.row if self.is_prince(c))
-        if princes_in_row >= 4 or s.exhausted or (self.rules["last_prince_ends"] and not self.princes_in_pile(s)):
+            if card is not None and log is not None:
+                log.append(f"The daemons take {self.table[card].name} into their court.")
+        princes_in_row = sum(1 for c in s.row if c is not None and prince[c])
+        if princes_in_row >= 4 or s.exhausted or (self.rules["last_prince_ends"] and not any(prince[c] for c in s.pile)):
             s.phase = OVER
-            why = "four princes in the row" if princes_in_row >= 4 else "the draw pile ran out" if s.exhausted else "every prince has been drawn"
-            events.append(f"The game ends ({why}): {self.score(s)} points, {self.rank(s)}.")
+            if log is not None:
+                why = "four princes in the row" if princes_in_row >= 4 else "the draw pile ran out" if s.exhausted else "every prince has been drawn"
+                log.append(f"The game ends ({why}): {self.score(s)} points, {self.rank(s)}.")
         else:
             s.turn += 1
             s.fights = 0
             s.phase = BUYING
-        return events
 
     # -- views ------------------------------------------------------------------------------
 
@@ -384,6 +399,9 @@ class CourtOfTheThreeClans(CardGame):
 
     def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> CourtState:
         return views.determinize(self, view, rng)
+
+    def sampler(self, view: dict[str, Any], seat: int) -> Callable[[random.Random], CourtState]:
+        return views.sampler(self, view)
 
     def clone(self, s: CourtState) -> CourtState:
         return s.copy()

@@ -4,6 +4,7 @@ consistent with it for the bots, and a position as JSON for the records."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidOptionError, shown
@@ -12,7 +13,7 @@ from .state import PLACES, CourtState
 if TYPE_CHECKING:
     from .rules import CourtOfTheThreeClans
 
-__all__ = ["court_view", "determinize", "save_position", "load_position"]
+__all__ = ["court_view", "sampler", "determinize", "save_position", "load_position"]
 
 
 def court_view(game: CourtOfTheThreeClans, s: CourtState, seat: int | None) -> dict[str, Any]:
@@ -51,18 +52,35 @@ def court_view(game: CourtOfTheThreeClans, s: CourtState, seat: int | None) -> d
     return out
 
 
-def determinize(game: CourtOfTheThreeClans, view: dict[str, Any], rng: random.Random) -> CourtState:
-    """A position the player cannot tell from the real one: the unseen cards reshuffled."""
+def sampler(game: CourtOfTheThreeClans, view: dict[str, Any]) -> Callable[[random.Random], CourtState]:
+    """Positions the player cannot tell from the real one: the unseen cards reshuffled.
+    What the view shows is read once; each deal is one shuffle (ISMCTS deals thousands)."""
     seen = {c for key in ("row", "court") for c in view[key] if c is not None}
     seen |= {c for key in ("aside", "discarded", "defeated", "captured") for c in view[key]}
     unseen = [c for c in range(len(game.table)) if c not in seen]
-    rng.shuffle(unseen)
-    return CourtState(
-        pile=unseen, row=list(view["row"]), court=list(view["court"]), cp=view["cp"], seed=rng.randrange(2**31),
+    template = CourtState(
+        pile=[], row=list(view["row"]), court=list(view["court"]), cp=view["cp"], seed=0,
         aside=list(view["aside"]), phase=view["phase"], discarded=list(view["discarded"]), defeated=list(view["defeated"]),
         captured=list(view["captured"]), bought=list(view["bought"]), turn=view["turn"], fights=view["fights"],
         exhausted=view["exhausted"],
     )
+
+    def deal(rng: random.Random) -> CourtState:
+        rnd = rng.random
+        pile = unseen[:]
+        for i in range(len(pile) - 1, 0, -1):  # Fisher-Yates on random(): a uniform order
+            j = int(rnd() * (i + 1))
+            pile[i], pile[j] = pile[j], pile[i]
+        s = template.copy()
+        s.pile, s.seed = pile, int(rnd() * 2**31)  # the seed reshuffles the princes set aside (setup)
+        return s
+
+    return deal
+
+
+def determinize(game: CourtOfTheThreeClans, view: dict[str, Any], rng: random.Random) -> CourtState:
+    """A position the player cannot tell from the real one: the unseen cards reshuffled."""
+    return sampler(game, view)(rng)
 
 
 def save_position(s: CourtState) -> dict[str, Any]:

@@ -34,6 +34,7 @@ class KumRules(CardGame):
     name = "kings-under-mountains"
     title = "Kings Under Mountains"
     min_players, max_players = 2, 4
+    fair_heuristic = True  # score_actions reads the mover's hand, the table and the deck's size
 
     def __init__(self, rules: Rules | None = None, **options: Any) -> None:
         if rules is not None and not isinstance(rules, Rules):
