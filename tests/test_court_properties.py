@@ -92,6 +92,20 @@ def test_the_invariants_hold_at_every_step_under_random_options(seed: int, rules
     assert sum(v for k, v in summary.items() if k.startswith("vp_")) == g.scores()[0] == summary["score_0"]
 
 
+@MANY
+@given(seed=SEEDS, rules=RULES)
+def test_step_changes_the_position_as_apply_does(seed: int, rules: kum.CourtRules) -> None:
+    """Search steps without writing the events' sentences: the position must not notice."""
+    g = kum.Court(seed=seed, rules=rules)
+    game, rng = g.game, random.Random(seed)
+    stepped = game.clone(g.state)
+    while not g.is_over:
+        a = rng.choice(g.legal_action_ids())
+        g.apply(a)
+        game.step(stepped, a)
+        assert stepped == g.state, f"after action {a} of {len(g.history)}"
+
+
 def test_every_option_combination_ends() -> None:
     for n, combo in enumerate(COMBOS):
         g = play_out(kum.Court(seed=n, rules=kum.CourtRules(**combo)), random.Random(n))

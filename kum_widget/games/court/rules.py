@@ -151,7 +151,8 @@ class CourtOfTheThreeClans(CardGame):
 
     def power_vp(self, s: CourtState) -> int:
         """The VP the Poets and Courtesans award at the end (C1's powers, C8)."""
-        return sum(self.power_of(s.court, space) for space in range(SPACES))
+        court, power_of = s.court, self.power_of
+        return sum([power_of(court, x) for x in range(SPACES) if court[x] is not None])
 
     def power_of(self, court: Sequence[int | None], space: int) -> int:
         """The end-of-game VP of the card in ``space`` by its power (0 for most roles)."""
@@ -169,18 +170,26 @@ class CourtOfTheThreeClans(CardGame):
 
     def breakdown(self, s: CourtState) -> dict[str, int]:
         """The parts of the score (they add up to it): positive parts, then the negative ones."""
-        t = self.table
+        vp, prince = self.vp_of, self.prince_of
         return {
-            "defeated": sum(t[c].vp for c in s.defeated),
-            "court": sum(t[c].vp for c in s.court if c is not None) if self.rules["court_vp"] else 0,
+            "defeated": sum([vp[c] for c in s.defeated]),
+            "court": sum([vp[c] for c in s.court if c is not None]) if self.rules["court_vp"] else 0,
             "powers": self.power_vp(s),
             "cp": s.cp // 3,
-            "captured": -sum(t[c].vp for c in s.captured),
-            "row_princes": -sum(t[c].vp for c in s.row if c is not None and t[c].prince) if self.rules["row_princes_subtract"] else 0,
+            "captured": -sum([vp[c] for c in s.captured]),
+            "row_princes": -sum([vp[c] for c in s.row if c is not None and prince[c]]) if self.rules["row_princes_subtract"] else 0,
         }
 
     def score(self, s: CourtState) -> int:
-        return sum(self.breakdown(s).values())
+        """The sum of :meth:`breakdown`, without the dict (ISMCTS scores thousands of positions)."""
+        vp = self.vp_of
+        total = sum([vp[c] for c in s.defeated]) - sum([vp[c] for c in s.captured]) + s.cp // 3 + self.power_vp(s)
+        if self.rules["court_vp"]:
+            total += sum([vp[c] for c in s.court if c is not None])
+        if self.rules["row_princes_subtract"]:
+            prince = self.prince_of
+            total -= sum([vp[c] for c in s.row if c is not None and prince[c]])
+        return total
 
     def rank(self, s: CourtState) -> str:
         """The verdict on a score (C10)."""
@@ -219,10 +228,9 @@ class CourtOfTheThreeClans(CardGame):
         elif s.phase == BUYING:
             full = None not in s.court
             targets = [] if full and self.rules["full_court"] == "closed" else list(range(SPACES)) if full else [x for x in range(SPACES) if s.court[x] is None]
-            prince = self.prince_of
-            for p in range(PLACES):
-                card = s.row[p]
-                if card is not None and not prince[card] and self.price(card, p + 1) <= s.cp:
+            prince, cost, descending, cp = self.prince_of, self.cost_of, self.descending, s.cp
+            for p, card in enumerate(s.row):  # the price as price() says, inline: this runs in every rollout step
+                if card is not None and not prince[card] and (max(0, cost[card] - p) if descending else cost[card]) <= cp:
                     out += [BUY + p * SPACES + x for x in targets]
             out.append(PASS)
         elif s.phase == FIGHTING:
