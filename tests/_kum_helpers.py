@@ -156,3 +156,16 @@ def walk(value: Any, path: tuple = ()):
     elif isinstance(value, list):
         for i, v in enumerate(value):
             yield from walk(v, (*path, i))
+
+
+def play_twins(g: kum.Game, twin: kum.Game, fast: list[Any], plain: list[Any]) -> None:
+    """Play ``g`` to the end by ``bot_move`` with the ``fast`` bots, checking at every move
+    that the ``plain`` bots, shown ``twin``'s view and action objects, choose the same."""
+    from kum_widget.bots import bot_move
+
+    while not g.is_over:
+        seat = twin.current_player
+        move = bot_move(g, fast[seat])
+        assert move == plain[seat].choose(twin.view(seat), twin.legal_actions())
+        g.apply(move)
+        twin.apply(move)

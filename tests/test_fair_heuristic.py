@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _kum_helpers import play_twins
 
 import kum_widget as kum
 from kum_widget.bots import GreedyBot, bot_move
@@ -57,14 +58,7 @@ def test_every_game_that_says_fair_passes_the_check(game: Any) -> None:
 
 def test_greedy_through_bot_move_builds_no_view_and_plays_as_from_the_view() -> None:
     ViewCounting.views = 0
-    g, twin = ViewCounting(2, seed=11), kum.Game(2, seed=11)
-    fast, plain = [GreedyBot(1), GreedyBot(2)], [GreedyBot(1), GreedyBot(2)]
-    while not g.is_over:
-        seat = twin.current_player
-        move = bot_move(g, fast[seat])
-        assert move == plain[seat].choose(twin.view(seat), twin.legal_actions())
-        g.apply(move)
-        twin.apply(move)
+    play_twins(ViewCounting(2, seed=11), kum.Game(2, seed=11), [GreedyBot(1), GreedyBot(2)], [GreedyBot(1), GreedyBot(2)])
     assert ViewCounting.views == 0
 
 

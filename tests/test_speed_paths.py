@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 import pytest
+from _kum_helpers import play_twins
 
 import kum_widget as kum
 from kum_widget.bots import GreedyBot, RandomBot, bot_move
@@ -200,13 +201,7 @@ def test_a_bot_that_reads_no_view_gets_none_and_plays_as_before() -> None:
         raise AssertionError("a view was built for a bot that reads none")
 
     g.view = no_view  # type: ignore[method-assign]
-    fast, plain = [RandomBot(3), RandomBot(4)], [RandomBot(3), RandomBot(4)]
-    while not g.is_over:
-        seat = twin.current_player
-        move = bot_move(g, fast[seat])
-        assert move == plain[seat].choose(twin.view(seat), twin.legal_actions())
-        g.apply(move)
-        twin.apply(move)
+    play_twins(g, twin, [RandomBot(3), RandomBot(4)], [RandomBot(3), RandomBot(4)])
     assert RandomBot.reads_view is False
     assert not hasattr(GreedyBot, "reads_view") or GreedyBot.reads_view  # the others are shown the view
 
