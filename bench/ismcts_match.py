@@ -74,6 +74,24 @@ def chunks(path: Path, pd: Any) -> tuple[list[Any], int]:
     return [df], int(df["chunk"].max()) + 1
 
 
+MIN_DEALS = 100  # the issue's test: at least 200 games, seats alternated
+
+
+def verdict(low: float, high: float, target: float, deals: int) -> str:
+    """The issue's test: the 95% interval includes or exceeds ``target``. Few deals make a
+    wide interval that passes easily, so below MIN_DEALS there is no verdict yet."""
+    if deals < MIN_DEALS or math.isnan(high):
+        return f"no verdict before {MIN_DEALS} deals"
+    return ("no weaker (the interval reaches " if high >= target else "WEAKER (the interval is below ") + f"{target:g})"
+
+
+def finished(df: Any) -> Any:
+    """A chunk stopped by Ctrl-C is not saved: a resumed run plays it again whole."""
+    if df.attrs.get("interrupted"):
+        raise SystemExit("stopped: the chunk in progress is dropped; run again to go on")
+    return df
+
+
 def kum_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     new, old = factory(args.new), factory(args.old)
     path = RESULTS / f"ismcts_match_kum_{args.tag}.csv"
@@ -82,24 +100,28 @@ def kum_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     for k in range(start, math.ceil(deals / args.chunk)):
         n = min(args.chunk, deals - k * args.chunk)
         seed = 2000 + k
-        a = kum.simulate(n, 2, (new, old), seed=seed, executor=pool, progress=False, rotate=False)
-        b = kum.simulate(n, 2, (old, new), seed=seed, executor=pool, progress=False, rotate=False)
+        a = finished(kum.simulate(n, 2, (new, old), seed=seed, executor=pool, progress=False, rotate=False))
+        b = finished(kum.simulate(n, 2, (old, new), seed=seed, executor=pool, progress=False, rotate=False))
         parts.append(pd.concat([a.assign(new_seat=0), b.assign(new_seat=1)]).assign(chunk=k))
         pd.concat(parts, ignore_index=True).to_csv(path, index=False)
         report_kum(pd.concat(parts, ignore_index=True), new.label)
 
 
 def report_kum(df: Any, label: str) -> None:
-    a, b = df[df["new_seat"] == 0].sort_values(["chunk", "game"]), df[df["new_seat"] == 1].sort_values(["chunk", "game"])
-    per_deal = [(x + y) / 2 for x, y in zip(share(a, 0), share(b, 1), strict=True)]
+    a, b = df[df["new_seat"] == 0], df[df["new_seat"] == 1]
+    a = a.assign(points=share(a, 0))[["seed", "points"]]
+    b = b.assign(points=share(b, 1))[["seed", "points"]]
+    deals = a.merge(b, on="seed", suffixes=("_first", "_second"), validate="one_to_one")  # the same deal, seats swapped
+    per_deal = ((deals["points_first"] + deals["points_second"]) / 2).tolist()
     mean, low, high = interval(per_deal)
-    verdict = "too few deals" if math.isnan(high) else "no weaker" if high >= 0.5 else "WEAKER"
     print(f"{label} vs today's: {2 * len(per_deal)} games ({len(per_deal)} deals, seats swapped), "
-          f"share {mean:.1%} [{low:.1%}, {high:.1%}]: {verdict}", flush=True)
+          f"share {mean:.1%} [{low:.1%}, {high:.1%}]: {verdict(low, high, 0.5, len(per_deal))}", flush=True)
 
 
 def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     new = factory(args.new)
+    if options(args.old) != options(TODAY):
+        raise SystemExit("the court match compares with today's bot's saved games (bench/results/court_ismcts.csv): --old cannot change")
     today = RESULTS / "court_ismcts.csv"
     if not today.exists():
         raise SystemExit(f"{today} is missing: bench/court.py --bots ismcts --chunk 40 --save bench/results makes it")
@@ -109,14 +131,16 @@ def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     games = min(args.games, len(old))
     for k in range(start, math.ceil(games / COURT_CHUNK)):
         n = min(COURT_CHUNK, games - k * COURT_CHUNK)
-        parts.append(kum.simulate(game="court", games=n, bots=new, seed=1000 + k, executor=pool, progress=False).assign(chunk=k))
+        parts.append(finished(kum.simulate(game="court", games=n, bots=new, seed=1000 + k, executor=pool, progress=False)).assign(chunk=k))
         df = pd.concat(parts, ignore_index=True)
         df.to_csv(path, index=False)
-        paired = df[["seed", "score_0"]].merge(old[["seed", "score_0"]], on="seed", suffixes=("_new", "_old"))
+        paired = df[["seed", "score_0"]].merge(old[["seed", "score_0"]], on="seed", suffixes=("_new", "_old"), validate="one_to_one")
+        if len(paired) != len(df):
+            raise SystemExit(f"{len(df) - len(paired)} of the new bot's deals are not in {today.name}: is it bench/court.py's table?")
         mean, low, high = interval((paired["score_0_new"] - paired["score_0_old"]).astype(float).tolist())
-        verdict = "too few deals" if math.isnan(high) else "no weaker" if high >= 0 else "WEAKER"
         print(f"{new.label}: {len(paired)} deals, mean {paired['score_0_new'].mean():.2f} against today's "
-              f"{paired['score_0_old'].mean():.2f}; difference {mean:+.2f} [{low:+.2f}, {high:+.2f}]: {verdict}", flush=True)
+              f"{paired['score_0_old'].mean():.2f}; difference {mean:+.2f} [{low:+.2f}, {high:+.2f}]: "
+              f"{verdict(low, high, 0.0, len(paired))}", flush=True)
 
 
 def main() -> None:
@@ -129,7 +153,8 @@ def main() -> None:
     ap.add_argument("--executor", type=int, default=2)
     ap.add_argument("--tag", default=None, help="the results file's name (default: from --new)")
     args = ap.parse_args()
-    args.tag = args.tag or args.new.replace("=", "").replace(",", "_").replace(".", "")
+    tag = args.new if options(args.old) == options(TODAY) else f"{args.new}_vs_{args.old}"  # one file per pair of bots
+    args.tag = args.tag or tag.replace("=", "").replace(",", "_").replace(".", "")
     import pandas as pd
 
     RESULTS.mkdir(exist_ok=True)

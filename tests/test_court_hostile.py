@@ -102,12 +102,21 @@ def test_hostile_scenarios_are_refused_by_name() -> None:
         ({"aside": [prince(0)]}, "set aside only during setup"), ({"bought": [card("moon", "poet")]}, "bought"),
         ({"rules": "printed"}, "rules must be"),
         ({"player": ""}, "player"), ({"row": [prince(1), None, None, None], "phase": "setup"}, "setup row"),
+        ({"row": [prince(0), prince(1), prince(2), prince(3)]}, "four Daemon Princes in the row at the start of a turn"),
     ]
     for changes, match in cases:
         args = {"row": row, "court": [None] * 8, **changes}
         with pytest.raises(InvalidOptionError, match=match) as info:
             kum.Court.from_scenario(**args)
         assert len(str(info.value)) < 400, changes
+
+
+def test_four_princes_in_the_row_are_a_position_of_the_fight_phase() -> None:
+    """A buy's refill can bring the fourth prince: the game ends only at the end check, after the fights."""
+    g = kum.Court.from_scenario([prince(0), prince(1), prince(2), prince(3)], [None] * 8, phase="fight", cp=3)
+    assert g.phase == "fight" and not g.is_over and "skip" in g.legal_actions()
+    g.apply("skip")
+    assert g.is_over
 
 
 def edited(rows: list[str], n: int, new: str) -> list[str]:

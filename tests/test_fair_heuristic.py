@@ -94,3 +94,70 @@ def test_a_greedy_subclass_that_decides_for_itself_is_asked() -> None:
     g = kum.Game(2, seed=2)
     assert not Last(0).scores_only and GreedyBot(0).scores_only
     assert bot_move(g, Last(0)) == g.legal_actions()[-1]
+
+
+def test_a_subclass_that_writes_its_own_heuristic_is_not_fair_until_it_says_so() -> None:
+    class Mine(Bust):
+        def heuristic(self, s: Any, actions: list[int]) -> list[float]:
+            return [0.0] * len(actions)
+
+    class Said(Mine):
+        fair_heuristic = True
+
+    class Inherits(Said):
+        pass
+
+    assert Bust.fair_heuristic and not Mine.fair_heuristic and Said.fair_heuristic and Inherits.fair_heuristic
+
+
+@pytest.mark.parametrize("bad", [5, "abc", [1.5], [-1], [10**6], [None], {"a": 1}, ["play 7"]])
+def test_heuristic_scores_refuses_what_is_not_legal_ids_and_changes_nothing(bad: Any) -> None:
+    g = kum.Game(2, seed=4)
+    before, sid = g.to_dict(), g.state_id
+    with pytest.raises(GameError, match="legal action ids"):
+        g.heuristic_scores(bad)
+    assert g.to_dict() == before and g.state_id == sid
+
+
+def test_heuristic_scores_of_every_legal_action_by_default() -> None:
+    g = kum.Game(2, seed=4)
+    ids = g.legal_action_ids()
+    assert g.heuristic_scores() == g.heuristic_scores(ids) and len(g.heuristic_scores()) == len(ids)
+    illegal = next(a for a in range(10**4) if a not in ids)
+    with pytest.raises(GameError, match=str(illegal)):
+        g.heuristic_scores([ids[0], illegal])
+
+
+def test_the_checker_catches_a_heuristic_that_changes_the_position() -> None:
+    class Scribbling(Bust):
+        name = "scribbling-bust"
+        fair_heuristic = True
+
+        def heuristic(self, s: Any, actions: list[int]) -> list[float]:
+            s.pile.append(0)
+            return [0.0] * len(actions)
+
+    assert "changed the position" in check_game(Scribbling(), games=2).failures["heuristic reads only the view"]
+
+
+def test_without_determinize_the_fairness_check_is_skipped_and_says_why() -> None:
+    class Undealt(Bust):
+        name = "undealt-bust"
+
+        def determinize(self, view: dict[str, Any], seat: int, rng: Any) -> Any:
+            raise NotImplementedError
+
+    report = check_game(Undealt(), games=2)
+    assert "unproven" in report.skipped["heuristic reads only the view"]
+
+
+def test_a_bot_that_says_scores_only_but_has_no_pick_is_shown_its_view() -> None:
+    class Odd:
+        name, scores_only = "odd bot", True
+
+        def choose(self, view: dict[str, Any], legal: list[Any]) -> Any:
+            assert view["seat"] == 0
+            return legal[0]
+
+    g = kum.Game(2, seed=1, first_player=0)
+    assert bot_move(g, Odd()) == g.legal_actions()[0]

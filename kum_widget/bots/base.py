@@ -93,9 +93,10 @@ def bot_move(session: Any, bot: Bot) -> Any:
     (``CardGame.fair_heuristic``): no view is built and no position dealt.
     """
     seat = session.current_player
-    if getattr(bot, "scores_only", False) and session.game.fair_heuristic:  # the scores are all it reads
+    pick = getattr(bot, "pick", None)
+    if getattr(bot, "scores_only", False) and callable(pick) and session.game.fair_heuristic:  # the scores are all it reads
         ids = session.legal_action_ids()
-        aid = bot.pick(ids, session.heuristic_scores(ids) if len(ids) > 1 else None)  # type: ignore[attr-defined]
+        aid = pick(ids, session.heuristic_scores(ids) if len(ids) > 1 else None)
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)

@@ -33,7 +33,7 @@ CHECKS = {
     "scores and summary": "one score per seat; the lab's summary is JSON-safe",
     "hidden cards stay hidden": "no seat's view holds another seat's secrets",
     "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
-    "heuristic reads only the view": "the heuristic scores a position dealt from the player's view as it scores the real one",
+    "heuristic reads only the view": "the heuristic changes nothing, and scores a position dealt from the player's view as the real one",
     "board is valid": "the board description follows the schema, and every click names a card or zone on it",
 }
 
@@ -121,6 +121,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
     report = CheckReport(game=repr(game), games=games)
     if game.perfect_information:
         report.skipped["determinize fits the view"] = "perfect information: nothing to deal"
+        report.skipped["heuristic reads only the view"] = "perfect information: the player sees everything"
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     rng = random.Random(seed)
     for g in range(games):
@@ -237,12 +238,20 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
                 dealt = game.determinize(view, seat, random.Random(rng.randrange(2**31)))
             except NotImplementedError:
                 report.skipped["determinize fits the view"] = "the game has no determinize(): ISMCTS and the greedy bot cannot play it"
+                report.skipped["heuristic reads only the view"] = (
+                    "the game has no heuristic()" if not legal or game.heuristic(game.clone(state), list(legal)) is None else
+                    "the game has no determinize(): the heuristic's fairness cannot be tested, so fair_heuristic = True would be unproven")
                 continue
             if game.view(dealt, seat) != view:
                 report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else {where}")
-            elif legal and game.heuristic(dealt, list(legal)) != game.heuristic(state, list(legal)):
-                report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view otherwise "
-                            f"than the real one: it reads cards the player cannot see {where}")
+            elif legal:
+                copy = game.clone(state)
+                real = game.heuristic(copy, list(legal))
+                if not game.same(copy, state):
+                    report.fail("heuristic reads only the view", f"heuristic() changed the position it scored {where}")
+                elif game.heuristic(dealt, list(legal)) != real:
+                    report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view "
+                                f"otherwise than the real one: it reads cards the player cannot see {where}")
     board = game.board(game.view(state, s.current_player), s.current_player)
     if board is not None:
         problems, ids = board_problems(board, s.num_players)

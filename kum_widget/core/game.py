@@ -44,7 +44,13 @@ class CardGame:
     fair_heuristic: ClassVar[bool] = False
     """True when :meth:`heuristic` reads only what the player to act sees (``check_game``
     tests it: the scores of a position dealt from the player's view are the real ones).
-    A greedy bot is then handed the scores alone: no view built, no position dealt."""
+    A greedy bot is then handed the scores alone: no view built, no position dealt. A
+    subclass that writes its own ``heuristic`` must say so again (else it is False)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "heuristic" in cls.__dict__ and "fair_heuristic" not in cls.__dict__:
+            cls.fair_heuristic = False  # a new heuristic is not the one that was proved fair
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.defaults))
@@ -187,7 +193,8 @@ class CardGame:
 
     def heuristic(self, state: State, actions: list[int]) -> list[float] | None:
         """A score for each legal action of the player to act (higher is better), reading
-        only what that player knows; the greedy bot plays the best. None: no heuristic."""
+        only what that player knows and changing nothing; the greedy bot plays the best.
+        None: no heuristic."""
         return None
 
     def evaluate(self, state: State) -> list[float] | None:

@@ -237,13 +237,20 @@ class Session:
     def legal_action_ids(self) -> list[int]:
         return list(self.game.legal_actions(self._state))
 
-    def heuristic_scores(self, ids: list[int]) -> list[float] | None:
-        """The game's heuristic score of each legal action id in ``ids``, for the player to
-        act (None: the game has none). Only for a game whose heuristic reads nothing that
-        player cannot see (``fair_heuristic``): a greedy bot gets these scores, not the position."""
+    def heuristic_scores(self, ids: Sequence[int] | None = None) -> list[float] | None:
+        """The game's heuristic score of each legal action id in ``ids`` (default: every
+        legal action, in ``legal_action_ids()`` order) for the player to act; None when the
+        game has no heuristic. Only for a game whose heuristic reads nothing that player
+        cannot see (``fair_heuristic``): a greedy bot is handed these scores, not the position."""
         if not self.game.fair_heuristic:
             raise GameError(f"{self._title()} does not declare fair_heuristic: its heuristic may read hidden cards")
-        return self.game.heuristic(self._state, ids)
+        legal = self.game.legal_actions(self._state)
+        if ids is None:
+            ids = list(legal)
+        elif not isinstance(ids, (list, tuple)) or not set(ids) <= set(legal) or any(type(a) is not int for a in ids):
+            bad = ids if not isinstance(ids, (list, tuple)) else next((a for a in ids if type(a) is not int or a not in legal), ids)
+            raise IllegalMoveError(f"heuristic_scores takes legal action ids of the player to act, got {shown(bad)}")
+        return self.game.heuristic(self._state, list(ids))
 
     def action_text(self, action: Any) -> str:
         """The text of an action (an id, text to normalise, or the game's action object)."""

@@ -44,9 +44,9 @@ def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int,
     if old is not None:
         delta -= game.power_of(court, space)
     if roles[card] in _SCORING:
-        court[space] = card
-        delta += game.power_of(court, space)
-        court[space] = old
+        trial = court[:]  # the position itself is never written to (the greedy bot scores the real one)
+        trial[space] = card
+        delta += game.power_of(trial, space)
     return delta
 
 

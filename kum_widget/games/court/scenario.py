@@ -83,8 +83,9 @@ def build(game: CourtOfTheThreeClans, row: Sequence[Any], court: Sequence[Any], 
     if phase == SETUP and (in_court >= STARTING_CARDS or in_row < STARTING_CARDS - in_court):
         raise InvalidOptionError(f"scenario: setup places {STARTING_CARDS} starting cards from the row: with {in_court} in the court "
                                  f"the row needs at least {STARTING_CARDS - in_court} (it has {in_row})")
-    if phase != SETUP and sum(1 for c in row_ids if c is not None and t[c].prince) >= 4:
-        raise InvalidOptionError("scenario: four Daemon Princes in the row: the game would be over")
+    if phase == BUYING and sum(1 for c in row_ids if c is not None and t[c].prince) >= 4:
+        # (in the fight phase a refill may have brought the fourth: the end check comes after the fights)
+        raise InvalidOptionError("scenario: four Daemon Princes in the row at the start of a turn: the game would be over")
     if phase == BUYING and fights:
         raise InvalidOptionError("scenario: fights counts the fights of phase 2; in phase 1 it is 0")
     state = CourtState(pile=pile_ids[::-1], row=row_ids, court=court_ids, cp=cp, seed=0, phase=phase, turn=turn, fights=fights,
