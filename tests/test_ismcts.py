@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from _kum_helpers import ALL_RULE_COMBOS
 
 import kum_widget as kum
+from kum_widget import core
 from kum_widget.bots import ISMCTSBot, RandomBot, bot_move, make_bot
 from kum_widget.games.kum.sampling import Determinizer
 from kum_widget.games.kum.views import view
@@ -146,3 +148,31 @@ def test_determinized_positions_reproduce_the_view_on_a_deck_whose_copies_share_
                 det = Determinizer(game.view(seat))
                 assert view(det.sample(rng), seat) == game.view(seat) == view(det.consistent(), seat)
             game.apply(rng.choice(game.legal_action_ids()))
+
+
+@pytest.mark.parametrize(("options", "name"), [
+    ({"rollout_depth": -1}, "rollout_depth"), ({"rollout_depth": 2.5}, "rollout_depth"), ({"rollout_depth": "2"}, "rollout_depth"),
+    ({"exploration": "x"}, "exploration"), ({"exploration": -0.1}, "exploration"), ({"exploration": float("nan")}, "exploration"),
+    ({"epsilon": 1.5}, "epsilon"), ({"epsilon": None}, "epsilon"), ({"time_limit": float("inf")}, "time_limit"),
+    ({"time_limit": True}, "time_limit"),
+])
+def test_ismcts_refuses_bad_search_options_by_name(options: dict, name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        ISMCTSBot(**options)
+
+
+def test_the_rollout_depth_is_the_games_unless_the_bot_is_given_one() -> None:
+    from kum_widget.core.examples import Bust
+
+    class Deep(Bust):
+        name = "deep-bust"
+        rollout_depth = 0
+
+        def evaluate(self, state: Any) -> list[float]:
+            return [0.5] * len(state.hands)
+
+    game, bot = Deep(), ISMCTSBot(iterations=50, seed=1)
+    s = core.Session(game, 2, seed=4)
+    bot_move(s, bot)
+    assert bot.rollout_depth is None and bot.last_stats["rollout_depth"] == 0
+    assert ISMCTSBot(rollout_depth=3).rollout_depth == 3 and core.CardGame.rollout_depth == 10

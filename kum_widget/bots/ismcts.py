@@ -65,7 +65,12 @@ def _settled(root: _Node, left: int) -> bool:
 
 class ISMCTSBot:
     """``ISMCTSBot(iterations=1000, time_limit=None, seed=None)``; ``time_limit`` in
-    seconds stops early. Deterministic for a seed: the same view gives the same move."""
+    seconds stops early. Deterministic for a seed: the same view gives the same move.
+
+    ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores the position;
+    None (the default) takes the game's ``CardGame.rollout_depth``. ``exploration``: UCB's
+    constant. ``epsilon``: the share of rollout moves played at random, not by the heuristic.
+    """
 
     def __init__(
         self,
@@ -74,13 +79,18 @@ class ISMCTSBot:
         seed: int | None = None,
         *,
         exploration: float = 0.7,
-        rollout_depth: int = 10,
+        rollout_depth: int | None = None,
         epsilon: float = 0.1,
     ) -> None:
         if type(iterations) is not int or iterations < 1:
             raise GameError(f"iterations must be a whole number >= 1, got {shown(iterations)}")
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        if time_limit is not None and not (type(time_limit) in (int, float) and 0 < time_limit < math.inf):
             raise GameError(f"time_limit must be a number of seconds > 0, got {shown(time_limit)}")
+        if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
+            raise GameError(f"rollout_depth must be a whole number >= 0 or None (the game's), got {shown(rollout_depth)}")
+        for name, value in (("exploration", exploration), ("epsilon", epsilon)):
+            if type(value) not in (int, float) or not 0 <= value < math.inf or (name == "epsilon" and value > 1):
+                raise GameError(f"{name} must be a number {'in [0, 1]' if name == 'epsilon' else '>= 0'}, got {shown(value)}")
         self.name = "ISMCTS bot"
         self.iterations = iterations
         self.time_limit = time_limit
@@ -118,7 +128,7 @@ class ISMCTSBot:
         players = players or len(game.scores(probe))
         has_heuristic = heuristic(probe, legal_of(probe)) is not None if not over(probe) else False
         has_evaluate = evaluate(probe) is not None
-        depth_limit = self.rollout_depth if has_evaluate else _LONG
+        depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
         root = _Node(-1)
         c, eps = self.exploration, self.epsilon
         done = 0
@@ -188,7 +198,8 @@ class ISMCTSBot:
             ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
             reverse=True,
         )
-        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "root_children": len(root.children)}
+        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "root_children": len(root.children),
+                           "rollout_depth": depth_limit if has_evaluate else None}
         if not ranked:
             return legal[rng.randrange(len(legal))]
         return ranked[0][2]

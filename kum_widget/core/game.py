@@ -47,6 +47,11 @@ class CardGame:
     A greedy bot is then handed the scores alone: no view built, no position dealt. A
     subclass that writes its own ``heuristic`` must say so again (else it is False)."""
 
+    rollout_depth: ClassVar[int] = 10
+    """How many moves ISMCTS's rollouts play before :meth:`evaluate` scores the position
+    (when the bot is not given a depth): shorter is faster, and as strong when ``evaluate``
+    judges a position well (``bench/ismcts_match.py`` tells)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__ and "fair_heuristic" not in cls.__dict__:
