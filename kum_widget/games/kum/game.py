@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.session import Session
-from .actions import Action, Discard, Draw, ParsedAction, Play, action_from_id, action_id, action_table, parse_action
+from .actions import Action, Discard, Draw, ParsedAction, Play, action_id, action_table, parse_action
 from .card_game import KumRules
 from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
@@ -283,6 +283,10 @@ class Game(Session):
 
     # -- actions -----------------------------------------------------------------------
 
+    def legal_action_ids(self) -> list[int]:
+        """The ids of :meth:`legal_actions`, in the same order (a new list each call)."""
+        return legal_ids(self._state)  # already a copy: no second one
+
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move, sorted by id (stable)."""
         s = self._state
@@ -370,7 +374,11 @@ class Game(Session):
 
     def _resolve(self, action: Any) -> int:
         s = self._state
-        known = action_table(s.n, s.m).ids.get(id(action))
+        table = action_table(s.n, s.m)
+        if type(action) is int:
+            table[action]  # range check (a bad id raises as action_from_id does; a good one is cached)
+            return action
+        known = table.ids.get(id(action))
         if known is not None and known[0] is action:  # one of the objects legal_actions() hands out
             return known[1]
         if isinstance(action, (Play, Draw, Discard)):
@@ -382,9 +390,6 @@ class Game(Session):
             if isinstance(action, Play) and (action.slot or 0) >= s.m:
                 raise IllegalActionError(f"there is no mine {action.slot + 1}: mines are 1..{s.m}")  # type: ignore[operator]
             return aid
-        if type(action) is int:
-            action_from_id(action, s.n, s.m)  # range check
-            return action
         if isinstance(action, str):
             return self._resolve_text(parse_action(action), action)
         raise InvalidActionError(f"an action is text, an action object or an id, got {type(action).__name__}")
