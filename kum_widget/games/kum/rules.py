@@ -93,7 +93,7 @@ def legal_ids(s: State) -> list[int]:
         out = [b] if s.deck else []
         if not s.deck_only:
             b += CAMP_OFFSET
-            out.extend(b + r for r, pile in enumerate(s.camp) if pile)
+            out += [b + r for r, pile in enumerate(s.camp) if pile]
         return out
     if phase == DISCARD:
         b = s.base + DISCARD_OFFSET
