@@ -96,7 +96,7 @@ def bot_move(session: Any, bot: Bot) -> Any:
     pick = getattr(bot, "pick", None)
     if getattr(bot, "scores_only", False) and callable(pick) and session.game.fair_heuristic:  # the scores are all it reads
         ids = session.legal_action_ids()
-        aid = pick(ids, session.heuristic_scores(ids) if len(ids) > 1 else None)
+        aid = pick(ids, session.heuristic_scores() if len(ids) > 1 else None)  # None: every legal id, in that order
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)
