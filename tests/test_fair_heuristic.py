@@ -110,7 +110,7 @@ def test_a_subclass_that_writes_its_own_heuristic_is_not_fair_until_it_says_so()
     assert Bust.fair_heuristic and not Mine.fair_heuristic and Said.fair_heuristic and Inherits.fair_heuristic
 
 
-@pytest.mark.parametrize("bad", [5, "abc", [1.5], [-1], [10**6], [None], {"a": 1}, ["play 7"]])
+@pytest.mark.parametrize("bad", [5, "abc", [1.5], [-1], [10**6], [None], {"a": 1}, ["play 7"], [[1]], ({2},)])
 def test_heuristic_scores_refuses_what_is_not_legal_ids_and_changes_nothing(bad: Any) -> None:
     g = kum.Game(2, seed=4)
     before, sid = g.to_dict(), g.state_id

@@ -247,7 +247,7 @@ class Session:
         legal = self.game.legal_actions(self._state)
         if ids is None:
             ids = list(legal)
-        elif not isinstance(ids, (list, tuple)) or not set(ids) <= set(legal) or any(type(a) is not int for a in ids):
+        elif not isinstance(ids, (list, tuple)) or any(type(a) is not int for a in ids) or not set(ids) <= set(legal):
             bad = ids if not isinstance(ids, (list, tuple)) else next((a for a in ids if type(a) is not int or a not in legal), ids)
             raise IllegalMoveError(f"heuristic_scores takes legal action ids of the player to act, got {shown(bad)}")
         return self.game.heuristic(self._state, list(ids))

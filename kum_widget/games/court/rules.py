@@ -39,6 +39,7 @@ __all__ = ["CourtOfTheThreeClans"]
 
 _NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
 _ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
+_PARTS = ("defeated", "court", "powers", "cp", "captured", "row_princes")  # breakdown()'s keys
 _CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
 
 
@@ -168,28 +169,24 @@ class CourtOfTheThreeClans(CardGame):
             return sum(1 for y in _ROW[space] if y != space and (m := court[y]) is not None and clans[m] == clan)
         return 0
 
+    def _parts(self, s: CourtState) -> tuple[int, int, int, int, int, int]:
+        """The score's parts, in :data:`_PARTS` order (a tuple: ISMCTS scores thousands of positions)."""
+        vp, prince = self.vp_of, self.prince_of
+        return (
+            sum([vp[c] for c in s.defeated]),
+            sum([vp[c] for c in s.court if c is not None]) if self.rules["court_vp"] else 0,
+            self.power_vp(s),
+            s.cp // 3,
+            -sum([vp[c] for c in s.captured]),
+            -sum([vp[c] for c in s.row if c is not None and prince[c]]) if self.rules["row_princes_subtract"] else 0,
+        )
+
     def breakdown(self, s: CourtState) -> dict[str, int]:
         """The parts of the score (they add up to it): positive parts, then the negative ones."""
-        vp, prince = self.vp_of, self.prince_of
-        return {
-            "defeated": sum([vp[c] for c in s.defeated]),
-            "court": sum([vp[c] for c in s.court if c is not None]) if self.rules["court_vp"] else 0,
-            "powers": self.power_vp(s),
-            "cp": s.cp // 3,
-            "captured": -sum([vp[c] for c in s.captured]),
-            "row_princes": -sum([vp[c] for c in s.row if c is not None and prince[c]]) if self.rules["row_princes_subtract"] else 0,
-        }
+        return dict(zip(_PARTS, self._parts(s), strict=True))
 
     def score(self, s: CourtState) -> int:
-        """The sum of :meth:`breakdown`, without the dict (ISMCTS scores thousands of positions)."""
-        vp = self.vp_of
-        total = sum([vp[c] for c in s.defeated]) - sum([vp[c] for c in s.captured]) + s.cp // 3 + self.power_vp(s)
-        if self.rules["court_vp"]:
-            total += sum([vp[c] for c in s.court if c is not None])
-        if self.rules["row_princes_subtract"]:
-            prince = self.prince_of
-            total -= sum([vp[c] for c in s.row if c is not None and prince[c]])
-        return total
+        return sum(self._parts(s))
 
     def rank(self, s: CourtState) -> str:
         """The verdict on a score (C10)."""
