@@ -8,14 +8,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint typecheck pytest bench bench-peer env js clean
+.PHONY: lab test lint typecheck pytest bench bench-peer env js clean voila marimo html
 
 env: $(VENV)/.synced js
 
 # The board's front-end: js/ bundled by esbuild (from the npm registry) into the package.
-js: kum_widget/static/widget.js
+js: kum_widget/static/widget.js kum_widget/static/replay.js
 
-kum_widget/static/widget.js: $(wildcard js/*.js js/*.css) package.json package-lock.json
+kum_widget/static/widget.js kum_widget/static/replay.js &: $(wildcard js/*.js js/*.css) package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	npm run --silent build
 
@@ -24,11 +24,23 @@ $(UV):
 	.tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
 
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --locked --all-extras --python $(PYTHON)
+	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON)
 	touch $@
 
 lab: env
 	$(BIN)/jupyter lab $(ROOT_FLAG) --config=jupyter/jupyter_server_config.py notebooks/01_play.ipynb
+
+# The other hosts (README, "Every notebook host"): a notebook served as a page without code
+# (what a class sees), the marimo app, and an executed notebook as a page that works offline.
+NB ?= notebooks/01_play.ipynb
+voila: env
+	$(BIN)/voila $(NB)
+
+marimo: env
+	$(BIN)/marimo run notebooks/play_marimo.py
+
+html: env
+	$(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.store_widget_state=False $(NB)
 
 test: lint typecheck pytest
 
@@ -50,9 +62,9 @@ bench: env  # the quick figures; bench/bots.py (about 20 min) and bench/latency.
 # environment is again exactly what `make test` syncs (which never installs it).
 PEER_ARGS ?=
 bench-peer: | $(UV)
-	$(UV) sync --locked --all-extras --group bench --python $(PYTHON)
+	$(UV) sync --locked --all-extras --group hosts --group bench --python $(PYTHON)
 	$(BIN)/python bench/peer.py $(PEER_ARGS); status=$$?; \
-	$(UV) sync --locked --all-extras --python $(PYTHON); exit $$status
+	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON); exit $$status
 
 clean:
 	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache

@@ -177,7 +177,7 @@ function seatPanel(s, player, board, ctx) {
   );
 }
 
-function gameOver(board, seats, on, busy) {
+function gameOver(board, seats, on, busy, live) {
   const columns = [];
   for (const s of seats) for (const c of s.counters || []) if (!columns.includes(c.label)) columns.push(c.label);
   const rows = board.players.map((p) => {
@@ -193,10 +193,11 @@ function gameOver(board, seats, on, busy) {
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...columns.map((c) => h("th", {}, c)), h("th", {}, "Final score"))),
       h("tbody", {}, rows)),
-    h("button", { type: "button", class: "kum-primary", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "Play again"));
+    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "Play again") : null);
 }
 
-/** Build the whole board into `root`. `m` holds the traits; `ui` the local selection. */
+/** Build the whole board into `root`. `m` holds the traits; `ui` the local selection
+ * (`ui.static`: a picture of the board, as in a replay file: no controls, nothing to send). */
 export function buildBoard(root, m, ui, on) {
   const board = m.board;
   if (!board || !board.players) {
@@ -204,6 +205,7 @@ export function buildBoard(root, m, ui, on) {
     return;
   }
   const busy = Boolean(ui.pending);
+  const live = !ui.static;
   const ctx = { legal: indexLegal(m.legal), busy, last: (m.last_move || {}).target || "" };
   const seats = board.seats || [];
   const byseat = new Map(board.players.map((p) => [p.seat, p]));
@@ -220,14 +222,15 @@ export function buildBoard(root, m, ui, on) {
     h("div", { class: "kum-top" },
       h("strong", { class: "kum-title" }, board.title || ""),
       h("span", { class: "kum-status", role: "status", "aria-live": "polite" }, board.status || ""),
-      h("span", { class: "kum-controls" },
+      live ? h("span", { class: "kum-controls" },
         h("button", { type: "button", dataset: { control: "undo" }, disabled: busy, title: "Back to your previous decision", onclick: () => on.send({ kind: "undo" }) }, "Undo"),
         h("button", { type: "button", dataset: { control: "redo" }, disabled: busy || !(m.step < m.max_step), title: "Forward again", onclick: () => on.send({ kind: "redo" }) }, "Redo"),
-        h("button", { type: "button", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "New game"))),
+        h("button", { type: "button", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "New game"),
+        on.replay ? h("button", { type: "button", dataset: { control: "save-replay" }, disabled: busy, title: "Save this game as one HTML file that replays it anywhere, offline", onclick: () => on.replay() }, "Save replay") : null) : null),
     m.error ? h("div", { class: "kum-error", role: "alert" }, m.error) : null,
     ui.notice ? h("div", { class: "kum-error", role: "alert" }, ui.notice) : null,
-    board.over ? gameOver(board, seats, on, busy) : null,
-    passScreen,
+    board.over ? gameOver(board, seats, on, busy, live) : null,
+    live ? passScreen : null,
     (board.zones || []).length ? h("div", { class: "kum-table" }, board.zones.map((z) => zone(z, ctx))) : null,
     typeof board.text === "string" ? h("pre", { class: "kum-text-view" }, board.text) : null,
     buttons.length ? h("div", { class: "kum-actions", role: "group", "aria-label": "Actions" }, buttons) : null,

@@ -59,7 +59,20 @@ function render({ model, el }) {
       ui.newGame = !ui.newGame;
       draw();
     },
+    replay() {
+      on.send({ kind: "replay" }); // the kernel writes the file (only it knows the record); the answer carries it
+    },
   };
+
+  // The replay file arrives as text in the answer: saved through a link to a Blob, as any download.
+  function save(text, name) {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/html" }));
+    const link = h("a", { href: url, download: typeof name === "string" && name ? name : "replay.html", hidden: true });
+    root.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
 
   function newGameForm(m) {
     if (!ui.newGame) return null;
@@ -110,6 +123,7 @@ function render({ model, el }) {
     if (!msg || msg.kind !== "answer" || msg.id !== ui.pending) return;
     const drawn = ui.drawnSince;
     release();
+    if (typeof msg.replay === "string") save(msg.replay, msg.filename);
     if (!drawn) draw(); // nothing changed (a refusal repeated, say): show the board live again
   }
 

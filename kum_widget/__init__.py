@@ -6,7 +6,7 @@
 0
 
 The court solitaire of the three clans is ``kum.Court`` (rules: ``kum.CourtRules``).
-The widget (``kum.GameWidget``), the bots (``kum.bots``), the design lab
+The widget (``kum.GameWidget``), replay files (``kum.save_replay``), the bots (``kum.bots``), the design lab
 (``kum.lab``, ``kum.simulate``) and the core every game is written on
 (``kum.core``, see GAMES.md) load on first use, so ``import kum_widget`` stays
 light: no Jupyter, pandas, matplotlib or dask at import time.
@@ -53,7 +53,7 @@ __all__ = [
     "Draw", "Drew", "Event", "Game", "GameOver", "GameWidget", "IllegalActionError", "KingsUnderMountains", "InvalidActionError",
     "InvalidCardError", "InvalidDeckError", "InvalidRecordError", "InvalidRulesError", "InvalidStateError",
     "KumError", "Mine", "MineFace", "OverseerPlaced", "Play", "Played", "Race", "Refilled", "Rules", "Stuck",
-    "__version__", "core", "lab", "simulate", "Court", "CourtRules", "court",
+    "__version__", "core", "lab", "simulate", "Court", "CourtRules", "court", "save_replay", "replay_html",
 ]
 
 
@@ -75,6 +75,10 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
+    if name in ("save_replay", "replay_html"):  # a game as one HTML file (kum_widget/replay.py)
+        from . import replay
+
+        return getattr(replay, name)
     if name == "simulate":  # the design lab; pandas and tqdm load when it runs
         from .lab import simulate
 

@@ -25,12 +25,14 @@ import anywidget
 import traitlets as t
 
 from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
+from ._board_text import board_text
 from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
 from .core.errors import GameError, shown
 from .core.game import CardGame
 from .core.registry import game_class
 from .core.session import Session, new_session
+from .replay import document, replay_data, save_replay, snapshot_html
 
 __all__ = ["GameWidget"]
 
@@ -42,6 +44,7 @@ _MSG_FIELDS = {
     "redo": set(),
     "ready": set(),
     "new_game": {"seed", "bot"},
+    "replay": set(),
 }
 
 
@@ -257,6 +260,52 @@ class GameWidget(anywidget.AnyWidget):
             self._running_bots = False
         return moves
 
+    def save_replay(self, path: Any, *, title: str | None = None) -> Path:
+        """Save the game as one HTML file that replays it offline (``kum.save_replay``),
+        drawn as this board draws it: one human's seat, the public table for a hot seat,
+        the full table with ``reveal``. The board's "Save replay" button saves the same."""
+        viewer = self._replay_viewer()
+        return save_replay(self._game, path, seat=viewer.seat, public=viewer.kind == "public", title=title)
+
+    def _replay_viewer(self) -> Viewer:
+        # What this page may hold at every step: never a hand the board would hide.
+        if self.reveal:
+            return Viewer("full")
+        if len(self._humans()) < 2:
+            return Viewer("seat", self.seat)
+        return Viewer("public")
+
+    def _replay_page(self) -> str:
+        return document(replay_data(self._game, self._replay_viewer(), bots=self._bots))
+
+    def _replay_name(self) -> str:
+        words = "".join(ch if ch.isalnum() else " " for ch in self._game._title().lower()).split()
+        return f"{'-'.join(words) or 'game'}-replay.html"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live board, and for viewers without a kernel the board as it is now: a
+        picture drawn by its renderer (HTML) and the text board (plain text). They outlive
+        the moment (a saved notebook keeps them), so they are drawn for whom a replay file
+        would be (``_replay_viewer``): in a hot seat the public table, never a hand that
+        only the player at the screen may see."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle  # the metadata too: Colab needs it
+        try:
+            viewer = self._replay_viewer()
+            board = board_payload(self._game, viewer, bots=self._bots)
+            lines = log_lines(self._game, viewer)
+            forms = {"text/plain": board_text(board, lines, last=3),
+                     "text/html": snapshot_html(board, lines, last_move(self._game, self._bots, board), state_id=self.state_id)}
+        except Exception:  # a board these forms cannot carry: the live view still shows it
+            forms = {}
+        return {**data, **forms}, metadata
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"{name} (bot)" if s in self._bots else name for s, name in enumerate(self._game.players))
+        return f"<GameWidget: {self._game._title()}; {seats}; state {self.state_id}>"
+
     def close(self) -> None:
         """Close the board: it stops following the game and its bots stop."""
         if getattr(self, "_closed", True) is False:  # (a half-built board has nothing to undo)
@@ -404,17 +453,18 @@ class GameWidget(anywidget.AnyWidget):
         token = content.get("id") if isinstance(content, dict) else None
         if not isinstance(token, str) or len(token) > 64:
             token = None
+        extra: dict[str, Any] = {}
         with self.hold_sync():  # one update per click, whatever it changes
             try:
-                self._handle_browser(content)
+                extra = self._handle_browser(content) or {}
             except GameError as exc:
                 self.error = str(exc)
             except Exception as exc:  # never a traceback in the notebook for a click
                 self.error = f"internal error ({type(exc).__name__}): {exc}"
                 self._sync()
-        self.send({"kind": "answer", "id": token, "state_id": self.state_id})
+        self.send({"kind": "answer", "id": token, "state_id": self.state_id, **extra})
 
-    def _handle_browser(self, content: Any) -> None:
+    def _handle_browser(self, content: Any) -> dict[str, Any] | None:
         if not isinstance(content, dict):
             raise GameError("refused a message from the board: not an object")
         kind = content.get("kind")
@@ -438,6 +488,8 @@ class GameWidget(anywidget.AnyWidget):
             self.error = ""
         elif kind == "new_game":
             self._browser_new_game(content)
+        elif kind == "replay":  # a one-off: the file comes back in the answer, nothing changes
+            return {"replay": self._replay_page(), "filename": self._replay_name()}
         else:
             text = content.get("action")
             if not isinstance(text, str) or len(text) > 200:
@@ -447,6 +499,7 @@ class GameWidget(anywidget.AnyWidget):
                     raise GameError("it is not your turn to act on this board")
                 raise GameError(f"refused {text[:80]!r}: not a legal action now")
             self.act(text)
+        return None
 
     def _browser_new_game(self, content: dict[str, Any]) -> None:
         seed = content.get("seed")

@@ -7,7 +7,7 @@ from typing import Any
 
 import kum_widget as kum
 
-__all__ = ["Recorded", "browser_msg", "browser_write", "hand_ids", "run_on_own_loop", "send", "zone"]
+__all__ = ["Recorded", "browser_msg", "browser_write", "hand_ids", "run_on_own_loop", "send", "unpack_replay", "zone"]
 
 
 class Recorded(kum.GameWidget):
@@ -93,3 +93,13 @@ def zone(board: dict[str, Any], zone_id: str) -> dict[str, Any]:
 def hand_ids(board: dict[str, Any], seat: int) -> list[int | None]:
     """The card ids a board shows in ``seat``'s hand (None for a card it does not name)."""
     return [int(c["id"].split()[1]) if c["id"].startswith("card ") else None for c in zone(board, f"hand {seat}").get("cards", [])]
+
+
+def unpack_replay(page: str) -> list[dict[str, Any]]:
+    """The packed games in a replay file or a snapshot, as the page's script reads them."""
+    import base64
+    import re
+    import zlib
+
+    found = re.findall(r'<script type="application/x-kum-replay" data-host="[^"]+">([^<]*)</script>', page)
+    return [json.loads(zlib.decompress(base64.b64decode(text))) for text in found]

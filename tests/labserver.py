@@ -1,5 +1,5 @@
-"""A real `jupyter lab` on a free localhost port, isolated, for end-to-end tests and
-the latency benchmark. It serves copies of the notebooks (so autosave never touches
+"""A real `jupyter lab` (or Jupyter Notebook 7: ``app="notebook"``) on a free localhost
+port, isolated, for end-to-end tests and the latency benchmark. It serves copies of the notebooks (so autosave never touches
 the committed ones) and has its own config, settings, runtime and workspace folders.
 """
 
@@ -36,7 +36,10 @@ def free_port() -> int:
 class LabServer:
     """``with LabServer(notebooks) as lab: page.goto(lab.url("01_play.ipynb"))``"""
 
-    def __init__(self, notebooks: dict[str, Any], *, nodelay: bool = True, theme: str | None = None) -> None:
+    def __init__(self, notebooks: dict[str, Any], *, nodelay: bool = True, theme: str | None = None, app: str = "lab") -> None:
+        if app not in ("lab", "notebook"):
+            raise ValueError(f"app is 'lab' or 'notebook', got {app!r}")
+        self.app = app  # Notebook 7 is a server extension app like Lab: the same flags and folders
         self.notebooks = notebooks  # file name -> notebook JSON (dict)
         self.nodelay = nodelay
         self.theme = theme
@@ -53,6 +56,8 @@ class LabServer:
             (root / name).write_text(json.dumps(nb))
         settings = self.tmp / "settings"
         for rel, value in SETTINGS.items():
+            if self.app == "notebook" and "notification" in rel:
+                continue  # Notebook 7 has no news plugin: a settings file for it breaks its settings load
             path = settings / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(value))
@@ -68,7 +73,7 @@ class LabServer:
             "IPYTHONDIR": str(self.tmp / "ipython"),
         }
         cmd = [
-            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+            sys.executable, "-m", "jupyter", self.app, "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
             f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
         ]
         if os.geteuid() == 0:
@@ -80,7 +85,7 @@ class LabServer:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited: {self.log_path.read_text()[-2000:]}")
+                raise RuntimeError(f"jupyter {self.app} exited: {self.log_path.read_text()[-2000:]}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status?token={self.token}", timeout=2) as r:
                     if r.status == 200:
@@ -88,7 +93,7 @@ class LabServer:
             except OSError:
                 time.sleep(0.3)
         self.__exit__(None, None, None)
-        raise RuntimeError("jupyter lab did not start within 90 s")
+        raise RuntimeError(f"jupyter {self.app} did not start within 90 s")
 
     def kernels(self) -> list[dict[str, Any]]:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/kernels?token={self.token}", timeout=5) as r:
@@ -108,6 +113,8 @@ class LabServer:
         raise RuntimeError(f"no connected idle kernel after {timeout} s")
 
     def url(self, notebook: str) -> str:
+        if self.app == "notebook":  # one notebook per page, no workspace to reset
+            return f"http://127.0.0.1:{self.port}/notebooks/{notebook}?token={self.token}"
         return f"http://127.0.0.1:{self.port}/lab/tree/{notebook}?token={self.token}&reset"
 
     def __exit__(self, *exc: object) -> None:

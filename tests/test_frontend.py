@@ -320,3 +320,30 @@ def test_hot_seat_pass_screen_shows_no_hand(page, artifacts: Path) -> None:  # t
     page.locator('.kum-pass [data-control="ready"]').click()
     feed_back(page, w)
     assert page.locator(".kum-pass").count() == 0 and page.locator("[data-playable]").count() >= 1
+
+
+def test_save_replay_button_downloads_the_file_the_kernel_wrote(page, browser, tmp_path: Path, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    from test_replay import offline_page
+
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    for _ in range(3):  # a few moves of each side, from a cell
+        w.act(w.offered[0])
+        w.act(w.offered[0])
+    mount(page, w)
+    page.click("[data-control='save-replay']")
+    assert [m["kind"] for m in page.evaluate("() => window.model.sent")] == ["replay"]
+    with page.expect_download() as download:
+        feed_back(page, w)
+    assert download.value.suggested_filename == "kings-under-mountains-replay.html"
+    saved = tmp_path / "from-the-board.html"
+    download.value.save_as(saved)
+    assert saved.read_text(encoding="utf-8") == w._replay_page()  # byte for byte what the kernel wrote
+    offline, requests, errors = offline_page(browser, saved)
+    steps = offline.locator(".kum-replay").get_attribute("data-steps")
+    assert steps == str(w.game.move_number)
+    offline.keyboard.press("End")
+    # drawn for the board's seat: the bot's hand stays face down in the file too
+    assert offline.locator('[data-zone="hand 1"] .kum-face-main.kum-face-hidden').count() == len(w.game.view(1)["players"][1]["hand"])
+    offline.screenshot(path=str(artifacts / "frontend-saved-replay.png"), full_page=True)
+    assert requests == [] and errors == []
+    offline.close()

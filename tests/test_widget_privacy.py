@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from _board_helpers import Recorded, run_on_own_loop
+from _board_helpers import Recorded, run_on_own_loop, unpack_replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -99,7 +99,36 @@ OPS = st.one_of(
     st.tuples(st.just("step"), st.integers(0, 60)),
     st.tuples(st.just("stale"), st.just(0)),
     st.tuples(st.just("run_bots"), st.just(0)),
+    st.tuples(st.just("replay"), st.just(0)),
+    st.tuples(st.just("display"), st.just(0)),
 )
+
+
+def check_files(w: Recorded) -> None:
+    """The replay file the board's button saves, and the board's snapshot in a notebook
+    output: drawn for whom the page may show, at every step, and never more."""
+    game = w.game
+    humans = [s for s in range(game.num_players) if s not in w.bots]
+    viewer = Viewer("seat", w.seat) if len(humans) < 2 else Viewer("public")
+    answer = w.answers()[-1]
+    (data,) = unpack_replay(answer["replay"])
+    assert len(data["frames"]) == game.move_number + 1
+    for frame in data["frames"]:
+        assert frame["board"]["shown_seat"] == viewer.seat and frame["board"]["spectator"] == (viewer.kind == "public")
+    expected = board_payload(game, viewer, bots=w.bots)
+    assert {k: v for k, v in data["frames"][-1]["board"].items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
+    assert data["log"][-20:] == log_lines(game, viewer)
+    check_display(w, viewer)
+
+
+def check_display(w: Recorded, viewer: Viewer) -> None:
+    """The board's picture and text in a notebook output outlive the moment (a saved file
+    keeps them): drawn for the replay's viewer, so in a hot seat never a hand."""
+    bundle, _ = w._repr_mimebundle_()
+    (shot,) = unpack_replay(bundle["text/html"])
+    board = shot["frames"][0]["board"]
+    assert board["shown_seat"] == viewer.seat and board["spectator"] == (viewer.kind == "public")
+    assert board == board_payload(w.game, viewer, bots=w.bots) and shot["log"] == log_lines(w.game, viewer)
 
 
 async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> None:
@@ -137,6 +166,12 @@ async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> None
             w._handle_msg({"content": {"data": {"method": "custom", "content": {"kind": "undo", "state_id": w.state_id - 1, "id": "s"}}}, "buffers": []})
         elif op == "run_bots":
             w.run_bots(max_moves=3)
+        elif op == "replay":
+            send("replay")
+            check_files(w)
+        elif op == "display":
+            humans = [s for s in range(game.num_players) if s not in w.bots]
+            check_display(w, Viewer("seat", w.seat) if len(humans) < 2 else Viewer("public"))
         for _ in range(400):  # let scheduled bots move (each after bot_delay)
             if not w.thinking:
                 break
@@ -160,10 +195,10 @@ def test_every_arrangement_is_covered_at_least_once() -> None:
     # The property above draws arrangements at random; these are the ones the issue names.
     for seats in ([False, True], [False, False], [False, False, True], [True, False, False, True], [False] * 4, [True, True]):
         ops = [("ready", 0), ("act", 0), ("act", 1), ("ready", 0), ("undo", 0), ("ready", 0), ("act", 3), ("redo", 0)] * 6
-        ops += [("ready", 0), ("act", 0), ("act", 0), ("undo", 0), ("act", 0), ("cell_undo", 1), ("ready", 0)] * 4
+        ops += [("ready", 0), ("act", 0), ("act", 0), ("undo", 0), ("act", 0), ("cell_undo", 1), ("ready", 0), ("replay", 0)] * 4
         run_on_own_loop(play(seats, 7, ops))
 
 
 def test_a_game_played_to_the_end_in_hot_seat_with_a_bot() -> None:
-    ops = [("ready", 0), ("act", 0)] * 400
+    ops = [("ready", 0), ("act", 0)] * 400 + [("replay", 0)]
     run_on_own_loop(play([False, True, False], 11, ops))

@@ -1,0 +1,207 @@
+"""A game you can send: one HTML file that replays it with the board's own renderer.
+
+``kum.save_replay(game, "game.html")`` writes every position of the record, as one
+viewer saw it, into a page that needs no kernel and no network (the renderer, its
+styles and the positions are inlined; a Content-Security-Policy forbids every fetch).
+The same pieces draw a notebook output's static snapshot (``GameWidget``'s HTML form),
+which an exported notebook shows where no widget manager runs.
+
+Who sees what is the board's rule: the full table by default (a record holds every
+card anyway: anyone can deal it again from the seed), ``seat=k`` for what seat ``k``
+saw at each step, ``public=True`` for what every player saw.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import secrets
+import tempfile
+import zlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ._board_data import Viewer, board_payload, last_move
+from ._board_text import board_text
+from .core.errors import GameError, InvalidOptionError, shown
+from .core.session import Session
+
+__all__ = ["replay_html", "save_replay", "snapshot_html"]
+
+_STATIC = Path(__file__).parent / "static"
+# No request of any kind: inline scripts and styles only (and data: images, if a game draws any).
+_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+_PAGE_CSS = "body{margin:0;padding:16px;background:#fff;color:#1f2328}main{max-width:1040px;margin:0 auto}" \
+    "h1{font:600 17px system-ui,sans-serif;margin:0 0 4px}.kum-meta{font:13px system-ui,sans-serif;color:#656d76;margin:0 0 8px}"
+
+
+@cache
+def _asset(name: str) -> str:
+    path = _STATIC / name
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: build the front-end with `make js` (or `make lab`)")
+    return path.read_text(encoding="utf-8")
+
+
+def _script_text(text: str) -> str:
+    """Text safe inside a <script> element: no "</script" or "<!--" can end or bend it."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def _pack(data: dict[str, Any]) -> str:
+    try:
+        raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    except (ValueError, TypeError, UnicodeEncodeError) as exc:  # NaN, an object, a lone surrogate
+        raise InvalidOptionError(f"the board holds a value a page cannot carry ({type(exc).__name__}: {exc})") from None
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def viewer_for(session: Session, seat: Any, public: Any) -> Viewer:
+    """The viewer of ``seat``/``public`` (checked: a bad value is named, nothing is built)."""
+    if type(public) is not bool:
+        raise InvalidOptionError(f"public must be True or False, got {shown(public)}")
+    if seat is None:
+        return Viewer("public") if public else Viewer("full")
+    if public:
+        raise InvalidOptionError("pass seat or public=True, not both")
+    if type(seat) is not int or not 0 <= seat < session.num_players:
+        raise InvalidOptionError(f"seat must be 0..{session.num_players - 1} or None (the full table), got {shown(seat)}")
+    return Viewer("seat", seat)
+
+
+def _log(session: Session, viewer: Viewer) -> list[str]:
+    seat = viewer.seat if viewer.kind == "seat" else None
+    public = viewer.kind == "public"
+    out = []
+    for events in session.logs:
+        words = [session.describe(e, seat, spectator=public) for e in events]
+        out.append(" ".join(w for w in words if w))
+    return out
+
+
+def replay_data(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None = None, title: str | None = None) -> dict[str, Any]:
+    """Every position of ``session``'s record up to now, drawn for ``viewer``."""
+    bots = bots or {}
+    copy = session.clone()  # the game itself is not touched (and its listeners not called)
+    moves = copy.move_number
+    copy.undo(moves)
+    frames: list[dict[str, Any]] = []
+    try:
+        for k in range(moves + 1):
+            if k:
+                copy.redo(1)
+            board = board_payload(copy, viewer, bots=bots)
+            frames.append({"board": board, "last": last_move(copy, bots, board), "moves": k})
+    except NotImplementedError as exc:  # a game without a public view (or a board)
+        raise GameError(f"{session._title()} cannot draw this view for a replay: {exc}") from None
+    name = title if title is not None else frames[-1]["board"]["title"]
+    return {"title": str(name), "players": list(session.players), "frames": frames, "log": _log(session, viewer), "start": 0}
+
+
+def _check_title(title: Any) -> None:
+    if title is not None and not isinstance(title, str):
+        raise InvalidOptionError(f"title must be text, got {shown(title)}")
+
+
+def _check_session(game: Any, what: str) -> Session:
+    if isinstance(game, Session):
+        return game
+    if isinstance(getattr(game, "game", None), Session):  # a board: its game, as its own method does
+        raise InvalidOptionError(f"{what} takes a game; for a board, call board.save_replay(path) or pass board.game")
+    raise InvalidOptionError(f"{what} takes a game such as a kum.Game or kum.Court, got {type(game).__name__}")
+
+
+def document(data: dict[str, Any]) -> str:
+    """The whole page for packed ``data`` (see :func:`replay_data`)."""
+    host = "kum-replay"
+    last = data["frames"][-1]
+    fallback = board_text(last["board"], data["log"], last=3)
+    players = ", ".join(data["players"])
+    steps = len(data["frames"]) - 1
+    title = html.escape(f"{data['title']}: {players}")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<meta name=\"generator\" content=\"kum_widget replay\">\n<title>{title}</title>\n"
+        f"<style>{_PAGE_CSS}\n{_script_text(_asset('widget.css'))}</style>\n</head>\n<body>\n<main>\n"
+        f"<h1>{html.escape(data['title'])}</h1>\n"
+        f"<p class=\"kum-meta\">{html.escape(players)}: {steps} step{'' if steps == 1 else 's'}."
+        f"{' Use the buttons, the slider or the arrow keys (Home, End, P to play).' if steps else ''}</p>\n"
+        f"<div id=\"{host}\" class=\"kum-replay\"><pre class=\"kum-replay-text\">{html.escape(fallback)}</pre></div>\n"
+        "</main>\n"
+        f"<script type=\"application/x-kum-replay\" data-host=\"{host}\">{_pack(data)}</script>\n"
+        f"<script>{_script_text(_asset('replay.js'))}\nkumReplay.mountAll();</script>\n"
+        "</body>\n</html>\n"
+    )
+
+
+def replay_html(game: Session, *, seat: int | None = None, public: bool = False, title: str | None = None) -> str:
+    """The replay page of ``game`` as text (see :func:`save_replay`)."""
+    session = _check_session(game, "replay_html")
+    viewer = viewer_for(session, seat, public)
+    _check_title(title)
+    return document(replay_data(session, viewer, title=title))
+
+
+def save_replay(
+    game: Session, path: str | os.PathLike[str], *, seat: int | None = None, public: bool = False, title: str | None = None
+) -> Path:
+    """Write ``game``'s record as one self-contained HTML file and return its path.
+
+    Open it in any browser, offline: step through the game with the buttons, the
+    slider or the keyboard. ``seat=k`` draws what seat ``k`` saw at each step,
+    ``public=True`` what everyone saw; the default is the full table.
+    """
+    session = _check_session(game, "save_replay")
+    try:
+        name = os.fsdecode(path) if isinstance(path, (str, os.PathLike)) else ""
+    except (TypeError, ValueError):
+        name = ""
+    if not name:
+        raise InvalidOptionError(f"path must be a file path, got {shown(path)}")
+    target = Path(name)
+    try:
+        folder, parent = target.is_dir(), target.parent.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long, a null byte...
+        raise InvalidOptionError(f"cannot save {target}: {exc}") from None
+    if folder:
+        raise InvalidOptionError(f"{target} is a folder: give a file name such as {target / 'game.html'}")
+    if not parent:
+        raise InvalidOptionError(f"cannot save {target}: there is no folder {target.parent}")
+    text = replay_html(session, seat=seat, public=public, title=title)  # built (and checked) before any write
+    try:  # a whole file or none: written beside the target, then moved over it
+        fd, tmp = tempfile.mkstemp(prefix=".replay-", suffix=".html", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, ValueError) as exc:
+        raise InvalidOptionError(f"cannot save {target}: {exc}") from None
+    return target
+
+
+def snapshot_html(board: dict[str, Any], log: list[str], last: dict[str, Any], *, state_id: int) -> str:
+    """A notebook output's picture of one position: the board as the page shows it.
+
+    Drawn by the board's renderer where scripts run (an exported notebook); where they do
+    not (a sanitized output), the text board inside it stays.
+    """
+    host = f"kum-snapshot-{secrets.token_hex(6)}"
+    data = {"title": str(board.get("title", "")), "players": [p.get("name", "") for p in board.get("players", [])],
+            "frames": [{"board": board, "last": last, "moves": len(log)}], "log": list(log), "start": 0}
+    text = board_text(board, log, last=3)
+    return (
+        f"<div id=\"{host}\" class=\"kum-replay kum-snapshot\" data-state-id=\"{int(state_id)}\">"
+        f"<pre class=\"kum-replay-text\">{html.escape(text)}</pre></div>"
+        f"<style>{_script_text(_asset('widget.css'))}</style>"
+        f"<script type=\"application/x-kum-replay\" data-host=\"{host}\">{_pack(data)}</script>"
+        f"<script>if(!window.kumReplay){{{_script_text(_asset('replay.js'))}\nwindow.kumReplay=kumReplay}}"
+        "window.kumReplay.mountAll();</script>"
+    )
