@@ -3,7 +3,7 @@
 The kernel is the only writer of what the board shows. Traitlets carry the view for
 the viewer the kernel chose, the legal actions of the human to move, the log, an
 error text and the state id; the browser may not write any of them (a write is
-refused and reverted). It sends one custom message per click, checked here before
+refused and reverted). It sends one custom message per click, checked (``_board_messages``) before
 anything changes, and every message gets an answer (``{"kind": "answer", "id": ...}``)
 so the page never waits for a change that will not come.
 
@@ -25,27 +25,18 @@ import anywidget
 import traitlets as t
 
 from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
-from ._board_text import board_text
+from ._board_forms import BoardForms
+from ._board_messages import BrowserMessages
 from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
 from .core.errors import GameError, shown
 from .core.game import CardGame
 from .core.registry import game_class
 from .core.session import Session, new_session
-from .replay import document, replay_data, save_replay, snapshot_html
 
 __all__ = ["GameWidget"]
 
 _STATIC = Path(__file__).parent / "static"
-# What each browser message may carry ("id" is the page's token for the answer).
-_MSG_FIELDS = {
-    "act": {"action"},
-    "undo": set(),
-    "redo": set(),
-    "ready": set(),
-    "new_game": {"seed", "bot"},
-    "replay": set(),
-}
 
 
 def _static(name: str) -> Path:
@@ -62,7 +53,7 @@ class _Checked(t.Any):
     allow_none = False
 
 
-class GameWidget(anywidget.AnyWidget):
+class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
     """A board for ``game``; ``bots`` maps seats to bots (names or objects).
 
     ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of Kings Under Mountains
@@ -260,52 +251,6 @@ class GameWidget(anywidget.AnyWidget):
             self._running_bots = False
         return moves
 
-    def save_replay(self, path: Any, *, title: str | None = None) -> Path:
-        """Save the game as one HTML file that replays it offline (``kum.save_replay``),
-        drawn as this board draws it: one human's seat, the public table for a hot seat,
-        the full table with ``reveal``. The board's "Save replay" button saves the same."""
-        viewer = self._replay_viewer()
-        return save_replay(self._game, path, seat=viewer.seat, public=viewer.kind == "public", title=title)
-
-    def _replay_viewer(self) -> Viewer:
-        # What this page may hold at every step: never a hand the board would hide.
-        if self.reveal:
-            return Viewer("full")
-        if len(self._humans()) < 2:
-            return Viewer("seat", self.seat)
-        return Viewer("public")
-
-    def _replay_page(self) -> str:
-        return document(replay_data(self._game, self._replay_viewer(), bots=self._bots))
-
-    def _replay_name(self) -> str:
-        words = "".join(ch if ch.isalnum() else " " for ch in self._game._title().lower()).split()
-        return f"{'-'.join(words) or 'game'}-replay.html"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The live board, and for viewers without a kernel the board as it is now: a
-        picture drawn by its renderer (HTML) and the text board (plain text). They outlive
-        the moment (a saved notebook keeps them), so they are drawn for whom a replay file
-        would be (``_replay_viewer``): in a hot seat the public table, never a hand that
-        only the player at the screen may see."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None:
-            return None
-        data, metadata = bundle  # the metadata too: Colab needs it
-        try:
-            viewer = self._replay_viewer()
-            board = board_payload(self._game, viewer, bots=self._bots)
-            lines = log_lines(self._game, viewer)
-            forms = {"text/plain": board_text(board, lines, last=3),
-                     "text/html": snapshot_html(board, lines, last_move(self._game, self._bots, board), state_id=self.state_id)}
-        except Exception:  # a board these forms cannot carry: the live view still shows it
-            forms = {}
-        return {**data, **forms}, metadata
-
-    def __repr__(self) -> str:
-        seats = ", ".join(f"{name} (bot)" if s in self._bots else name for s, name in enumerate(self._game.players))
-        return f"<GameWidget: {self._game._title()}; {seats}; state {self.state_id}>"
-
     def close(self) -> None:
         """Close the board: it stops following the game and its bots stop."""
         if getattr(self, "_closed", True) is False:  # (a half-built board has nothing to undo)
@@ -446,74 +391,6 @@ class GameWidget(anywidget.AnyWidget):
         except Exception as exc:  # the game has changed: say so on the board, never split silently
             self.error = f"the board could not follow the game ({type(exc).__name__}: {exc}); run a cell to refresh"
             raise
-
-    # -- browser messages (trust nothing) -------------------------------------------------
-
-    def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        token = content.get("id") if isinstance(content, dict) else None
-        if not isinstance(token, str) or len(token) > 64:
-            token = None
-        extra: dict[str, Any] = {}
-        with self.hold_sync():  # one update per click, whatever it changes
-            try:
-                extra = self._handle_browser(content) or {}
-            except GameError as exc:
-                self.error = str(exc)
-            except Exception as exc:  # never a traceback in the notebook for a click
-                self.error = f"internal error ({type(exc).__name__}): {exc}"
-                self._sync()
-        self.send({"kind": "answer", "id": token, "state_id": self.state_id, **extra})
-
-    def _handle_browser(self, content: Any) -> dict[str, Any] | None:
-        if not isinstance(content, dict):
-            raise GameError("refused a message from the board: not an object")
-        kind = content.get("kind")
-        if not isinstance(kind, str) or kind not in _MSG_FIELDS:
-            raise GameError(f"refused a message from the board: unknown kind {str(kind)[:40]!r}")
-        extra = set(content) - _MSG_FIELDS[kind] - {"kind", "state_id", "id"}
-        if extra:
-            raise GameError(f"refused a {shown(kind)} message: unknown field {str(sorted(map(str, extra))[0])[:40]!r}")
-        sid = content.get("state_id")
-        if type(sid) is not int or sid != self._game.state_id:
-            raise GameError("that click was on an old board (the game has moved on); try again")
-        if kind == "ready":
-            self.ready()
-        elif kind == "undo":
-            if not self.undo():
-                raise GameError("nothing to undo: no earlier decision of a player at this board")
-            self.error = ""
-        elif kind == "redo":
-            if not self.redo():
-                raise GameError("nothing to redo")
-            self.error = ""
-        elif kind == "new_game":
-            self._browser_new_game(content)
-        elif kind == "replay":  # a one-off: the file comes back in the answer, nothing changes
-            return {"replay": self._replay_page(), "filename": self._replay_name()}
-        else:
-            text = content.get("action")
-            if not isinstance(text, str) or len(text) > 200:
-                raise GameError("refused a message from the board: 'action' must be action text")
-            if text not in self._offered:
-                if not self._offered:
-                    raise GameError("it is not your turn to act on this board")
-                raise GameError(f"refused {text[:80]!r}: not a legal action now")
-            self.act(text)
-        return None
-
-    def _browser_new_game(self, content: dict[str, Any]) -> None:
-        seed = content.get("seed")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**31):
-            raise GameError("new game: seed must be a whole number 0..2^31-1 or empty")
-        bot = content.get("bot")
-        bots = None
-        if bot is not None:
-            if not isinstance(bot, str) or bot not in BOT_NAMES:
-                raise GameError(f"new game: unknown bot {str(bot)[:20]!r}")
-            if not self._bots:
-                raise GameError("new game: this board has no bot seat to change")
-            bots = dict.fromkeys(self._bots, bot)
-        self.new_game(seed=seed, bots=bots)
 
     # -- bots ------------------------------------------------------------------------
 
