@@ -17,6 +17,7 @@ import pytest
 from hostservers import MarimoServer, VoilaServer
 from labserver import LabServer, code_cell, open_notebook, run_all, run_cell, snapshot, wait_idle
 from test_notebooks import NOTEBOOK_DIR, fast_notebook
+from test_replay import offline_page
 
 COURT_SEED = 3
 
@@ -83,6 +84,7 @@ def shown_scores(board: Any) -> list[float]:
 @pytest.fixture(scope="module")
 def notebook7():  # type: ignore[no-untyped-def]
     play = fast_notebook(NOTEBOOK_DIR / "01_play.ipynb")
+    play["cells"].append(code_cell('print("KUM-LEN", len(board.game.history))'))
     with LabServer({"01_play.ipynb": play, "court.ipynb": court_notebook()}, app="notebook") as server:
         yield server
 
@@ -97,7 +99,7 @@ def open_in_notebook7(page: Any, server: LabServer, name: str) -> Any:
     return board
 
 
-def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = new_page(browser)
     board = open_in_notebook7(page, notebook7, "01_play.ipynb")
     board.locator("[data-playable]").first.wait_for(timeout=30_000)
@@ -112,8 +114,32 @@ def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, ar
     match = re.search(r"'over', \[([-\d, ]+)\], 0\)", out.first.text_content() or "")
     assert match, out.first.text_content()
     assert [float(x) for x in match.group(1).split(",")] == scores
+    # the board's Save replay button: the kernel writes the file, the page saves it
+    with page.expect_download() as download:
+        board.locator("[data-control='save-replay']").click()
+    assert download.value.suggested_filename == "kings-under-mountains-replay.html"
+    saved = tmp_path / "replay.html"
+    download.value.save_as(saved)
+    offline, requests, offline_errors = offline_page(browser, saved)
+    assert offline.locator(".kum-replay").get_attribute("data-steps") == str(steps_in_log(page))
+    offline.locator(".kum-replay").focus()
+    offline.keyboard.press("End")
+    assert [float(c.text_content() or "nan") for c in offline.locator(".kum-over [data-score]").all()] == scores
+    offline.screenshot(path=str(artifacts / "host-notebook7-kum-replay.png"))
+    assert requests == [] and offline_errors == []
+    offline.close()
     assert ours(errors) == []
     page.close()
+
+
+def steps_in_log(page: Any) -> int:
+    """The game's length, read from a cell (the kernel's count, not the page's)."""
+    run_cell(page, "KUM-LEN")
+    out = page.locator(".jp-CodeCell", has_text="KUM-LEN").first.locator(".jp-OutputArea-output")
+    page.wait_for_function("el => /KUM-LEN [1-9]/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
+    match = re.search(r"KUM-LEN (\d+)", out.first.text_content() or "")
+    assert match
+    return int(match.group(1))
 
 
 def test_notebook7_plays_the_court_to_the_end(notebook7, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]

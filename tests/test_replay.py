@@ -296,3 +296,14 @@ def test_play_runs_through_to_the_end(browser: Any, tmp_path: Path) -> None:
     assert page.locator("[data-control='play']").get_attribute("aria-pressed") == "false"
     assert requests == [] and errors == []
     page.close()
+
+
+def test_any_game_on_the_shell_replays(tmp_path: Path) -> None:
+    from kum_widget.core.examples import Bust
+    from kum_widget.core.session import new_session
+
+    game = played(new_session(Bust(), ["Ann", "Ben"], seed=3))
+    (data,) = unpack_replay(kum.save_replay(game, tmp_path / "bust.html", public=True).read_text())
+    assert len(data["frames"]) == game.move_number + 1 and data["title"] == "Bust"
+    assert data["frames"][-1]["board"] == board_payload(game, Viewer("public"))
+    assert all("drew a card." in line for line in data["log"] if " drew " in line), "the public reads no drawn card"
