@@ -46,7 +46,8 @@ def _(get_kum_moves, kum_board, mo):
     _game = kum_board.game
     _scores = ", ".join(f"{name} {score}" for name, score in zip(_game.players, _game.scores(), strict=True))
     _turn = "game over" if _game.is_over else f"{_game.players[_game.current_player]} to {_game.phase}"
-    mo.md(f"From Python: **{_game.move_number} actions** played; scores {_scores}; {_turn}.")
+    _n = _game.move_number
+    mo.md(f"From Python: **{_n} action{'' if _n == 1 else 's'}** played; scores {_scores}; {_turn}.")
     return
 
 
@@ -75,7 +76,8 @@ def _(court_board, get_court_moves, mo):
     get_court_moves()
     _court = court_board.game
     mo.md(
-        f"From Python: **{_court.move_number} actions** played; turn {_court.turn}, phase {_court.phase}; "
+        f"From Python: **{_court.move_number} action{'' if _court.move_number == 1 else 's'}** played; "
+        f"turn {_court.turn}, phase {_court.phase}; "
         f"{_court.cp} CP; score so far {_court.scores()[0]:g} ({_court.rank()})."
     )
     return

@@ -106,19 +106,22 @@ class VoilaServer(_Server):
 
 
 class MarimoServer(_Server):
-    """``marimo run APP.py``: an app, read-only, one kernel per browser session."""
+    """``marimo run APP.py``: an app, read-only, one kernel per browser session
+    (``mode="edit"``: ``marimo edit APP.py``, the notebook with its code)."""
 
     name = "marimo"
 
-    def __init__(self, app: Path) -> None:
+    def __init__(self, app: Path, mode: str = "run") -> None:
         super().__init__()
-        self.app = app
+        if mode not in ("run", "edit"):
+            raise ValueError(f"mode is 'run' or 'edit', got {mode!r}")
+        self.app, self.mode = app, mode
 
     def __enter__(self) -> MarimoServer:
         target = self.tmp / self.app.name
         shutil.copy(self.app, target)
         cmd = [
-            sys.executable, "-m", "marimo", "-q", "run", str(target), "--headless", "--host", "127.0.0.1",
+            sys.executable, "-m", "marimo", "-q", self.mode, str(target), "--headless", "--host", "127.0.0.1",
             "--port", str(self.port), "--token-password", self.token,
         ]
         self.start(cmd, "/health", self.tmp)

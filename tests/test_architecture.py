@@ -129,3 +129,21 @@ def test_no_import_cycles() -> None:
     for m in sorted(graph):
         if m not in state:
             visit(m)
+
+
+def test_the_front_end_uses_only_anywidgets_standard_api() -> None:
+    """What lets the board run in every host (JupyterLab, Notebook 7, Voila, marimo, VS Code,
+    Colab): ``render({model, el})`` and the model's get/on/off/send, nothing of any host;
+    its modules import only each other (no package, no URL)."""
+    import re
+
+    js = PACKAGE.parent / "js"
+    used: set[str] = set()
+    for path in js.glob("*.js"):
+        text = path.read_text()
+        used |= set(re.findall(r"\bmodel\.(\w+)", text))
+        for source in re.findall(r"""^\s*import\b[^'"]*['"]([^'"]+)['"]""", text, flags=re.M):
+            assert source.startswith("./") and source.endswith(".js"), f"{path.name} imports {source}"
+        assert not re.search(r"\b(require|define)\(|jupyterlab|@jupyter|window\.jupyterapp|IPython", text), path.name
+    assert used <= {"get", "on", "off", "send"}, used
+    assert "export default { render }" in (js / "widget.js").read_text()

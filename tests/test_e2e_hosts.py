@@ -200,7 +200,7 @@ def read_cell(page: Any, prefix: str, index: int) -> str:
 
 
 def actions_read(page: Any, index: int) -> int:
-    match = re.search(r"From Python: (\d+) actions", read_cell(page, "From Python:", index))
+    match = re.search(r"From Python: (\d+) actions?", read_cell(page, "From Python:", index))
     assert match, read_cell(page, "From Python:", index)
     return int(match.group(1))
 
@@ -220,7 +220,7 @@ def test_marimo_app_plays_both_games_and_its_cells_follow(browser, artifacts: Pa
             # the cell that reads the game runs again: it counts this click (and the bot's reply)
             page.wait_for_function(
                 "([n]) => { const c = [...document.querySelectorAll('.marimo-cell')].filter(c => /From Python:/.test(c.textContent))[0];"
-                " const m = /From Python: (\\d+) actions/.exec(c.textContent); return m && Number(m[1]) > n; }",
+                " const m = /From Python: (\\d+) actions?/.exec(c.textContent); return m && Number(m[1]) > n; }",
                 arg=[before], timeout=20_000,
             )
             assert kum_board.locator("[data-zone='log'] li").count() == actions_read(page, 0), k
@@ -232,6 +232,23 @@ def test_marimo_app_plays_both_games_and_its_cells_follow(browser, artifacts: Pa
         )
         assert "phase buy" in read_cell(page, "From Python:", 1)
         page.screenshot(path=str(artifacts / "host-marimo.png"), full_page=True)
+        assert errors == [], errors
+        page.close()
+        assert "Traceback" not in marimo.log(), marimo.log()[-3000:]
+
+
+def test_the_marimo_notebook_opens_for_editing_and_plays(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    with MarimoServer(MARIMO_APP, mode="edit") as marimo:
+        page, errors = new_page(browser, height=1600)
+        page.goto(marimo.url())
+        page.locator(".marimo-cell .cm-editor").first.wait_for(timeout=60_000)
+        # An opened notebook waits, its cells stale, for the run button (bottom right).
+        page.locator("[data-testid='chrome-controls-bottom-right'] [data-testid='run-button']").click()
+        boards = page.locator("marimo-anywidget .kum-widget[data-state-id]")
+        boards.nth(1).wait_for(timeout=90_000)
+        assert page.locator(".marimo-cell .cm-editor").count() >= 6, "the edit view shows the code"
+        assert click_once(page, boards.nth(1))
+        page.screenshot(path=str(artifacts / "host-marimo-edit.png"))
         assert errors == [], errors
         page.close()
         assert "Traceback" not in marimo.log(), marimo.log()[-3000:]
