@@ -89,7 +89,7 @@ function controls(host, root, data, start) {
     stop();
     go(Number(parts.slider.value));
   });
-  host.addEventListener("keydown", (e) => {
+  const onKey = (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const keys = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: n, PageUp: step - 10, PageDown: step + 10 };
     if (e.target === parts.slider && e.key in keys) return; // the slider moves itself (and fires input)
@@ -101,7 +101,12 @@ function controls(host, root, data, start) {
       e.preventDefault();
       toggle();
     }
-  });
+  };
+  host.addEventListener("keydown", onKey);
+  // A replay file is the whole page: its keys work before anything is clicked.
+  if (host.dataset.page === "true") {
+    document.addEventListener("keydown", (e) => { if (e.target === document.body) onKey(e); });
+  }
   host.append(
     h("div", { class: "kum-replay-bar", role: "toolbar", "aria-label": "Replay controls" },
       parts.first, parts.prev, parts.play, parts.next, parts.last, parts.slider, parts.counter),
@@ -122,6 +127,7 @@ export async function mount(host, packed) {
     host.setAttribute("aria-label", `Replay: ${data.title}`);
     show(root, data, start, controls(host, root, data, start));
   } else {
+    if (data.note) host.append(h("p", { class: "kum-replay-caption kum-replay-note" }, data.note));
     host.append(root);
     show(root, data, 0, null);
   }

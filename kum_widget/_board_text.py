@@ -10,7 +10,7 @@ so it says no more than the board shows, for any game on the shell.
 ...                "zones": [{"id": "h", "label": "Hand", "cards": [{"id": "a", "faces": [{"title": "orc", "value": 4}]}]}]}]},
 ...     ["Ada drew a card."]))
 T: Ada to act.
-Deck (3): [face down]
+Deck (3): top [face down]
 Ada (to act) | score 2
   Hand: orc 4
 Last: Ada drew a card.
@@ -49,8 +49,8 @@ def _card(c: Any) -> str:
         return "?"
     if c.get("down"):
         return "[face down]"
-    faces = [f for f in c.get("faces") or () if isinstance(f, dict)]
-    text = _face(faces[0]) if faces else str(c.get("id", "?"))
+    faces = [_face(f) for f in (c.get("faces") or ())[:2] if isinstance(f, dict)]  # both faces, as the board shows
+    text = " / ".join(f for f in faces if f) or str(c.get("id", "?"))
     return f"*{text}*" if c.get("marked") else text
 
 
@@ -66,8 +66,10 @@ def _zone(z: Any, depth: int, lines: list[str]) -> None:
     count = f" ({z['count']})" if isinstance(z.get("count"), int) and not isinstance(z.get("count"), bool) else ""
     subs = z.get("zones") or ()
     body = ", ".join(cards) if cards else ("" if subs or count else str(z.get("empty") or "empty"))
-    extra = " ".join(badges + counters)
-    head = f"{label}{count}" + (f" {extra}" if extra else "")
+    if count and cards:  # a pile lists its top card only
+        body = f"top {body}"
+    extra = " ".join(f"[{b}]" for b in badges) + (f" ({', '.join(counters)})" if counters else "")
+    head = f"{label}{count}" + (f" {extra.strip()}" if extra.strip() else "")
     indent = "  " * depth
     if head.strip() or body:
         lines.append(f"{indent}{head.strip()}{': ' if head.strip() and body else ''}{body}".rstrip())

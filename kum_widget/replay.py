@@ -131,7 +131,7 @@ def document(data: dict[str, Any]) -> str:
         f"<h1>{html.escape(data['title'])}</h1>\n"
         f"<p class=\"kum-meta\">{html.escape(players)}: {steps} step{'' if steps == 1 else 's'}."
         f"{' Use the buttons, the slider or the arrow keys (Home, End, P to play).' if steps else ''}</p>\n"
-        f"<div id=\"{host}\" class=\"kum-replay\"><pre class=\"kum-replay-text\">{html.escape(fallback)}</pre></div>\n"
+        f"<div id=\"{host}\" class=\"kum-replay\" data-page=\"true\"><pre class=\"kum-replay-text\">{html.escape(fallback)}</pre></div>\n"
         "</main>\n"
         f"<script type=\"application/x-kum-replay\" data-host=\"{host}\">{_pack(data)}</script>\n"
         f"<script>{_script_text(_asset('replay.js'))}\nkumReplay.mountAll();</script>\n"
@@ -195,7 +195,8 @@ def snapshot_html(board: dict[str, Any], log: list[str], last: dict[str, Any], *
     """
     host = f"kum-snapshot-{secrets.token_hex(6)}"
     data = {"title": str(board.get("title", "")), "players": [p.get("name", "") for p in board.get("players", [])],
-            "frames": [{"board": board, "last": last, "moves": len(log)}], "log": list(log), "start": 0}
+            "frames": [{"board": board, "last": last, "moves": len(log)}], "log": list(log), "start": 0,
+            "note": "A picture of the board when its cell ran: run the notebook to play."}
     text = board_text(board, log, last=3)
     return (
         f"<div id=\"{host}\" class=\"kum-replay kum-snapshot\" data-state-id=\"{int(state_id)}\">"
