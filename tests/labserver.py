@@ -192,3 +192,20 @@ def snapshot(board: Any, **selectors: str) -> dict[str, Any]:
         " ...Object.fromEntries(Object.entries(sels).map(([k, s]) => [k, root.querySelectorAll(s).length]))})",
         selectors,
     ))
+
+
+def click_once(page: Any, board: Any) -> bool:
+    """One decision by clicking: a playable card then a lit target, or a target or a button
+    on its own; False once the game is over. Decided from one reading of the page."""
+    now = snapshot(board, playable="[data-playable]:not([disabled])", direct="[data-action]:not([disabled]):not(.kum-lit)")
+    if now["over"]:
+        return False
+    if now["playable"]:
+        board.locator("[data-playable]:not([disabled])").first.click()
+        board.locator(".kum-lit[data-action]").first.click()  # lit at once, no round trip
+    elif now["direct"]:
+        board.locator("[data-action]:not([disabled]):not(.kum-lit)").first.click()
+    else:
+        raise AssertionError(f"nothing to click on a board that is not over: {now}")
+    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
+    return True

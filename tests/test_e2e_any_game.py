@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, snapshot, wait_idle
+from labserver import ROOT, LabServer, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
 
 GAMES = {
     "bust": ("from kum_widget.core.examples import Bust as Game", "Bust"),
@@ -35,22 +35,6 @@ def notebook(kind: str) -> dict:
 def lab():  # type: ignore[no-untyped-def]
     with LabServer({f"{kind}.ipynb": notebook(kind) for kind in GAMES}) as server:
         yield server
-
-
-def click_once(page, board) -> bool:  # type: ignore[no-untyped-def]
-    """One decision by clicking: a playable card then a lit target, or a target or button
-    on its own; False once the game is over. Decided from one snapshot of the page, so a
-    bot's move arriving meanwhile cannot mix two states."""
-    now = snapshot(board, playable="[data-playable]:not([disabled])", direct="[data-action]:not([disabled]):not(.kum-lit)")
-    if now["over"]:
-        return False
-    if now["playable"]:
-        board.locator("[data-playable]:not([disabled])").first.click()
-        board.locator(".kum-lit[data-action]").first.click()  # lit at once, no round trip
-    elif now["direct"]:
-        board.locator("[data-action]:not([disabled]):not(.kum-lit)").first.click()
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
-    return True
 
 
 @pytest.mark.parametrize("kind", list(GAMES))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from hostservers import MarimoServer, VoilaServer
-from labserver import LabServer, code_cell, open_notebook, run_all, run_cell, snapshot, wait_idle
+from labserver import LabServer, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
 from test_notebooks import NOTEBOOK_DIR, fast_notebook
 from test_replay import offline_page
 
@@ -46,23 +46,6 @@ def ours(errors: list[str]) -> list[str]:
     return [e for e in errors if not (
         e.startswith("Cannot read properties of undefined (reading 'schema')") and "/static/notebook/notebook_core." in e
         and "kum" not in e.lower())]
-
-
-def click_once(page: Any, board: Any) -> bool:
-    """One decision by clicking: a playable card then a lit target, or a target or a button
-    on its own; False once the game is over. Decided from one reading of the page."""
-    now = snapshot(board, playable="[data-playable]:not([disabled])", direct="[data-action]:not([disabled]):not(.kum-lit)")
-    if now["over"]:
-        return False
-    if now["playable"]:
-        board.locator("[data-playable]:not([disabled])").first.click()
-        board.locator(".kum-lit[data-action]").first.click()  # lit at once, no round trip
-    elif now["direct"]:
-        board.locator("[data-action]:not([disabled]):not(.kum-lit)").first.click()
-    else:
-        raise AssertionError(f"nothing to click on a board that is not over: {now}")
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
-    return True
 
 
 def play_to_the_end(page: Any, board: Any, limit: int = 400) -> int:
