@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _board_helpers import Recorded
+from _board_helpers import Recorded, zone
 
 import kum_widget as kum
 
@@ -343,7 +343,9 @@ def test_save_replay_button_downloads_the_file_the_kernel_wrote(page, browser, t
     assert steps == str(w.game.move_number)
     offline.keyboard.press("End")
     # drawn for the board's seat: the bot's hand stays face down in the file too
-    assert offline.locator('[data-zone="hand 1"] .kum-face-main.kum-face-hidden').count() == len(w.game.view(1)["players"][1]["hand"])
+    hidden = [c for c in zone(w.board, "hand 1")["cards"] if c["faces"][0].get("hidden")]
+    assert offline.locator(".kum-replay").get_attribute("data-step") == str(w.game.move_number)
+    assert 0 < len(hidden) == offline.locator('[data-zone="hand 1"] .kum-face-main.kum-face-hidden').count()
     offline.screenshot(path=str(artifacts / "frontend-saved-replay.png"), full_page=True)
     assert requests == [] and errors == []
     offline.close()
