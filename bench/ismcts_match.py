@@ -77,7 +77,7 @@ def chunks(path: Path, pd: Any) -> tuple[list[Any], int]:
 MIN_DEALS = 100  # the issue's test: at least 200 games, seats alternated
 
 
-def verdict(low: float, high: float, target: float, deals: int) -> str:
+def verdict(high: float, target: float, deals: int) -> str:
     """The issue's test: the 95% interval includes or exceeds ``target``. Few deals make a
     wide interval that passes easily, so below MIN_DEALS there is no verdict yet."""
     if deals < MIN_DEALS or math.isnan(high):
@@ -115,7 +115,7 @@ def report_kum(df: Any, label: str) -> None:
     per_deal = ((deals["points_first"] + deals["points_second"]) / 2).tolist()
     mean, low, high = interval(per_deal)
     print(f"{label} vs today's: {2 * len(per_deal)} games ({len(per_deal)} deals, seats swapped), "
-          f"share {mean:.1%} [{low:.1%}, {high:.1%}]: {verdict(low, high, 0.5, len(per_deal))}", flush=True)
+          f"share {mean:.1%} [{low:.1%}, {high:.1%}]: {verdict(high, 0.5, len(per_deal))}", flush=True)
 
 
 def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
@@ -140,7 +140,7 @@ def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
         mean, low, high = interval((paired["score_0_new"] - paired["score_0_old"]).astype(float).tolist())
         print(f"{new.label}: {len(paired)} deals, mean {paired['score_0_new'].mean():.2f} against today's "
               f"{paired['score_0_old'].mean():.2f}; difference {mean:+.2f} [{low:+.2f}, {high:+.2f}]: "
-              f"{verdict(low, high, 0.0, len(paired))}", flush=True)
+              f"{verdict(high, 0.0, len(paired))}", flush=True)
 
 
 def main() -> None:

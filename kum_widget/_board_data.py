@@ -9,13 +9,23 @@ and the log as the viewer may read it: nothing else of the position reaches the 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from .core.session import Session
 
-__all__ = ["Viewer", "board_payload", "last_move", "legal_payload", "log_lines", "view_of", "zone_ids"]
+__all__ = ["Viewer", "board_payload", "last_move", "legal_payload", "log_lines", "static_path", "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
+_STATIC = Path(__file__).parent / "static"
+
+
+def static_path(name: str) -> Path:
+    """A file of the built front-end (kum_widget/static/), which every page of the board loads."""
+    path = _STATIC / name
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: build the front-end with `make js` (or `make lab`)")
+    return path
 
 
 class Viewer:
@@ -93,12 +103,12 @@ def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:
     return out
 
 
-def log_lines(session: Session, viewer: Viewer) -> list[str]:
-    """The last actions' events as sentences, each hiding what ``viewer`` may not see."""
+def log_lines(session: Session, viewer: Viewer, count: int = LOG_LINES) -> list[str]:
+    """The last ``count`` actions' events as sentences, each hiding what ``viewer`` may not see."""
     seat = viewer.seat if viewer.kind == "seat" else None
     public = viewer.kind == "public"
     lines = []
-    for events in session.recent_logs(LOG_LINES):
+    for events in session.recent_logs(count):
         words = [session.describe(e, seat, spectator=public) for e in events]
         lines.append(" ".join(w for w in words if w))
     return lines

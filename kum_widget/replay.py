@@ -24,14 +24,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ._board_data import Viewer, board_payload, last_move
+from ._board_data import Viewer, board_payload, last_move, log_lines, static_path
 from ._board_text import board_text
 from .core.errors import GameError, InvalidOptionError, shown
 from .core.session import Session
 
 __all__ = ["replay_html", "save_replay", "snapshot_html"]
 
-_STATIC = Path(__file__).parent / "static"
 # No request of any kind: inline scripts and styles only (and data: images, if a game draws any).
 _CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 _PAGE_CSS = "body{margin:0;padding:16px;background:#fff;color:#1f2328}main{max-width:1040px;margin:0 auto}" \
@@ -40,10 +39,7 @@ _PAGE_CSS = "body{margin:0;padding:16px;background:#fff;color:#1f2328}main{max-w
 
 @cache
 def _asset(name: str) -> str:
-    path = _STATIC / name
-    if not path.exists():
-        raise RuntimeError(f"{path} is missing: build the front-end with `make js` (or `make lab`)")
-    return path.read_text(encoding="utf-8")
+    return static_path(name).read_text(encoding="utf-8")
 
 
 def _script_text(text: str) -> str:
@@ -72,16 +68,6 @@ def viewer_for(session: Session, seat: Any, public: Any) -> Viewer:
     return Viewer("seat", seat)
 
 
-def _log(session: Session, viewer: Viewer) -> list[str]:
-    seat = viewer.seat if viewer.kind == "seat" else None
-    public = viewer.kind == "public"
-    out = []
-    for events in session.logs:
-        words = [session.describe(e, seat, spectator=public) for e in events]
-        out.append(" ".join(w for w in words if w))
-    return out
-
-
 def replay_data(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None = None, title: str | None = None) -> dict[str, Any]:
     """Every position of ``session``'s record up to now, drawn for ``viewer``."""
     bots = bots or {}
@@ -98,7 +84,7 @@ def replay_data(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None
     except NotImplementedError as exc:  # a game without a public view (or a board)
         raise GameError(f"{session._title()} cannot draw this view for a replay: {exc}") from None
     name = title if title is not None else frames[-1]["board"]["title"]
-    return {"title": str(name), "players": list(session.players), "frames": frames, "log": _log(session, viewer), "start": 0}
+    return {"title": str(name), "players": list(session.players), "frames": frames, "log": log_lines(session, viewer, count=moves), "start": 0}
 
 
 def _check_title(title: Any) -> None:

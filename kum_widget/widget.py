@@ -18,13 +18,12 @@ from __future__ import annotations
 import asyncio
 import math
 import random
-from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets as t
 
-from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines
+from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines, static_path
 from ._board_forms import BoardForms
 from ._board_messages import BrowserMessages
 from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
@@ -35,16 +34,6 @@ from .core.registry import game_class
 from .core.session import Session, new_session
 
 __all__ = ["GameWidget"]
-
-_STATIC = Path(__file__).parent / "static"
-
-
-def _static(name: str) -> Path:
-    path = _STATIC / name
-    if not path.exists():
-        raise RuntimeError(f"{path} is missing: build the front-end with `make js` (or `make lab`)")
-    return path
-
 
 class _Checked(t.Any):
     """A trait whose every value, None too, goes to the widget's own validator, so
@@ -67,8 +56,8 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
     seconds, before each bot move, so a reader can follow it.
     """
 
-    _esm = _static("widget.js")
-    _css = _static("widget.css")
+    _esm = static_path("widget.js")
+    _css = static_path("widget.css")
 
     board = t.Dict().tag(sync=True)
     legal = t.Dict().tag(sync=True)

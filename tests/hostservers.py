@@ -21,7 +21,7 @@ from typing import Any
 
 from labserver import free_port
 
-__all__ = ["MarimoServer", "VoilaServer", "shadow_text"]
+__all__ = ["MarimoServer", "VoilaServer"]
 
 
 class _Server:
@@ -129,12 +129,3 @@ class MarimoServer(_Server):
 
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/?access_token={self.token}"
-
-
-def shadow_text(page: Any) -> str:
-    """All text on the page, open shadow roots included (marimo draws widgets in them)."""
-    return str(page.evaluate(
-        """() => { const walk = (n) => [...n.childNodes].map((c) => c.nodeType === 3 ? c.textContent
-               : (c.shadowRoot ? walk(c.shadowRoot) : '') + (c.childNodes ? walk(c) : '')).join(' ');
-           return walk(document.body); }"""
-    ))
