@@ -231,3 +231,42 @@ def test_is_legal_and_the_action_table_agree_with_the_plain_functions(players: i
         assert [table[a] for a in sorted(legal)] == [action_from_id(a, s.n, s.m) for a in sorted(legal)]
         for a in g.legal_actions():  # the shared objects resolve by identity; equal copies as before
             assert g.action_id(a) == table.ids[id(a)][1] == g.action_id(type(a)(**{k: getattr(a, k) for k in a.__slots__}))
+
+
+def test_is_legal_answers_as_the_legal_list_for_every_id_in_every_phase() -> None:
+    # is_legal decides a draw without building the list: check it against the list on
+    # every id (and ids just outside the range) at every step of random games, stuck
+    # turns and the finish_round end included.
+    from kum_widget.games.kum.actions import DISCARD_OFFSET
+    from kum_widget.games.kum.rules import is_legal, legal_ids
+
+    rng = random.Random(3)
+    for seed, rules in enumerate([kum.Rules(), kum.Rules(stuck="draw", end="finish_round"), kum.Rules(refill="end_of_turn")] * 4):
+        g = kum.Game(rng.choice([2, 3, 4]), seed=seed, rules=rules)
+        s = g.state
+        top = s.base + DISCARD_OFFSET + s.n
+        while True:
+            legal = set(legal_ids(s))
+            for aid in range(-2, top + 2):
+                assert is_legal(s, aid) == (aid in legal), (seed, s.phase, aid)
+            if not legal:
+                break
+            g.game.step(s, rng.choice(sorted(legal)))
+
+
+def test_events_are_immutable_values_equal_only_to_their_own_kind() -> None:
+    # Events became named tuples (cheaper to build than frozen dataclasses); they must
+    # still read as before: immutable, a repr that pastes back, and no equality across
+    # kinds or with a bare tuple of the same fields.
+    from kum_widget.games.kum.events import Discarded, Drew, Played, Refilled, Stuck
+
+    e = Refilled(1, 40)
+    assert e == Refilled(slot=1, mine=40) and hash(e) == hash(Refilled(1, 40)) and not e != Refilled(1, 40)
+    assert e != (1, 40) and e != Discarded(1, 40) and Refilled(1, 41) != e
+    assert eval(repr(Played(0, 3, 1, None, 40))) == Played(0, 3, 1, None, 40)
+    assert repr(Stuck(1)) == "Stuck(seat=1, then='discard')"
+    with pytest.raises(AttributeError):
+        e.slot = 2  # type: ignore[misc]
+    g = kum.Game(2, seed=4)
+    events = g.apply(g.legal_actions()[0])
+    assert type(events[0]) is Played and events == list(g.logs[-1]) and isinstance(g.apply(g.legal_actions()[0])[0], Drew)

@@ -178,8 +178,11 @@ class ISMCTSBot:
                 elif (scores := heuristic(s, ids)) is None:  # no opinion on this position: at random
                     a = ids[int(rnd() * len(ids))]
                 else:
-                    top = max(scores)
-                    best = [x for x, v in zip(ids, scores, strict=True) if v >= top - 1e-9]
+                    bar = max(scores) - 1e-9  # the top score, ties kept
+                    best = []
+                    for x, score in zip(ids, scores, strict=True):
+                        if score >= bar:
+                            best.append(x)
                     a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
                 step(s, a)
                 depth -= 1

@@ -27,7 +27,7 @@ from .game import CardGame
 
 __all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
 
-CHECKPOINT_EVERY = 16  # undo replays at most this many actions from a snapshot
+CHECKPOINT_EVERY = 32  # undo replays at most this many actions from a snapshot (a snapshot costs a clone)
 S = TypeVar("S", bound="Session")
 
 
@@ -273,17 +273,14 @@ class Session:
         An illegal one raises (the reason in words) and changes nothing."""
         aid = self._resolve(action)
         if not self._is_legal(aid):  # the legal list decides; refusal() says why
-            try:
-                reason = self.game.refusal(self._state, aid) or "not a legal action now"
-            except (KeyError, IndexError, TypeError, AttributeError, ValueError):  # an id the game does not know
-                reason = "not an action of this game"
-            raise self._illegal(aid, reason)
-        self._push(aid)
+            raise self._refused(aid)
+        events = self._push(aid)  # the list the log keeps: taken before a board's bots reply
         if self._future:
             self._future.clear()
             self._future_movers.clear()
-        events = self._logs[-1]  # before the listeners: a board's bots may reply inside them
-        self._changed()
+        self._state_id += 1  # _changed(), written out: this is every game's hot path
+        if self._listeners:
+            self._notify()
         return events
 
     def undo(self, steps: int = 1) -> int:
@@ -374,8 +371,10 @@ class Session:
 
     def _changed(self) -> None:
         self._state_id += 1
-        if not self._listeners:
-            return
+        if self._listeners:
+            self._notify()
+
+    def _notify(self) -> None:
         for callback in list(self._listeners):
             try:
                 callback(self)
@@ -404,6 +403,14 @@ class Session:
         """What ``legal_actions`` and ``history`` hand out for an id (the id itself here)."""
         return aid
 
+    def _refused(self, aid: int) -> GameError:
+        """The error for an action the legal list refused, with the game's reason."""
+        try:
+            reason = self.game.refusal(self._state, aid) or "not a legal action now"
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError):  # an id the game does not know
+            reason = "not an action of this game"
+        return self._illegal(aid, reason)
+
     def _illegal(self, aid: int, reason: str) -> GameError:
         try:
             text = f"{self.game.action_text(self._state, aid)} (action {aid})"
@@ -411,20 +418,24 @@ class Session:
             text = f"action {shown(aid)}"
         return IllegalMoveError(f"{text}: {reason}")
 
-    def _push(self, aid: int) -> None:
-        mover = self.game.current_player(self._state)
+    def _push(self, aid: int) -> list[Any]:
+        game, state = self.game, self._state
+        mover = game.current_player(state)
         try:
-            events = self.game.apply(self._state, aid)
+            events = game.apply(state, aid)
         except Exception as exc:  # a bug in the game's apply(): put the position back, say so
             self._state = self._rebuilt()
             raise GameFault(f"{self._title()}'s apply() failed on {self._text(aid)!r} "
                             f"({type(exc).__name__}: {exc}); the position is as it was") from exc
+        events = list(events) if events else []  # the log's own list, whatever the game kept
+        history = self._history
+        history.append(aid)
         self._movers.append(mover)
-        self._history.append(aid)
-        self._logs.append(list(events or ()))
-        n = len(self._history)
-        if n % CHECKPOINT_EVERY == 0 and len(self._checkpoints) * CHECKPOINT_EVERY == n:
-            self._checkpoints.append(self.game.clone(self._state))
+        self._logs.append(events)
+        n = len(history)
+        if not n % CHECKPOINT_EVERY and len(self._checkpoints) * CHECKPOINT_EVERY == n:
+            self._checkpoints.append(game.clone(state))
+        return events
 
     def _position_after(self, n: int) -> Any:
         """The position after the first ``n`` actions of the history, from the snapshot

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.session import Session
-from .actions import Action, Discard, Draw, ParsedAction, Play, action_id, action_table, parse_action
+from .actions import Action, ActionTable, Discard, Draw, ParsedAction, Play, action_id, action_table, parse_action
 from .card_game import KumRules
 from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
@@ -73,11 +73,16 @@ class Game(Session):
     >>> g.undo(); g.phase
     1
     'play'
+
+    ``apply`` (and ``play``, ``draw``, ``discard``) raise :class:`InvalidActionError`
+    for text that does not parse and :class:`IllegalActionError`, naming the rule, for
+    a forbidden action; the game is then unchanged.
     """
 
     _state: State
     _initial: State
     _layout: Mapping[str, Any] | None
+    _actions: ActionTable
 
     def __init__(
         self,
@@ -106,6 +111,7 @@ class Game(Session):
     def _start(self, state: State, layout: Mapping[str, Any] | None) -> None:  # type: ignore[override]
         self.game = KingsUnderMountains(state.rules)
         self._names, self._seed = state.names, state.seed
+        self._actions = action_table(state.n, state.m)  # one table per deck and mine count
         super()._start(state)
         self._layout = layout  # the scenario a game started from, for its record
 
@@ -176,6 +182,7 @@ class Game(Session):
 
     def _load_extra(self, other: Session) -> None:
         self._layout = other._layout  # type: ignore[attr-defined]
+        self._actions = other._actions  # type: ignore[attr-defined]
 
     # -- reading -----------------------------------------------------------------------
 
@@ -258,8 +265,7 @@ class Game(Session):
     @property
     def history(self) -> tuple[Action, ...]:
         """Actions applied since the start, oldest first."""
-        s = self._state
-        return tuple(map(action_table(s.n, s.m).__getitem__, self._history))
+        return tuple(map(self._actions.__getitem__, self._history))
 
     @property
     def log(self) -> list[Event]:
@@ -290,22 +296,14 @@ class Game(Session):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move, sorted by id (stable)."""
         s = self._state
-        if s.phase == PLAY and s.plays is not None:  # the cached plays: mapped, not copied first
-            return list(map(action_table(s.n, s.m).__getitem__, s.plays))
-        return list(map(action_table(s.n, s.m).__getitem__, legal_ids(s)))
+        plays = s.plays
+        if plays is not None and s.phase == PLAY:  # the cached plays: mapped, not copied first
+            return list(map(self._actions.__getitem__, plays))
+        return list(map(self._actions.__getitem__, legal_ids(s)))
 
     def parse_action(self, text: str) -> Action:
         """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
         return self._action(self._resolve(text))
-
-    def apply(self, action: Action | str | int) -> list[Event]:
-        """Apply one legal action; return the events it caused.
-
-        Raises :class:`InvalidActionError` for text that does not parse and
-        :class:`IllegalActionError` (naming the rule) for a forbidden action; the
-        game is then unchanged.
-        """
-        return super().apply(action)
 
     def play(self, card: Card | int | str, target: int | str) -> list[Event]:
         """Play ``card`` onto mine ``target``: ``2`` or ``"mine 2"`` (an available mine,
@@ -355,11 +353,14 @@ class Game(Session):
         return seat
 
     def _action(self, aid: int) -> Action:
-        s = self._state
-        return action_table(s.n, s.m)[aid]
+        return self._actions[aid]
 
     def _is_legal(self, aid: int) -> bool:
-        return is_legal(self._state, aid)
+        s = self._state
+        plays = s.plays
+        if plays is not None and s.phase == PLAY:  # rules.is_legal, without its call
+            return aid in plays
+        return is_legal(s, aid)
 
     def _card_text(self, card: Card | int | str) -> str:
         if isinstance(card, Card):
@@ -373,14 +374,14 @@ class Game(Session):
         raise InvalidActionError(f"a card is a Card, an id or text like 'goblin 7', got {shown(card)}")
 
     def _resolve(self, action: Any) -> int:
-        s = self._state
-        table = action_table(s.n, s.m)
+        table = self._actions
         if type(action) is int:
             table[action]  # range check (a bad id raises as action_from_id does; a good one is cached)
             return action
         known = table.ids.get(id(action))
         if known is not None and known[0] is action:  # one of the objects legal_actions() hands out
             return known[1]
+        s = self._state
         if isinstance(action, (Play, Draw, Discard)):
             aid = action_id(action, s.n, s.m)
             if (isinstance(action, Play) and action.card >= s.n) or (isinstance(action, Discard) and action.card >= s.n):

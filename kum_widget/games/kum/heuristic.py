@@ -91,7 +91,9 @@ def _scores(
     values, races = d.values, d.races
     if phase == DISCARD:
         return [-_useful(claims, own_race, values[c], races[c]) for c in (a - base - DISCARD_OFFSET for a in ids)]
-    keep = {card: _useful(claims, own_race, values[card], races[card]) for card in hand}
+    keep = {}
+    for card in hand:
+        keep[card] = _useful(claims, own_race, values[card], races[card])
     offset = n * m
     out = []
     for a in ids:

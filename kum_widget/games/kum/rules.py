@@ -31,6 +31,10 @@ FOLLOWS = tuple(
     tuple(top < 0 or v > top or (v == 0 and top == MAX_VALUE) for v in range(MAX_VALUE + 1))
     for top in range(-1, MAX_VALUE + 1)
 )
+_EMPTY_ROW = FOLLOWS[0]
+# Events are named tuples: built straight from their fields, without the Python-level
+# __new__ a named tuple's class call runs (it would double the cost of each).
+_new = tuple.__new__
 
 
 def can_follow(top: int | None, value: int) -> bool:
@@ -43,40 +47,57 @@ def can_follow(top: int | None, value: int) -> bool:
 
 
 def _plays(s: State) -> list[int]:
-    # Hot path: comprehensions over (card, target) in id order, so the result is
-    # sorted without a sort (ids are card * m + slot, then offset + card * n + k).
-    values = s.cards.values
+    # Hot path (once per turn). Plain loops: on Python 3.11 a comprehension is a call of
+    # its own, which costs more than the few pairs it visits. Cards in id order, then
+    # targets in order, so the ids (card * m + slot, then offset + card * n + k) come
+    # out sorted without a sort.
+    cards = s.cards
+    values = cards.values
+    follows = FOLLOWS
+    empty = _EMPTY_ROW
     cur = s.current
     hand = sorted(s.hands[cur])
     m = s.m
-    follows = FOLLOWS
-    open_rows = [
-        (slot, follows[values[st[-1]] + 1] if st else follows[0])
-        for slot, (mine, st) in enumerate(zip(s.mines, s.mine_stacks, strict=True))
-        if mine >= 0
-    ]
-    out = [cm + slot for c in hand for v, cm in ((values[c], c * m),) for slot, row in open_rows if row[v]]
+    mines = s.mines
+    open_rows: list[tuple[int, tuple[bool, ...]]] = []
+    slot = 0
+    for st in s.mine_stacks:
+        if mines[slot] >= 0:
+            open_rows.append((slot, follows[values[st[-1]] + 1] if st else empty))
+        slot += 1
+    out: list[int] = []
+    add = out.append
+    for c in hand:
+        v = values[c]
+        cm = c * m
+        for slot, row in open_rows:
+            if row[v]:
+                add(cm + slot)
     claimed = s.claimed[cur]
     if claimed:
         own = s.kings[cur]
-        races, sizes, overseers = s.cards.races, s.cards.sizes, s.cards.overseers
+        races, sizes, overseers = cards.races, cards.sizes, cards.overseers
         stacks = s.stacks
         own_rows: list[tuple[int, tuple[bool, ...]]] = []  # the claimed mines only the own race may go on
         other_rows: list[tuple[int, tuple[bool, ...]]] = []  # and those it may not
-        for k, mine in enumerate(claimed):
+        k = 0
+        for mine in claimed:
             st = stacks[mine]
+            row = follows[values[st[-1]] + 1] if st else empty
             # Own race only as the overseer on a full overseer mine; never otherwise.
-            rows = own_rows if overseers[mine] and len(st) >= sizes[mine] else other_rows
-            rows.append((k, follows[values[st[-1]] + 1] if st else follows[0]))
+            if overseers[mine] and len(st) >= sizes[mine]:
+                own_rows.append((k, row))
+            else:
+                other_rows.append((k, row))
+            k += 1
         n = s.n
         offset = n * m
-        out += [
-            cn + k
-            for c in hand
-            for v, cn, rows in ((values[c], offset + c * n, own_rows if races[c] == own else other_rows),)
-            for k, row in rows
-            if row[v]
-        ]
+        for c in hand:
+            v = values[c]
+            cn = offset + c * n
+            for k, row in own_rows if races[c] == own else other_rows:
+                if row[v]:
+                    add(cn + k)
     return out
 
 
@@ -93,7 +114,10 @@ def legal_ids(s: State) -> list[int]:
         out = [b] if s.deck else []
         if not s.deck_only:
             b += CAMP_OFFSET
-            out += [b + r for r, pile in enumerate(s.camp) if pile]
+            for pile in s.camp:
+                if pile:
+                    out.append(b)
+                b += 1
         return out
     if phase == DISCARD:
         b = s.base + DISCARD_OFFSET
@@ -102,12 +126,19 @@ def legal_ids(s: State) -> list[int]:
 
 
 def is_legal(s: State, aid: int) -> bool:
-    """``aid in legal_ids(s)``, without copying the list of plays."""
-    if s.phase == PLAY:
+    """``aid in legal_ids(s)``, without building the list."""
+    phase = s.phase
+    if phase == PLAY:
         plays = s.plays
         if plays is None:
             plays = s.plays = _plays(s)
         return aid in plays
+    if phase == DRAW:
+        pile = aid - s.base
+        if pile == 0:
+            return bool(s.deck)
+        pile -= CAMP_OFFSET
+        return not s.deck_only and 0 <= pile < len(s.camp) and bool(s.camp[pile])
     return aid in legal_ids(s)
 
 
@@ -158,7 +189,7 @@ def _end_turn(s: State, log: list[Event] | None) -> None:
             continue  # finish_round: the slot stays empty
         s.mines[slot] = mine = deck.pop()
         if log is not None:
-            log.append(Refilled(slot, mine))
+            log.append(_new(Refilled, (slot, mine)))
         if not deck and _deck_emptied(s, log):
             return
     s.turn += 1
@@ -180,7 +211,7 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
             s.hands[cur].remove(card)
             s.camp[s.cards.races[card]].append(card)
             if log is not None:
-                log.append(Discarded(cur, card))
+                log.append(_new(Discarded, (cur, card)))
             s.phase = DRAW
             s.deck_only = True
             _enter_draw(s, log)
@@ -194,7 +225,7 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
             s.known[card] = 1
         s.hands[cur].append(card)
         if log is not None:
-            log.append(Drew(cur, card, race))
+            log.append(_new(Drew, (cur, card, race)))
         if not s.deck and race is None and _deck_emptied(s, log):
             return
         _end_turn(s, log)
@@ -209,7 +240,7 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
         st.append(card)
         mine = s.mines[slot]
         if log is not None:
-            log.append(Played(cur, card, slot, None, mine))
+            log.append(_new(Played, (cur, card, slot, None, mine)))
         if len(st) >= s.cards.defenses[mine]:
             race = races[card]
             owner = s.king_seat[race]
@@ -223,13 +254,13 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
             s.claimed[owner].append(mine)
             s.stacks[mine] = []
             if log is not None:
-                log.append(Claimed(owner, mine, slot, cur, race, reason, tuple(st)))
+                log.append(_new(Claimed, (owner, mine, slot, cur, race, reason, tuple(st))))
             s.mines[slot] = -1
             if s.rules.refill == "immediate":
                 if s.deck:
                     s.mines[slot] = new = s.deck.pop()
                     if log is not None:
-                        log.append(Refilled(slot, new))
+                        log.append(_new(Refilled, (slot, new)))
                     if not s.deck and _deck_emptied(s, log):
                         return
             else:
@@ -241,12 +272,12 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
         st = s.stacks[mine]
         st.append(card)
         if log is not None:
-            log.append(Played(cur, card, None, k, mine))
+            log.append(_new(Played, (cur, card, None, k, mine)))
         size = s.cards.sizes[mine]
         if s.cards.overseers[mine]:
             done = len(st) > size
             if done and log is not None:
-                log.append(OverseerPlaced(cur, card, mine))
+                log.append(_new(OverseerPlaced, (cur, card, mine)))
         else:
             done = len(st) >= size
         if done:
@@ -257,7 +288,7 @@ def apply_id(s: State, aid: int, log: list[Event] | None = None) -> None:
             s.claimed[cur].remove(mine)
             s.developed[cur].append(mine)
             if log is not None:
-                log.append(Developed(cur, mine, tuple(st)))
+                log.append(_new(Developed, (cur, mine, tuple(st))))
     s.phase = DRAW
     if not s.deck:
         _enter_draw(s, log)
@@ -272,10 +303,15 @@ def points(s: State, seat: int) -> tuple[int, int]:
 def scores(s: State) -> list[int]:
     """Developed points minus undeveloped claimed points, per seat (also mid-game)."""
     pts = s.cards.points
-    return [
-        sum(pts[c] for c in s.developed[seat]) - sum(pts[c] for c in s.claimed[seat])
-        for seat in range(len(s.kings))
-    ]
+    out = []
+    for developed, claimed in zip(s.developed, s.claimed, strict=True):  # loops: the heuristic asks at every draw
+        score = 0
+        for c in developed:
+            score += pts[c]
+        for c in claimed:
+            score -= pts[c]
+        out.append(score)
+    return out
 
 
 def winners(s: State) -> list[int]:
