@@ -123,6 +123,20 @@ def session_step(new: Callable[[int], Any], rng: random.Random) -> Step:
     return step
 
 
+def session_ids_step(new: Callable[[int], Any], rng: random.Random) -> Step:
+    """The same through the session's integer ids (legal_action_ids, apply(id)): no action objects."""
+
+    def step(i: int) -> int:
+        g = new(i)
+        n = 0
+        while not g.is_over:
+            g.apply(rng.choice(g.legal_action_ids()))
+            n += 1
+        return n
+
+    return step
+
+
 def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
     """Random play on the core protocol: rules.legal_actions(state) / rules.apply(state, id)."""
 
@@ -181,6 +195,7 @@ def main() -> None:
         "greedy": Rate(bots_step(GreedyBot)),
         "random_bots": Rate(bots_step(RandomBot)),
         "kum_api": Rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0))),
+        "kum_api_ids": Rate(session_ids_step(lambda i: kum.Game(2, seed=i), random.Random(0))),
         "kum_core": Rate(rules_step(kum.KingsUnderMountains(), 2, random.Random(0))),
         "court_rules": Rate(rules_step(CourtOfTheThreeClans(), 1, random.Random(0))),
         "court_api": Rate(session_step(lambda i: kum.Court(seed=i), random.Random(0))),
@@ -201,6 +216,7 @@ def main() -> None:
         ("2  KUM 2p, 2 GreedyBots (bot_move), games/s", rates["greedy"].games_per_s, ref_g, f"{rates['greedy'].per_game:.0f}"),
         ("3  KUM 2p, 2 RandomBots (bot_move), games/s", rates["random_bots"].games_per_s, ref_g, f"{rates['random_bots'].per_game:.0f}"),
         ("4  KUM Game.apply random, actions/s", rates["kum_api"].actions_per_s, ref_a, f"{rates['kum_api'].per_game:.0f}"),
+        ("   KUM Game.apply(id) random, actions/s", rates["kum_api_ids"].actions_per_s, ref_a, f"{rates['kum_api_ids'].per_game:.0f}"),
         ("   KUM core rules.apply(id) random, actions/s", rates["kum_core"].actions_per_s, ref_a, f"{rates['kum_core'].per_game:.0f}"),
         ("5  ISMCTS s/decision, KUM 2p (vs s/OS game)", kum_s, 1 / ref_g, f"{min(kum_times):.2f}-{max(kum_times):.2f}"),
         ("   ISMCTS s/decision, court (vs s/OS game)", court_s, 1 / ref_g, f"{min(court_times):.2f}-{max(court_times):.2f}"),
