@@ -270,3 +270,30 @@ def test_events_are_immutable_values_equal_only_to_their_own_kind() -> None:
     g = kum.Game(2, seed=4)
     events = g.apply(g.legal_actions()[0])
     assert type(events[0]) is Played and events == list(g.logs[-1]) and isinstance(g.apply(g.legal_actions()[0])[0], Drew)
+
+
+def test_a_pickled_game_shares_the_action_table_and_its_events_round_trip() -> None:
+    import copy
+    import pickle
+    from unittest import mock
+
+    from kum_widget.games.kum.actions import action_table
+
+    g = kum.Game(3, seed=9)
+    for _ in range(40):
+        g.apply(g.legal_actions()[-1])
+    for twin in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+        assert twin == g and twin.logs == g.logs and twin.history == g.history
+        assert twin._actions is action_table(g._state.n, g._state.m)  # the shared table, not a copy
+        twin.apply(twin.legal_actions()[0])  # its own objects resolve
+    assert g.logs[0][0] == mock.ANY and g.logs[0][0] != None  # noqa: E711 (the other side decides)
+
+
+def test_the_rules_is_legal_answers_false_for_an_id_that_is_not_an_int() -> None:
+    from kum_widget.games.kum.rules import is_legal
+
+    g = kum.Game(2, seed=1)
+    g.apply(g.legal_actions()[0])
+    s = g.state
+    assert g.phase == "draw" and is_legal(s, s.base) and is_legal(s, s.base + 0.0) == (s.base in g.legal_action_ids())
+    assert not is_legal(s, s.base + 1.5) and not is_legal(s, "draw")  # type: ignore[arg-type]

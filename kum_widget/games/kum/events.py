@@ -6,7 +6,8 @@ player drew from the deck).
 
 Events are immutable named tuples (one is built at almost every action, and a
 frozen dataclass costs 2.4 times as much to build), but an event equals only an
-event of its own kind: ``Refilled(1, 40) != (1, 40)``.
+event of its own kind: ``Refilled(1, 40) != (1, 40)``. Save a game with
+``to_dict()`` or ``record()``: a pickle is not a format kept across versions.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ E = TypeVar("E", bound=tuple[Any, ...])
 def _own_kind(cls: type[E]) -> type[E]:
     """An event equals only an event of its own kind (a plain tuple compares by values)."""
 
-    def __eq__(a: tuple[Any, ...], b: object) -> bool:
+    def __eq__(a: tuple[Any, ...], b: object) -> Any:
+        if not isinstance(b, tuple):
+            return NotImplemented  # the other side decides (mock.ANY), else identity
         return type(a) is type(b) and tuple.__eq__(a, b)
 
-    def __ne__(a: tuple[Any, ...], b: object) -> bool:
-        return not __eq__(a, b)
+    def __ne__(a: tuple[Any, ...], b: object) -> Any:
+        same = __eq__(a, b)
+        return same if same is NotImplemented else not same
 
     cls.__eq__, cls.__ne__, cls.__hash__ = __eq__, __ne__, tuple.__hash__  # type: ignore[assignment,method-assign]
     return cls

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.session import Session
 from .actions import Action, ActionTable, Discard, Draw, ParsedAction, Play, action_id, action_table, parse_action
@@ -180,6 +180,15 @@ class Game(Session):
         """The game as readable text in the spirit of chess PGN (see records.py)."""
         return game_record(self)
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_actions"]  # shared by every game of this deck: rebuilt, not pickled
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._actions = action_table(self._state.n, self._state.m)
+
     def _load_extra(self, other: Session) -> None:
         self._layout = other._layout  # type: ignore[attr-defined]
         self._actions = other._actions  # type: ignore[attr-defined]
@@ -304,6 +313,10 @@ class Game(Session):
     def parse_action(self, text: str) -> Action:
         """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
         return self._action(self._resolve(text))
+
+    if TYPE_CHECKING:  # the session's apply runs (no extra call); this gives it this game's types
+
+        def apply(self, action: Action | str | int) -> list[Event]: ...
 
     def play(self, card: Card | int | str, target: int | str) -> list[Event]:
         """Play ``card`` onto mine ``target``: ``2`` or ``"mine 2"`` (an available mine,

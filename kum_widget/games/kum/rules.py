@@ -133,7 +133,7 @@ def is_legal(s: State, aid: int) -> bool:
         if plays is None:
             plays = s.plays = _plays(s)
         return aid in plays
-    if phase == DRAW:
+    if phase == DRAW and type(aid) is int:
         pile = aid - s.base
         if pile == 0:
             return bool(s.deck)
