@@ -137,7 +137,15 @@ def _draw_scores(ids: Sequence[int], base: int, lead: int, claims: list[Claim], 
 
 
 def _lead(sc: Sequence[int], cur: int) -> int:
-    return sc[cur] - max(v for p, v in enumerate(sc) if p != cur)
+    best = None
+    p = 0
+    for v in sc:  # a loop, not a generator: this runs at every draw of every rollout
+        if p != cur and (best is None or v > best):
+            best = v
+        p += 1
+    if best is None:
+        raise ValueError("a lead needs two seats or more")
+    return sc[cur] - best
 
 
 def score_actions(s: State, ids: list[int]) -> list[float]:
@@ -158,7 +166,9 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
     own_race = s.kings[cur]
     if phase == DRAW:
         races = d.races
-        tops = [(values[p[-1]], races[p[-1]]) if p else None for p in s.camp]
+        tops: list[tuple[int, int] | None] = []
+        for pile in s.camp:
+            tops.append((values[pile[-1]], races[pile[-1]]) if pile else None)
         return _draw_scores(ids, s.base, _lead(scores(s), cur), claims, own_race, tops)
     slot_terms: list[tuple[bool, float]] = []
     if phase == PLAY:
