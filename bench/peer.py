@@ -109,28 +109,16 @@ def bots_step(bot: type[GreedyBot] | type[RandomBot]) -> Step:
     return step
 
 
-def session_step(new: Callable[[int], Any], rng: random.Random) -> Step:
-    """Random play through a public session (kum.Game, kum.Court): action objects, events, history."""
+def session_step(new: Callable[[int], Any], rng: random.Random, *, ids: bool = False) -> Step:
+    """Random play through a public session (kum.Game, kum.Court): action objects, events,
+    history; ``ids=True`` through the session's integer ids (legal_action_ids, apply(id))."""
 
     def step(i: int) -> int:
         g = new(i)
+        legal = g.legal_action_ids if ids else g.legal_actions
         n = 0
         while not g.is_over:
-            g.apply(rng.choice(g.legal_actions()))
-            n += 1
-        return n
-
-    return step
-
-
-def session_ids_step(new: Callable[[int], Any], rng: random.Random) -> Step:
-    """The same through the session's integer ids (legal_action_ids, apply(id)): no action objects."""
-
-    def step(i: int) -> int:
-        g = new(i)
-        n = 0
-        while not g.is_over:
-            g.apply(rng.choice(g.legal_action_ids()))
+            g.apply(rng.choice(legal()))
             n += 1
         return n
 
@@ -195,7 +183,7 @@ def main() -> None:
         "greedy": Rate(bots_step(GreedyBot)),
         "random_bots": Rate(bots_step(RandomBot)),
         "kum_api": Rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0))),
-        "kum_api_ids": Rate(session_ids_step(lambda i: kum.Game(2, seed=i), random.Random(0))),
+        "kum_api_ids": Rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0), ids=True)),
         "kum_core": Rate(rules_step(kum.KingsUnderMountains(), 2, random.Random(0))),
         "court_rules": Rate(rules_step(CourtOfTheThreeClans(), 1, random.Random(0))),
         "court_api": Rate(session_step(lambda i: kum.Court(seed=i), random.Random(0))),

@@ -369,11 +369,7 @@ class Game(Session):
         return self._actions[aid]
 
     def _is_legal(self, aid: int) -> bool:
-        s = self._state
-        plays = s.plays
-        if plays is not None and s.phase == PLAY:  # rules.is_legal, without its call
-            return aid in plays
-        return is_legal(s, aid)
+        return is_legal(self._state, aid)
 
     def _card_text(self, card: Card | int | str) -> str:
         if isinstance(card, Card):
