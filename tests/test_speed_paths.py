@@ -7,6 +7,8 @@
 * a bot with ``reads_view = False`` gets no view built, and plays as it did;
 * ``State.clone`` (written out field by field) copies every field the lists name;
 * ``is_legal`` and the action table agree with ``legal_ids`` and ``action_from_id``.
+* the plays at a turn's start are every card on every target the rules allow (an oracle
+  that tries each pair, with each slot also closed in turn).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from kum_widget.games.kum import state as st
 from kum_widget.games.kum.actions import action_from_id, action_table
 from kum_widget.games.kum.cards import RACES
 from kum_widget.games.kum.heuristic import score_actions, score_view
-from kum_widget.games.kum.rules import is_legal, legal_ids, points, scores, winners
+from kum_widget.games.kum.rules import _plays, is_legal, legal_ids, points, scores, winners
 from kum_widget.games.kum.state import OVER, PHASES, State
 from kum_widget.games.kum.views import view
 
@@ -297,3 +299,41 @@ def test_the_rules_is_legal_answers_false_for_an_id_that_is_not_an_int() -> None
     s = g.state
     assert g.phase == "draw" and is_legal(s, s.base) and is_legal(s, s.base + 0.0) == (s.base in g.legal_action_ids())
     assert not is_legal(s, s.base + 1.5) and not is_legal(s, "draw")  # type: ignore[arg-type]
+
+
+def _plays_as_the_rules_read(s: State) -> list[int]:
+    """The oracle: every card of the hand against every target, as the rules say it."""
+    from kum_widget.games.kum.rules import can_follow
+
+    d, cur, out = s.cards, s.current, []
+    top = lambda st: d.values[st[-1]] if st else None  # noqa: E731
+    for c in s.hands[cur]:
+        for slot in range(s.m):
+            if s.mines[slot] >= 0 and can_follow(top(s.mine_stacks[slot]), d.values[c]):
+                out.append(c * s.m + slot)
+        for k, mine in enumerate(s.claimed[cur]):
+            st = s.stacks[mine]
+            own = d.races[c] == s.kings[cur]
+            full_overseer = d.overseers[mine] and len(st) >= d.sizes[mine]
+            if own == full_overseer and can_follow(top(st), d.values[c]):  # own race only as a full mine's overseer
+                out.append(s.n * s.m + c * s.n + k)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("rules", [*VARIANTS, {"mines": 6, "hand_size": 8}, {"mines": 2}])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_plays_are_every_card_on_every_target_the_rules_allow(players: int, rules: dict[str, Any]) -> None:
+    # _plays builds each target's row once and walks the hand in id order; the oracle
+    # tries every card on every target, as the rules read.
+    checked = 0
+    for g in positions(players, 21 + players, rules):
+        s = g._state
+        if s.phase == st.PLAY:
+            assert legal_ids(s) == _plays_as_the_rules_read(s), g.record()
+            checked += 1
+            for slot in range(s.m):  # a slot without a mine (the deck ran out first) takes nothing
+                closed = s.clone()
+                closed.mines[slot], closed.mine_stacks[slot] = -1, []
+                assert _plays(closed) == _plays_as_the_rules_read(closed), (g.record(), slot)
+    assert checked > 20
+
