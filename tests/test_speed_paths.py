@@ -27,7 +27,7 @@ from kum_widget.games.kum import state as st
 from kum_widget.games.kum.actions import action_from_id, action_table
 from kum_widget.games.kum.cards import RACES
 from kum_widget.games.kum.heuristic import score_actions, score_view
-from kum_widget.games.kum.rules import _plays, is_legal, legal_ids, points, scores, winners
+from kum_widget.games.kum.rules import _plays, can_follow, is_legal, legal_ids, points, scores, winners
 from kum_widget.games.kum.state import OVER, PHASES, State
 from kum_widget.games.kum.views import view
 
@@ -303,10 +303,11 @@ def test_the_rules_is_legal_answers_false_for_an_id_that_is_not_an_int() -> None
 
 def _plays_as_the_rules_read(s: State) -> list[int]:
     """The oracle: every card of the hand against every target, as the rules say it."""
-    from kum_widget.games.kum.rules import can_follow
-
     d, cur, out = s.cards, s.current, []
-    top = lambda st: d.values[st[-1]] if st else None  # noqa: E731
+
+    def top(stack: list[int]) -> int | None:
+        return d.values[stack[-1]] if stack else None
+
     for c in s.hands[cur]:
         for slot in range(s.m):
             if s.mines[slot] >= 0 and can_follow(top(s.mine_stacks[slot]), d.values[c]):

@@ -31,7 +31,6 @@ FOLLOWS = tuple(
     tuple(top < 0 or v > top or (v == 0 and top == MAX_VALUE) for v in range(MAX_VALUE + 1))
     for top in range(-1, MAX_VALUE + 1)
 )
-_EMPTY_ROW = FOLLOWS[0]
 # Events are named tuples: built straight from their fields, without the Python-level
 # __new__ a named tuple's class call runs (it would double the cost of each).
 _new = tuple.__new__
@@ -54,7 +53,7 @@ def _plays(s: State) -> list[int]:
     cards = s.cards
     values = cards.values
     follows = FOLLOWS
-    empty = _EMPTY_ROW
+    empty = follows[0]  # the row of an empty stack
     cur = s.current
     hand = sorted(s.hands[cur])
     m = s.m
