@@ -1,6 +1,6 @@
 """Bot strength: ISMCTS against RandomBot and GreedyBot, 2 players, seats alternated.
 
-    python bench/bots.py [--games 40] [--iterations 1000] [--workers 2] [--json-only]
+    python bench/bots.py [--games 40] [--iterations N (default: the game's)] [--workers 2] [--json-only]
 
 Prints a table: wins, losses, ties, win rate with a 95% Wilson interval (a tie counts
 half), and seconds per ISMCTS decision (mean and max, decisions with one legal action
@@ -58,7 +58,7 @@ def play(task: tuple[str, int, int]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per opponent (even: each deal twice)")
-    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--iterations", type=int, default=None, help="default: the game's (KingsUnderMountains.search_iterations)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--opponents", default="random,greedy", help="comma-separated: random, greedy")
     ap.add_argument("--json-only", action="store_true")
@@ -93,7 +93,8 @@ def main() -> None:
     out = {"iterations": args.iterations, "workers": args.workers, "wall_s": round(time.perf_counter() - start, 1), "rows": rows}
     print(json.dumps(out))
     if not args.json_only:
-        print(f"ISMCTS({args.iterations} iterations), 2 players, seats alternated:")
+        budget = args.iterations or "the game's"
+        print(f"ISMCTS({budget} iterations), 2 players, seats alternated:")
         for r in rows:
             print(
                 f"  vs {r['opponent']:<6} {r['wins']:>3}-{r['losses']}-{r['ties']} of {r['games']}: win rate {r['win_rate']:.0%} "

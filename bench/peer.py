@@ -214,7 +214,9 @@ def main() -> None:
     print(
         f"peer benchmark: Python {sys.version.split()[0]}, open_spiel {version('open_spiel')}, {peer} "
         f"({peer.num_players()} players); {args.rounds} round(s) x {args.seconds / args.rounds:.2g} s per rate, "
-        f"ISMCTS median of {args.decisions} decisions (iterations={ISMCTSBot().iterations}); one core"
+        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations and prior the game's, "
+        f"KUM {kum.KingsUnderMountains.search_iterations}/{kum.KingsUnderMountains.search_prior:g}, "
+        f"court {CourtOfTheThreeClans.search_iterations}/{CourtOfTheThreeClans.search_prior:g}); one core"
     )
     print(f"{'figure':<46} {'ours':>10} {'OpenSpiel':>10} {'ours/OS':>9}  {'actions/game; s range'}")
     for label, ours, theirs, extra in rows:

@@ -154,7 +154,8 @@ def test_determinized_positions_reproduce_the_view_on_a_deck_whose_copies_share_
     ({"rollout_depth": -1}, "rollout_depth"), ({"rollout_depth": 2.5}, "rollout_depth"), ({"rollout_depth": "2"}, "rollout_depth"),
     ({"exploration": "x"}, "exploration"), ({"exploration": -0.1}, "exploration"), ({"exploration": float("nan")}, "exploration"),
     ({"epsilon": 1.5}, "epsilon"), ({"epsilon": None}, "epsilon"), ({"time_limit": float("inf")}, "time_limit"),
-    ({"time_limit": True}, "time_limit"),
+    ({"time_limit": True}, "time_limit"), ({"prior": -0.5}, "prior"), ({"prior": "3"}, "prior"), ({"prior": float("inf")}, "prior"),
+    ({"iterations": 2.0}, "iterations"),
 ])
 def test_ismcts_refuses_bad_search_options_by_name(options: dict, name: str) -> None:
     with pytest.raises(ValueError, match=name):
@@ -176,3 +177,82 @@ def test_the_rollout_depth_is_the_games_unless_the_bot_is_given_one() -> None:
     bot_move(s, bot)
     assert bot.rollout_depth is None and bot.last_stats["rollout_depth"] == 0
     assert ISMCTSBot(rollout_depth=3).rollout_depth == 3 and core.CardGame.rollout_depth == 10
+
+
+def test_with_a_prior_the_first_move_tried_is_the_heuristics_favourite() -> None:
+    """One iteration tries one move at the root: with ``prior`` it is one the heuristic
+    rates best (greedy's choice), whatever the seed; without, any."""
+    from kum_widget.games.kum.heuristic import best_actions
+
+    seen_other = False
+    for seed in range(12):
+        game = mid_game(seed, 20 + seed)
+        ids = game.legal_action_ids()
+        best = best_actions(game.state, ids)
+        for bot_seed in range(3):
+            chosen = ISMCTSBot(iterations=1, prior=1.0, seed=bot_seed).choose(game.view(game.current_player), ids)
+            assert chosen in best, (seed, chosen, best)
+            plain = ISMCTSBot(iterations=1, prior=0, seed=bot_seed).choose(game.view(game.current_player), ids)
+            seen_other = seen_other or plain not in best
+    assert seen_other  # the plain search's first move is at random: the test tells them apart
+
+
+def test_the_prior_fades_with_visits_so_search_can_overrule_it() -> None:
+    """Progressive bias is w * p / (visits + 1): it steers the first visits only. Here
+    the heuristic's favourite busts at once; one iteration plays it, enough leave it."""
+    from kum_widget.core.examples import Bust, BustState
+
+    class Misled(Bust):
+        name = "misled-bust"
+
+        def heuristic(self, state: Any, actions: list[int]) -> list[float]:
+            return [float(a) for a in actions]  # the highest card id: here the 9 that busts
+
+    game = Misled()
+    # the pile at 15 (a 9 and a 6); seat 0 holds five cards (no draw): a 1, 2, 3, 8 and 9;
+    # the 8 (card 7) and the 9 (card 17) bust at once, and the 9 is the heuristic's favourite
+    hands = [[0, 1, 2, 7, 17], [3, 4, 6, 9, 11]]
+    s = core.Session.from_position(game, BustState(hands, [10, 12, 13, 14, 15, 16], [8, 5]), 2)
+    assert s.legal_action_ids() == [0, 1, 2, 7, 17]
+    assert bot_move(s, ISMCTSBot(iterations=1, seed=1, prior=3.0)) == 17
+    for seed in range(3):
+        assert bot_move(s, ISMCTSBot(iterations=200, seed=seed, prior=3.0)) not in (7, 17)
+        assert bot_move(s, ISMCTSBot(iterations=200, seed=seed, prior=0)) not in (7, 17)
+
+
+def test_the_budget_and_the_prior_are_the_games_unless_the_bot_is_given_them() -> None:
+    from kum_widget.core.examples import Bust
+
+    class Quick(Bust):
+        name = "quick-bust"
+        search_iterations = 7
+        search_prior = 2.5
+
+    s = core.Session(Quick(), 2, seed=4)
+    bot = ISMCTSBot(seed=1)
+    bot_move(s, bot)
+    assert bot.iterations is None and bot.prior is None
+    assert bot.last_stats["budget"] == 7 and bot.last_stats["iterations"] <= 7 and bot.last_stats["prior"] == 2.5
+    mine = ISMCTSBot(iterations=30, prior=0, seed=1)
+    bot_move(s, mine)
+    assert mine.last_stats["budget"] == 30 and mine.last_stats["prior"] == 0.0
+    assert (core.CardGame.search_iterations, core.CardGame.search_prior) == (1000, 0.0)
+    steered = ISMCTSBot(seed=1)  # Kings Under Mountains' own: the match in bench/README.md
+    game = mid_game(5, 24)
+    steered.choose(game.view(game.current_player), game.legal_actions())
+    assert (steered.last_stats["budget"], steered.last_stats["prior"]) == (400, 3.0)
+
+
+@pytest.mark.parametrize(("attribute", "value"), [
+    ("search_iterations", 0), ("search_iterations", 2.0), ("search_iterations", "100"),
+    ("search_prior", -1.0), ("search_prior", float("nan")), ("search_prior", None),
+])
+def test_a_games_bad_search_budget_is_refused_by_name(attribute: str, value: Any) -> None:
+    from kum_widget.core.examples import Bust
+
+    Odd = type("Odd", (Bust,), {"name": "odd-bust", attribute: value})
+    s = core.Session(Odd(), 2, seed=4)
+    before = s.to_dict()
+    with pytest.raises(ValueError, match=f"Odd.{attribute}"):
+        bot_move(s, ISMCTSBot(seed=1))
+    assert s.to_dict() == before

@@ -34,7 +34,7 @@ _LONG = 100_000  # a rollout with no evaluate() stops here at the latest
 
 
 class _Node:
-    __slots__ = ("avail", "children", "player", "reward", "visits")
+    __slots__ = ("avail", "children", "player", "prior", "reward", "visits")
 
     def __init__(self, player: int) -> None:
         self.children: dict[int, _Node] = {}
@@ -42,6 +42,18 @@ class _Node:
         self.avail = 1
         self.reward = 0.0
         self.player = player  # the seat whose move led here (its reward is stored)
+        self.prior: dict[int, float] | None = None  # the heuristic's opinion of each move from here, in [0, 1]
+
+
+def _prior(ids: Sequence[int], scores: Sequence[float] | None) -> dict[int, float]:
+    """The heuristic's scores of a node's moves onto [0, 1] (best 1, worst 0; all 1 with no opinion)."""
+    if scores is None:
+        return dict.fromkeys(ids, 1.0)
+    lo, hi = min(scores), max(scores)
+    if hi - lo < 1e-9:
+        return dict.fromkeys(ids, 1.0)
+    span = 1.0 / (hi - lo)
+    return {a: (x - lo) * span for a, x in zip(ids, scores, strict=True)}
 
 
 def _result(game: CardGame, s: Any, players: int) -> list[float]:
@@ -63,32 +75,52 @@ def _settled(root: _Node, left: int) -> bool:
     return first - second > left
 
 
+def _budget(game: CardGame, iterations: int | None, prior: float | None) -> tuple[int, float]:
+    """The iterations and the prior's weight: the bot's, else the game's (checked: a game's
+    class attribute is anyone's to set)."""
+    if iterations is None:
+        iterations = game.search_iterations
+        if type(iterations) is not int or iterations < 1:
+            raise GameError(f"{type(game).__name__}.search_iterations must be a whole number >= 1, got {shown(iterations)}")
+    if prior is None:
+        prior = game.search_prior
+        if type(prior) not in (int, float) or not 0 <= prior < math.inf:
+            raise GameError(f"{type(game).__name__}.search_prior must be a number >= 0, got {shown(prior)}")
+    return iterations, float(prior)
+
+
 class ISMCTSBot:
-    """``ISMCTSBot(iterations=1000, time_limit=None, seed=None)``; ``time_limit`` in
-    seconds stops early. Deterministic for a seed: the same view gives the same move.
+    """``ISMCTSBot(iterations=None, time_limit=None, seed=None)``: ``iterations`` None (the
+    default) takes the game's ``CardGame.search_iterations``; ``time_limit`` in seconds
+    stops early. Deterministic for a seed: the same view gives the same move.
 
     ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores the position;
     None (the default) takes the game's ``CardGame.rollout_depth``. ``exploration``: UCB's
     constant. ``epsilon``: the share of rollout moves played at random, not by the heuristic.
+    ``prior``: how much the heuristic steers the tree (progressive bias, Chaslot et al.
+    2008: ``prior * p / (visits + 1)`` added to UCB, ``p`` the heuristic's score of the
+    move onto [0, 1] at its node; untried moves are tried best first); 0 for none, None
+    (the default) takes the game's ``CardGame.search_prior``.
     """
 
     def __init__(
         self,
-        iterations: int = 1000,
+        iterations: int | None = None,
         time_limit: float | None = None,
         seed: int | None = None,
         *,
         exploration: float = 0.7,
         rollout_depth: int | None = None,
         epsilon: float = 0.1,
+        prior: float | None = None,
     ) -> None:
-        if type(iterations) is not int or iterations < 1:
-            raise GameError(f"iterations must be a whole number >= 1, got {shown(iterations)}")
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise GameError(f"iterations must be a whole number >= 1 or None (the game's), got {shown(iterations)}")
         if time_limit is not None and not (type(time_limit) in (int, float) and 0 < time_limit < math.inf):
             raise GameError(f"time_limit must be a number of seconds > 0, got {shown(time_limit)}")
         if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
             raise GameError(f"rollout_depth must be a whole number >= 0 or None (the game's), got {shown(rollout_depth)}")
-        for name, value in (("exploration", exploration), ("epsilon", epsilon)):
+        for name, value in (("exploration", exploration), ("epsilon", epsilon), ("prior", 0 if prior is None else prior)):
             if type(value) not in (int, float) or not 0 <= value < math.inf or (name == "epsilon" and value > 1):
                 raise GameError(f"{name} must be a number {'in [0, 1]' if name == 'epsilon' else '>= 0'}, got {shown(value)}")
         self.name = "ISMCTS bot"
@@ -97,11 +129,12 @@ class ISMCTSBot:
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         self.epsilon = epsilon
+        self.prior = prior
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit})"
+        return f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior})"
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
@@ -114,6 +147,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
+        budget, w = _budget(game, self.iterations, self.prior)
         rng = self._rng
         sample: Callable[[random.Random], Any]
         if position is not None:
@@ -136,7 +170,7 @@ class ISMCTSBot:
         log, sqrt, rnd = math.log, math.sqrt, rng.random
         solitaire = players == 1
         lo, hi = math.inf, -math.inf  # the solitaire's scores seen so far
-        while done < self.iterations and (deadline is None or time.perf_counter() < deadline):
+        while done < budget and (deadline is None or time.perf_counter() < deadline):
             s = sample(rng)
             node = root
             path = []
@@ -152,7 +186,19 @@ class ISMCTSBot:
                         untried.append(a)
                     else:
                         child.avail += 1
+                if w and len(ids) > 1:
+                    bias = node.prior
+                    if bias is None:
+                        bias = node.prior = _prior(ids, heuristic(s, ids) if has_heuristic else None)
+                    elif any(a not in bias for a in ids):  # a move this deal allows and the first did not
+                        for a, x in _prior(ids, heuristic(s, ids) if has_heuristic else None).items():
+                            bias.setdefault(a, x)
+                else:
+                    bias = None
                 if untried:
+                    if bias is not None and len(untried) > 1:  # the heuristic's favourite first
+                        top = max(bias[a] for a in untried)
+                        untried = [a for a in untried if bias[a] >= top]
                     a = untried[int(rnd() * len(untried))]
                     child = children[a] = _Node(current(s))
                     step(s, a)
@@ -163,6 +209,8 @@ class ISMCTSBot:
                     ch = children[a]
                     v = ch.visits
                     u = (ch.reward / v - shift) * scale + c * sqrt(log(ch.avail) / v)
+                    if bias is not None:
+                        u += w * bias[a] / (v + 1)  # progressive bias (Chaslot et al., 2008): fades as visits grow
                     if u > best_u:
                         best_a, best_u = a, u
                 node = children[best_a]
@@ -195,13 +243,14 @@ class ISMCTSBot:
                 visited.visits += 1
                 visited.reward += result[visited.player]
             done += 1
-            if done % 64 == 0 and _settled(root, self.iterations - done):
+            if done % 64 == 0 and _settled(root, budget - done):
                 break
         ranked = sorted(
             ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
             reverse=True,
         )
-        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start, "root_children": len(root.children),
+        self.last_stats = {"iterations": done, "budget": budget, "prior": w, "seconds": time.perf_counter() - start,
+                           "root_children": len(root.children),
                            "rollout_depth": depth_limit if has_evaluate else None}
         if not ranked:
             return legal[rng.randrange(len(legal))]

@@ -52,6 +52,15 @@ class CardGame:
     (when the bot is not given a depth): shorter is faster, and as strong when ``evaluate``
     judges a position well (``bench/ismcts_match.py`` tells)."""
 
+    search_iterations: ClassVar[int] = 1000
+    """ISMCTS's iterations a decision when the bot is not given a number: what buys a
+    strong move at about 0.1 s depends on what an iteration costs in this game."""
+
+    search_prior: ClassVar[float] = 0.0
+    """How much ISMCTS's tree trusts :meth:`heuristic` when the bot is not told (its
+    ``prior``): 0 for not at all; a good heuristic lets fewer iterations play as well
+    (``bench/ismcts_match.py`` tells)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__ and "fair_heuristic" not in cls.__dict__:
