@@ -1,10 +1,11 @@
 """Bot strength: ISMCTS against RandomBot and GreedyBot, 2 players, seats alternated.
 
-    python bench/bots.py [--games 40] [--iterations N (default: the game's)] [--workers 2] [--json-only]
+    python bench/bots.py [--games 40] [--iterations N] [--prior W] [--workers 2] [--json-only]
 
 Prints a table: wins, losses, ties, win rate with a 95% Wilson interval (a tie counts
 half), and seconds per ISMCTS decision (mean and max, decisions with one legal action
-excluded). Games run in worker processes, each game on one core.
+excluded). Games run in worker processes, each game on one core. ISMCTS's iterations and
+prior default to the game's (``KingsUnderMountains.search_iterations``, ``search_prior``).
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play(task: tuple[str, int, int]) -> dict:
-    opponent, index, iterations = task
+def play(task: tuple[str, int, int | None, float | None]) -> dict:
+    opponent, index, iterations, prior = task
     seat = index % 2  # ISMCTS alternates seats
-    ismcts = ISMCTSBot(iterations=iterations, seed=index)
+    ismcts = ISMCTSBot(iterations=iterations, seed=index, prior=prior)  # None: the game's
     bots = [OPPONENTS[opponent](10_000 + index), OPPONENTS[opponent](20_000 + index)]
     bots[seat] = ismcts
     game = kum.Game(2, seed=900_000 + index // 2)  # each deal played twice, seats swapped
@@ -59,12 +60,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per opponent (even: each deal twice)")
     ap.add_argument("--iterations", type=int, default=None, help="default: the game's (KingsUnderMountains.search_iterations)")
+    ap.add_argument("--prior", type=float, default=None, help="default: the game's (KingsUnderMountains.search_prior); 0 for none")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--opponents", default="random,greedy", help="comma-separated: random, greedy")
     ap.add_argument("--json-only", action="store_true")
     args = ap.parse_args()
+    try:
+        ISMCTSBot(iterations=args.iterations, prior=args.prior)  # refused here, not in a worker
+    except ValueError as exc:
+        ap.error(str(exc))
     opponents = args.opponents.split(",")
-    tasks = [(opp, i, args.iterations) for opp in opponents for i in range(args.games)]
+    tasks = [(opp, i, args.iterations, args.prior) for opp in opponents for i in range(args.games)]
     start = time.perf_counter()
     results = []
     with ProcessPoolExecutor(args.workers) as pool:  # progress on stderr: a full run takes a while
@@ -90,11 +96,12 @@ def main() -> None:
             "sec_per_decision_max": round(max(times), 3),
             "decisions": len(times),
         })
-    out = {"iterations": args.iterations, "workers": args.workers, "wall_s": round(time.perf_counter() - start, 1), "rows": rows}
+    budget = kum.KingsUnderMountains.search_iterations if args.iterations is None else args.iterations
+    prior = kum.KingsUnderMountains.search_prior if args.prior is None else args.prior
+    out = {"iterations": budget, "prior": prior, "workers": args.workers, "wall_s": round(time.perf_counter() - start, 1), "rows": rows}
     print(json.dumps(out))
     if not args.json_only:
-        budget = args.iterations or "the game's"
-        print(f"ISMCTS({budget} iterations), 2 players, seats alternated:")
+        print(f"ISMCTS({budget} iterations, prior {prior:g}), 2 players, seats alternated:")
         for r in rows:
             print(
                 f"  vs {r['opponent']:<6} {r['wins']:>3}-{r['losses']}-{r['ties']} of {r['games']}: win rate {r['win_rate']:.0%} "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -256,3 +257,73 @@ def test_a_games_bad_search_budget_is_refused_by_name(attribute: str, value: Any
     with pytest.raises(ValueError, match=f"Odd.{attribute}"):
         bot_move(s, ISMCTSBot(seed=1))
     assert s.to_dict() == before
+
+
+def test_after_every_move_is_tried_the_prior_sends_the_next_visit_to_the_favourite() -> None:
+    """With every root move visited once, UCB's terms are alike but the bias: the
+    favourite's 3 * 1 / 2 outweighs any difference of one playout's reward (at most 1)."""
+    from kum_widget.core.examples import Bust, BustState
+
+    class Fond(Bust):
+        name = "fond-bust"
+
+        def heuristic(self, state: Any, actions: list[int]) -> list[float]:
+            return [1.0 if a == 2 else 0.0 for a in actions]  # the 3 (card 2), and no other
+
+    hands = [[0, 1, 2, 3, 17], [4, 6, 9, 11, 13]]  # seat 0 plays a 1, 2, 3, 4 or 9 on 10: nobody busts yet
+    s = core.Session.from_position(Fond(), BustState(hands, [5, 7, 10, 12, 14, 15, 16], [8]), 2)
+    n = len(s.legal_action_ids())
+    plain_went_elsewhere = False
+    for seed in range(8):
+        steered = ISMCTSBot(iterations=n + 1, seed=seed, prior=3.0)
+        bot_move(s, steered)
+        assert steered.last_stats["visits"][2] == 2 and sum(steered.last_stats["visits"].values()) == n + 1
+        plain = ISMCTSBot(iterations=n + 1, seed=seed, prior=0)
+        bot_move(s, plain)
+        plain_went_elsewhere = plain_went_elsewhere or plain.last_stats["visits"][2] == 1
+    assert plain_went_elsewhere
+
+
+@pytest.mark.parametrize("odd", [math.inf, -math.inf, math.nan])
+def test_a_heuristic_of_infinite_or_nan_scores_steers_without_failing(odd: float) -> None:
+    from kum_widget.core.examples import Bust, BustState
+
+    class Sure(Bust):
+        name = "sure-bust"
+
+        def heuristic(self, state: Any, actions: list[int]) -> list[float]:
+            return [odd if a == 0 else float(a) for a in actions]
+
+    hands = [[0, 1, 2, 3, 17], [4, 6, 9, 11, 13]]
+    s = core.Session.from_position(Sure(), BustState(hands, [5, 7, 10, 12, 14, 15, 16], [8]), 2)
+    bot = ISMCTSBot(iterations=1, seed=1, prior=3.0)
+    best = {0, 17} if odd == math.inf else {17}  # +inf is at the top of the scale with the best finite score
+    assert bot_move(s, bot) in best
+    assert bot.last_stats["visits"] and all(a in s.legal_action_ids() for a in bot.last_stats["visits"])
+
+
+@pytest.mark.parametrize(("attribute", "value"), [("prior", -1), ("prior", "3"), ("prior", "x"), ("iterations", "10"), ("iterations", 0)])
+def test_a_bot_given_bad_settings_after_it_was_made_refuses_by_name(attribute: str, value: Any) -> None:
+    s = kum.Game(2, seed=3)
+    before = s.to_dict()
+    bot = ISMCTSBot(seed=1)
+    setattr(bot, attribute, value)
+    with pytest.raises(ValueError, match=attribute):
+        bot_move(s, bot)
+    assert s.to_dict() == before
+
+
+def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget() -> None:
+    class Mine(kum.KingsUnderMountains):
+        def heuristic(self, state: Any, actions: list[int]) -> list[float]:
+            return [0.0] * len(actions)
+
+    class Tuned(Mine):
+        search_iterations, search_prior = 250, 1.5
+
+        def heuristic(self, state: Any, actions: list[int]) -> list[float]:
+            return [0.0] * len(actions)
+
+    assert (kum.KingsUnderMountains.search_iterations, kum.KingsUnderMountains.search_prior) == (400, 3.0)
+    assert (Mine.search_iterations, Mine.search_prior, Mine.fair_heuristic) == (1000, 0.0, False)
+    assert (Tuned.search_iterations, Tuned.search_prior) == (250, 1.5)

@@ -46,14 +46,22 @@ class _Node:
 
 
 def _prior(ids: Sequence[int], scores: Sequence[float] | None) -> dict[int, float]:
-    """The heuristic's scores of a node's moves onto [0, 1] (best 1, worst 0; all 1 with no opinion)."""
+    """The heuristic's scores of a node's moves onto [0, 1] (best 1, worst 0; all 1 with no
+    opinion). An infinite score is the end of the scale (+inf 1, -inf 0), NaN counts as 0."""
     if scores is None:
         return dict.fromkeys(ids, 1.0)
-    lo, hi = min(scores), max(scores)
-    if hi - lo < 1e-9:
-        return dict.fromkeys(ids, 1.0)
-    span = 1.0 / (hi - lo)
-    return {a: (x - lo) * span for a, x in zip(ids, scores, strict=True)}
+    finite = [x for x in scores if math.isfinite(x)]
+    lo, hi = (min(finite), max(finite)) if finite else (0.0, 0.0)
+    span = 1.0 / (hi - lo) if hi - lo > 1e-9 else 0.0
+    out = {}
+    for a, x in zip(ids, scores, strict=True):
+        if x == math.inf:
+            out[a] = 1.0
+        elif not math.isfinite(x):
+            out[a] = 0.0
+        else:
+            out[a] = (x - lo) * span if span else 1.0
+    return out
 
 
 def _result(game: CardGame, s: Any, players: int) -> list[float]:
@@ -75,18 +83,26 @@ def _settled(root: _Node, left: int) -> bool:
     return first - second > left
 
 
-def _budget(game: CardGame, iterations: int | None, prior: float | None) -> tuple[int, float]:
-    """The iterations and the prior's weight: the bot's, else the game's (checked: a game's
-    class attribute is anyone's to set)."""
-    if iterations is None:
-        iterations = game.search_iterations
-        if type(iterations) is not int or iterations < 1:
-            raise GameError(f"{type(game).__name__}.search_iterations must be a whole number >= 1, got {shown(iterations)}")
-    if prior is None:
-        prior = game.search_prior
-        if type(prior) not in (int, float) or not 0 <= prior < math.inf:
-            raise GameError(f"{type(game).__name__}.search_prior must be a number >= 0, got {shown(prior)}")
-    return iterations, float(prior)
+def _iterations(value: Any, whose: str) -> int:
+    if type(value) is not int or value < 1:
+        raise GameError(f"{whose} must be a whole number >= 1, got {shown(value)}")
+    return value
+
+
+def _weight(value: Any, whose: str) -> float:
+    if type(value) not in (int, float) or not 0 <= value < math.inf:
+        raise GameError(f"{whose} must be a number >= 0, got {shown(value)}")
+    return float(value)
+
+
+def _budget(game: CardGame, iterations: Any, prior: Any) -> tuple[int, float]:
+    """The iterations and the prior's weight: the bot's, else the game's, checked either
+    way (a bot's attributes and a game's class attributes are anyone's to set)."""
+    name = type(game).__name__
+    return (
+        _iterations(game.search_iterations, f"{name}.search_iterations") if iterations is None else _iterations(iterations, "iterations"),
+        _weight(game.search_prior, f"{name}.search_prior") if prior is None else _weight(prior, "prior"),
+    )
 
 
 class ISMCTSBot:
@@ -114,13 +130,15 @@ class ISMCTSBot:
         epsilon: float = 0.1,
         prior: float | None = None,
     ) -> None:
-        if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise GameError(f"iterations must be a whole number >= 1 or None (the game's), got {shown(iterations)}")
+        if iterations is not None:
+            _iterations(iterations, "iterations (or None: the game's)")
         if time_limit is not None and not (type(time_limit) in (int, float) and 0 < time_limit < math.inf):
             raise GameError(f"time_limit must be a number of seconds > 0, got {shown(time_limit)}")
         if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
             raise GameError(f"rollout_depth must be a whole number >= 0 or None (the game's), got {shown(rollout_depth)}")
-        for name, value in (("exploration", exploration), ("epsilon", epsilon), ("prior", 0 if prior is None else prior)):
+        if prior is not None:
+            _weight(prior, "prior (or None: the game's)")
+        for name, value in (("exploration", exploration), ("epsilon", epsilon)):
             if type(value) not in (int, float) or not 0 <= value < math.inf or (name == "epsilon" and value > 1):
                 raise GameError(f"{name} must be a number {'in [0, 1]' if name == 'epsilon' else '>= 0'}, got {shown(value)}")
         self.name = "ISMCTS bot"
@@ -198,7 +216,7 @@ class ISMCTSBot:
                 if untried:
                     if bias is not None and len(untried) > 1:  # the heuristic's favourite first
                         top = max(bias[a] for a in untried)
-                        untried = [a for a in untried if bias[a] >= top]
+                        untried = [a for a in untried if bias[a] >= top] or untried
                     a = untried[int(rnd() * len(untried))]
                     child = children[a] = _Node(current(s))
                     step(s, a)
@@ -249,8 +267,9 @@ class ISMCTSBot:
             ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
             reverse=True,
         )
-        self.last_stats = {"iterations": done, "budget": budget, "prior": w, "seconds": time.perf_counter() - start,
-                           "root_children": len(root.children),
+        self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0,
+                           "seconds": time.perf_counter() - start, "root_children": len(root.children),
+                           "visits": {a: ch.visits for a, ch in root.children.items() if a in root_legal},
                            "rollout_depth": depth_limit if has_evaluate else None}
         if not ranked:
             return legal[rng.randrange(len(legal))]

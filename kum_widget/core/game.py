@@ -58,13 +58,18 @@ class CardGame:
 
     search_prior: ClassVar[float] = 0.0
     """How much ISMCTS's tree trusts :meth:`heuristic` when the bot is not told (its
-    ``prior``): 0 for not at all; a good heuristic lets fewer iterations play as well
-    (``bench/ismcts_match.py`` tells)."""
+    ``prior``): 0 for not at all. On the scale of a win (rewards are in [0, 1]): 3 adds
+    three wins' worth to the heuristic's favourite on its first visit, fading as 1/(visits
+    + 1). A good heuristic lets fewer iterations play as well (``bench/ismcts_match.py``
+    tells). Both search attributes go back to these defaults in a subclass that writes its
+    own ``heuristic``, unless it sets them."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "heuristic" in cls.__dict__ and "fair_heuristic" not in cls.__dict__:
-            cls.fair_heuristic = False  # a new heuristic is not the one that was proved fair
+        if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
+            for name in ("fair_heuristic", "search_iterations", "search_prior"):
+                if name not in cls.__dict__:
+                    setattr(cls, name, getattr(CardGame, name))
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.defaults))
