@@ -138,9 +138,9 @@ class ISMCTSBot:
             raise GameError(f"rollout_depth must be a whole number >= 0 or None (the game's), got {shown(rollout_depth)}")
         if prior is not None:
             _weight(prior, "prior (or None: the game's)")
-        for name, value in (("exploration", exploration), ("epsilon", epsilon)):
-            if type(value) not in (int, float) or not 0 <= value < math.inf or (name == "epsilon" and value > 1):
-                raise GameError(f"{name} must be a number {'in [0, 1]' if name == 'epsilon' else '>= 0'}, got {shown(value)}")
+        _weight(exploration, "exploration")
+        if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
+            raise GameError(f"epsilon must be a number in [0, 1], got {shown(epsilon)}")
         self.name = "ISMCTS bot"
         self.iterations = iterations
         self.time_limit = time_limit
