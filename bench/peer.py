@@ -161,6 +161,10 @@ def ismcts_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> li
     return times
 
 
+def budget(game: type) -> str:
+    return f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}"
+
+
 def show(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
 
@@ -214,9 +218,8 @@ def main() -> None:
     print(
         f"peer benchmark: Python {sys.version.split()[0]}, open_spiel {version('open_spiel')}, {peer} "
         f"({peer.num_players()} players); {args.rounds} round(s) x {args.seconds / args.rounds:.2g} s per rate, "
-        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations and prior the game's, "
-        f"KUM {kum.KingsUnderMountains.search_iterations}/{kum.KingsUnderMountains.search_prior:g}, "
-        f"court {CourtOfTheThreeClans.search_iterations}/{CourtOfTheThreeClans.search_prior:g}); one core"
+        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations/prior/exploration the game's, "
+        f"KUM {budget(kum.KingsUnderMountains)}, court {budget(CourtOfTheThreeClans)}); one core"
     )
     print(f"{'figure':<46} {'ours':>10} {'OpenSpiel':>10} {'ours/OS':>9}  {'actions/game; s range'}")
     for label, ours, theirs, extra in rows:

@@ -3,13 +3,15 @@ rules' own count, the bots play whole games, and ISMCTS reads a solitaire by its
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import kum_widget as kum
 from kum_widget.bots import make_bot
 from kum_widget.bots.base import bot_move
 from kum_widget.games.court import CourtOfTheThreeClans
-from kum_widget.games.court.heuristic import _power_delta
+from kum_widget.games.court.heuristic import Worths, _fight_value, _power_delta, card_value
+from kum_widget.games.court.state import BUY, FIGHT, PASS, SKIP, SPACES, START
 
 
 def test_the_power_delta_matches_a_full_recount() -> None:
@@ -29,6 +31,42 @@ def test_the_power_delta_matches_a_full_recount() -> None:
         after = sum(game.power_of(trial, y) for y in range(8))
         assert _power_delta(game, court, card, space) == after - before, (court, card, space)
         assert court == [c for c in court]  # unchanged
+
+
+def test_the_heuristic_remembers_courts_without_mixing_them_up() -> None:
+    # The heuristic keeps what it worked out about each Royal Court for the next time it
+    # meets that court. Whatever the cache holds, every score must be the plain formula's
+    # (card_value less a third of the price; a pass by its Tax Collectors; a fight by its
+    # prince), to the last bit: the same courts come back here with other rows, other CP
+    # and other phases.
+    for rules in ({}, {"price": "printed"}, {"court_vp": False}):
+        game, rng = CourtOfTheThreeClans(**rules), random.Random(8)
+        Worths.LIMIT, limit = 64, Worths.LIMIT  # small, so clearing a full cache is crossed too
+        try:
+            for seed in range(60):
+                s = game.setup(1, random.Random(seed))
+                while not game.is_over(s):
+                    legal = game.legal_actions(s)
+                    for _ in range(2):  # the first call may fill the cache, the second reads it
+                        got = game.heuristic(s, legal)
+                        want = []
+                        for a in legal:
+                            if a == PASS:
+                                want.append((1 + game.tax_collectors(s)) / 3 + 0.2)
+                            elif a == SKIP:
+                                want.append(0.0)
+                            elif a >= FIGHT:
+                                want.append(_fight_value(game, s, s.row[a - FIGHT], game.strength(s)))
+                            else:
+                                p, x = divmod(a - (START if a < BUY else BUY), SPACES)
+                                worth = card_value(game, s, s.row[p], x)
+                                want.append(worth if a < BUY else worth - game.price(s.row[p], p + 1) / 3)
+                        assert got == want, (s.court, s.row, legal)  # to the last bit: ties decide moves
+                    game.apply(s, rng.choice(legal))
+            assert 0 < len(game._worths) <= 64
+        finally:
+            Worths.LIMIT = limit
+    assert len(pickle.loads(pickle.dumps(game))._worths) == 0, "a pickled game's cache starts empty"
 
 
 def test_ismcts_plays_a_solitaire_by_its_score() -> None:

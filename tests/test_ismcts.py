@@ -228,25 +228,32 @@ def test_the_budget_and_the_prior_are_the_games_unless_the_bot_is_given_them() -
         name = "quick-bust"
         search_iterations = 7
         search_prior = 2.5
+        search_exploration = 0.2
 
     s = core.Session(Quick(), 2, seed=4)
     bot = ISMCTSBot(seed=1)
     bot_move(s, bot)
-    assert bot.iterations is None and bot.prior is None
+    assert bot.iterations is None and bot.prior is None and bot.exploration is None
     assert bot.last_stats["budget"] == 7 and bot.last_stats["iterations"] <= 7 and bot.last_stats["prior"] == 2.5
-    mine = ISMCTSBot(iterations=30, prior=0, seed=1)
+    assert bot.last_stats["exploration"] == 0.2
+    mine = ISMCTSBot(iterations=30, prior=0, exploration=1.5, seed=1)
     bot_move(s, mine)
-    assert mine.last_stats["budget"] == 30 and mine.last_stats["prior"] == 0.0
-    assert (core.CardGame.search_iterations, core.CardGame.search_prior) == (1000, 0.0)
+    assert mine.last_stats["budget"] == 30 and mine.last_stats["prior"] == 0.0 and mine.last_stats["exploration"] == 1.5
+    assert (core.CardGame.search_iterations, core.CardGame.search_prior, core.CardGame.search_exploration) == (1000, 0.0, 0.7)
     steered = ISMCTSBot(seed=1)  # Kings Under Mountains' own: the match in bench/README.md
     game = mid_game(5, 24)
     steered.choose(game.view(game.current_player), game.legal_actions())
     assert (steered.last_stats["budget"], steered.last_stats["prior"]) == (400, 3.0)
+    court = ISMCTSBot(seed=1)  # the court's own: 600 iterations exploiting more (bench/README.md)
+    bot_move(kum.Court(seed=2), court)
+    assert (court.last_stats["budget"], court.last_stats["prior"], court.last_stats["exploration"]) == (600, 0.0, 0.25)
+    assert steered.last_stats["exploration"] == 0.7
 
 
 @pytest.mark.parametrize(("attribute", "value"), [
     ("search_iterations", 0), ("search_iterations", 2.0), ("search_iterations", "100"),
     ("search_prior", -1.0), ("search_prior", float("nan")), ("search_prior", None),
+    ("search_exploration", -0.5), ("search_exploration", float("inf")), ("search_exploration", "0.7"),
 ])
 def test_a_games_bad_search_budget_is_refused_by_name(attribute: str, value: Any) -> None:
     from kum_widget.core.examples import Bust
@@ -302,7 +309,8 @@ def test_a_heuristic_of_infinite_or_nan_scores_steers_without_failing(odd: float
     assert bot.last_stats["visits"] and all(a in s.legal_action_ids() for a in bot.last_stats["visits"])
 
 
-@pytest.mark.parametrize(("attribute", "value"), [("prior", -1), ("prior", "3"), ("prior", "x"), ("iterations", "10"), ("iterations", 0)])
+@pytest.mark.parametrize(("attribute", "value"), [("prior", -1), ("prior", "3"), ("prior", "x"), ("iterations", "10"), ("iterations", 0),
+                                                  ("exploration", -1), ("exploration", "0.7")])
 def test_a_bot_given_bad_settings_after_it_was_made_refuses_by_name(attribute: str, value: Any) -> None:
     s = kum.Game(2, seed=3)
     before = s.to_dict()
@@ -319,11 +327,11 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
             return [0.0] * len(actions)
 
     class Tuned(Mine):
-        search_iterations, search_prior = 250, 1.5
+        search_iterations, search_prior, search_exploration = 250, 1.5, 0.3
 
         def heuristic(self, state: Any, actions: list[int]) -> list[float]:
             return [0.0] * len(actions)
 
     assert (kum.KingsUnderMountains.search_iterations, kum.KingsUnderMountains.search_prior) == (400, 3.0)
-    assert (Mine.search_iterations, Mine.search_prior, Mine.fair_heuristic) == (1000, 0.0, False)
-    assert (Tuned.search_iterations, Tuned.search_prior) == (250, 1.5)
+    assert (Mine.search_iterations, Mine.search_prior, Mine.search_exploration, Mine.fair_heuristic) == (1000, 0.0, 0.7, False)
+    assert (Tuned.search_iterations, Tuned.search_prior, Tuned.search_exploration) == (250, 1.5, 0.3)

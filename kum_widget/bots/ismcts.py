@@ -95,13 +95,15 @@ def _weight(value: Any, whose: str) -> float:
     return float(value)
 
 
-def _budget(game: CardGame, iterations: Any, prior: Any) -> tuple[int, float]:
-    """The iterations and the prior's weight: the bot's, else the game's, checked either
-    way (a bot's attributes and a game's class attributes are anyone's to set)."""
+def _budget(game: CardGame, iterations: Any, prior: Any, exploration: Any) -> tuple[int, float, float]:
+    """The iterations, the prior's weight and the exploration constant: the bot's, else
+    the game's, checked either way (a bot's attributes and a game's class attributes are
+    anyone's to set)."""
     name = type(game).__name__
     return (
         _iterations(game.search_iterations, f"{name}.search_iterations") if iterations is None else _iterations(iterations, "iterations"),
         _weight(game.search_prior, f"{name}.search_prior") if prior is None else _weight(prior, "prior"),
+        _weight(game.search_exploration, f"{name}.search_exploration") if exploration is None else _weight(exploration, "exploration"),
     )
 
 
@@ -112,7 +114,8 @@ class ISMCTSBot:
 
     ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores the position;
     None (the default) takes the game's ``CardGame.rollout_depth``. ``exploration``: UCB's
-    constant. ``epsilon``: the share of rollout moves played at random, not by the heuristic.
+    constant; None (the default) takes the game's ``CardGame.search_exploration``.
+    ``epsilon``: the share of rollout moves played at random, not by the heuristic.
     ``prior``: how much the heuristic steers the tree (progressive bias, Chaslot et al.
     2008: ``prior * p / (visits + 1)`` added to UCB, ``p`` the heuristic's score of the
     move onto [0, 1] at its node; untried moves are tried best first); 0 for none, None
@@ -125,7 +128,7 @@ class ISMCTSBot:
         time_limit: float | None = None,
         seed: int | None = None,
         *,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         rollout_depth: int | None = None,
         epsilon: float = 0.1,
         prior: float | None = None,
@@ -138,7 +141,8 @@ class ISMCTSBot:
             raise GameError(f"rollout_depth must be a whole number >= 0 or None (the game's), got {shown(rollout_depth)}")
         if prior is not None:
             _weight(prior, "prior (or None: the game's)")
-        _weight(exploration, "exploration")
+        if exploration is not None:
+            _weight(exploration, "exploration (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
             raise GameError(f"epsilon must be a number in [0, 1], got {shown(epsilon)}")
         self.name = "ISMCTS bot"
@@ -152,7 +156,7 @@ class ISMCTSBot:
         self.last_stats: dict[str, Any] = {}
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior})"
+        return f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, exploration={self.exploration})"
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
@@ -165,7 +169,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        budget, w = _budget(game, self.iterations, self.prior)
+        budget, w, c = _budget(game, self.iterations, self.prior, self.exploration)
         rng = self._rng
         sample: Callable[[random.Random], Any]
         if position is not None:
@@ -182,7 +186,7 @@ class ISMCTSBot:
         has_evaluate = evaluate(probe) is not None
         depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
         root = _Node(-1)
-        c, eps = self.exploration, self.epsilon
+        eps = self.epsilon
         done = 0
         deadline = None if self.time_limit is None else start + self.time_limit
         log, sqrt, rnd = math.log, math.sqrt, rng.random
@@ -267,7 +271,7 @@ class ISMCTSBot:
             ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
             reverse=True,
         )
-        self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0,
+        self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0, "exploration": c,
                            "seconds": time.perf_counter() - start, "root_children": len(root.children),
                            "visits": {a: ch.visits for a, ch in root.children.items() if a in root_legal},
                            "rollout_depth": depth_limit if has_evaluate else None}

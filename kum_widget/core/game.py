@@ -61,13 +61,20 @@ class CardGame:
     ``prior``): 0 for not at all. On the scale of a win (rewards are in [0, 1]): 3 adds
     three wins' worth to the heuristic's favourite on its first visit, fading as 1/(visits
     + 1). A good heuristic lets fewer iterations play as well (``bench/ismcts_match.py``
-    tells). Both search attributes go back to these defaults in a subclass that writes its
-    own ``heuristic``, unless it sets them."""
+    tells)."""
+
+    search_exploration: ClassVar[float] = 0.7
+    """UCB's exploration constant for ISMCTS when the bot is not told (its
+    ``exploration``), on the scale of the rewards ([0, 1]): lower spends more of the
+    budget on the moves that look best so far, which pays when the budget is small and
+    the moves' rewards lie close together. The three search attributes go back to these
+    defaults in a subclass that writes its own ``heuristic``, unless it sets them (the
+    rollouts play by the heuristic: a new one needs its own tuning)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
-            for name in ("fair_heuristic", "search_iterations", "search_prior"):
+            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(CardGame, name))
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import ROLES
-from .state import BUY, FIGHT, PASS, SKIP, SPACES, START, CourtState, neighbours, row_of
+from .cards import CLANS, ROLES
+from .state import BUY, FIGHT, PASS, PLACES, SKIP, SPACES, START, CourtState, neighbours, row_of
 
 if TYPE_CHECKING:
     from .rules import CourtOfTheThreeClans
@@ -20,13 +20,15 @@ __all__ = ["heuristic", "evaluate", "summary", "columns", "ROLE_COLUMNS"]
 _SCORING = ("poet", "courtesan")  # the roles whose power reads the court around them
 _NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
 _ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
+_PLACE_SPACE = {a: divmod(a - base, SPACES) for base in (START, BUY) for a in range(base, base + PLACES * SPACES)}  # a start or buy -> (place, space)
 ROLE_COLUMNS = tuple(f"bought_{role.replace(' ', '_')}" for role in ROLES)
 COURT_COLUMNS = tuple(f"court_{role.replace(' ', '_')}" for role in ROLES)
 
 
 def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int, space: int) -> int:
     """How much the end-of-game powers gain when ``card`` goes into ``space`` (replacing
-    what is there): its own power, the Poets next to it and the Courtesans in its row."""
+    what is there): its own power, the Poets next to it and the Courtesans in its row.
+    The position is never written to (the greedy bot scores the real one)."""
     roles, clans = game.role_of, game.clan_of
     old = court[space]
     new_clan, old_clan = clans[card], (None if old is None else clans[old])
@@ -43,10 +45,11 @@ def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int,
                 delta += (clans[mate] == new_clan) - (clans[mate] == old_clan)
     if old is not None:
         delta -= game.power_of(court, space)
-    if roles[card] in _SCORING:
-        trial = court[:]  # the position itself is never written to (the greedy bot scores the real one)
-        trial[space] = card
-        delta += game.power_of(trial, space)
+    role = roles[card]
+    if role == "poet":  # its power reads only the spaces around it, so the card in ``space`` does not matter
+        delta += len({clans[z] for y in _NEIGHBOURS[space] if (z := court[y]) is not None})
+    elif role == "courtesan":
+        delta += sum(1 for y in _ROW[space] if y != space and (z := court[y]) is not None and clans[z] == new_clan)
     return delta
 
 
@@ -75,65 +78,101 @@ def card_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int)
     return value if old is None else value - _own_value(game, s, old, space)
 
 
-def _base_values(game: CourtOfTheThreeClans) -> list[float]:
+class _Court:
+    """One court's numbers: what a placement into it gains beyond the card's own worth
+    (computed as actions ask for them), the Generals' strength and the pass's worth."""
+
+    __slots__ = ("court", "fill", "gains", "pass_value", "strength")
+
+    def __init__(self, game: CourtOfTheThreeClans, court: list[int | None]) -> None:
+        self.court = court[:]  # the key's own copy: the state's list changes as the game goes on
+        self.fill = (sum(1 for x in range(4) if court[x] is not None), sum(1 for x in range(4, 8) if court[x] is not None))
+        self.gains: dict[int, tuple[float, int, float]] = {}  # kind_of[card] + space -> gain()
+        roles = game.role_of
+        generals = [c for c in court if c is not None and roles[c] == "general"]
+        bonus = 2 if len({game.clan_of[c] for c in generals}) == len(CLANS) else 0  # as the rules' strength()
+        self.strength = sum(game.strength_of[c] for c in generals) + bonus
+        self.pass_value = (1 + sum(1 for c in court if c is not None and roles[c] == "tax collector")) / 3 + 0.2
+
+    def gain(self, game: CourtOfTheThreeClans, card: int, x: int) -> tuple[float, int, float]:
+        """What ``card`` into space ``x`` adds to the card's own base value, in three
+        parts: a Minister's CP (else 0.0), the powers' change, and the worth of the card
+        it replaces (else 0.0). The heuristic adds them in the order :func:`card_value`
+        does, so the scores are the same to the last bit (ties among them decide moves).
+        They depend on the card only by its clan and :func:`kinds`: cards alike share them."""
+        court, roles, base = self.court, game.role_of, game.base_value
+        old = court[x]
+        others = self.fill[x // 4] - (old is not None)  # the other cards in the space's court row
+        minister = others / 3 if roles[card] == "minister" else 0.0
+        replaced = 0.0 if old is None else base[old] + others / 3 if roles[old] == "minister" else base[old]
+        parts = self.gains[game.kind_of[card] + x] = (minister, _power_delta(game, court, card, x), replaced)
+        return parts
+
+
+class Worths(dict[tuple[int | None, ...], _Court]):
+    """Court -> :class:`_Court`: what the heuristic worked out about a Royal Court, for
+    the next time it meets it. ISMCTS's rollouts pass, fight and refill more often than
+    they buy, so seven calls in ten meet a court seen before in the same decision.
+    Bounded: cleared when full (some 11 MB; one decision meets up to 3,500 courts). A
+    pickle or a deep copy of the rules starts empty (it is a cache, not part of the game);
+    a shallow copy shares it, which is harmless: the same table, the same options."""
+
+    LIMIT = 4096
+
+    def __reduce__(self) -> tuple[type, tuple[()]]:
+        return (Worths, ())
+
+
+def kinds(game: CourtOfTheThreeClans) -> list[int]:
+    """Per card, the key of what a placement of it gains (:meth:`_Court.gain`): its clan
+    and whether it is a Minister, a Poet, a Courtesan or another role, times SPACES."""
+    kind = {"minister": 1, "poet": 2, "courtesan": 3}
+    return [(CLANS.index(c.clan) * 4 + kind.get(c.role, 0)) * SPACES if c.clan in CLANS else len(CLANS) * 4 * SPACES for c in game.table.cards]  # a prince: never placed
+
+
+def base_values(game: CourtOfTheThreeClans) -> list[float]:
     """Each card's worth by itself apart from a Minister's CP (which depends on the row):
-    its VP (C8) and what its role brings. Computed once per rules object."""
-    values: list[float] | None = getattr(game, "_heuristic_base", None)
-    if values is None:
-        values = []
-        for c in game.table.cards:
-            value = float(c.vp) if game.rules["court_vp"] else 0.0
-            if c.role == "general":
-                value += 0.8 * c.strength
-            elif c.role == "tax collector":
-                value += 1.5
-            values.append(value)
-        game._heuristic_base = values  # type: ignore[attr-defined]
+    its VP (C8) and what its role brings. The rules object keeps the list."""
+    values = []
+    for c in game.table.cards:
+        value = float(c.vp) if game.rules["court_vp"] else 0.0
+        if c.role == "general":
+            value += 0.8 * c.strength
+        elif c.role == "tax collector":
+            value += 1.5
+        values.append(value)
     return values
 
 
 def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> list[float]:
-    """A worth per action, as :func:`card_value` and the rules above say, computed once per
-    card and space (the rollouts of ISMCTS call this thousands of times a decision)."""
+    """A worth per action, as :func:`card_value` and the rules above say, each placement
+    worked out once per court (the rollouts of ISMCTS call this thousands of times a
+    decision, and meet the same courts again and again)."""
+    worths = game._worths
+    key = tuple(s.court)
+    known = worths.get(key)
+    if known is None:
+        if len(worths) >= Worths.LIMIT:
+            worths.clear()
+        known = worths[key] = _Court(game, s.court)
+    gains, row, base, price, kind = known.gains, s.row, game.base_value, game.price_at, game.kind_of
     out = []
-    court, row = s.court, s.row
-    base, roles, clans = _base_values(game), game.role_of, game.clan_of
-    fill = [sum(1 for x in range(4) if court[x] is not None), sum(1 for x in range(4, 8) if court[x] is not None)]
-    placed: dict[int, float] = {}  # card * 8 + space -> its worth (one per placement, not per action)
-    deltas: dict[tuple[str, str, int], int] = {}  # the powers' gain depends on the clan, the role and the space
-    strength = -1
     for a in actions:
         if a == PASS:
-            out.append((1 + game.tax_collectors(s)) / 3 + 0.2)
+            out.append(known.pass_value)
         elif a == SKIP:
             out.append(0.0)
-        elif FIGHT <= a < SKIP:
+        elif a >= FIGHT:
             card = row[a - FIGHT]
             assert card is not None
-            if strength < 0:
-                strength = game.strength(s)
-            out.append(_fight_value(game, s, card, strength))
+            out.append(_fight_value(game, s, card, known.strength))
         else:
-            start = a < BUY
-            p, x = divmod(a - (START if start else BUY), SPACES)
+            p, x = _PLACE_SPACE[a]
             card = row[p]
             assert card is not None
-            key = card * SPACES + x
-            value = placed.get(key)
-            if value is None:
-                old = court[x]
-                others = fill[x // 4] - (old is not None)  # the other cards in the space's court row
-                own = base[card] + others / 3 if roles[card] == "minister" else base[card]
-                role = roles[card]
-                dkey = (clans[card], role if role in _SCORING else "", x)
-                delta = deltas.get(dkey)
-                if delta is None:
-                    delta = deltas[dkey] = _power_delta(game, court, card, x)
-                value = own + delta
-                if old is not None:
-                    value -= base[old] + others / 3 if roles[old] == "minister" else base[old]
-                placed[key] = value
-            out.append(value if start else value - game.price(card, p + 1) / 3)
+            parts = gains.get(kind[card] + x) or known.gain(game, card, x)
+            value = base[card] + parts[0] + parts[1] - parts[2]  # card_value's order of additions
+            out.append(value if a < BUY else value - price[card][p] / 3)
     return out
 
 
