@@ -27,8 +27,7 @@ COURT_COLUMNS = tuple(f"court_{role.replace(' ', '_')}" for role in ROLES)
 
 def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int, space: int) -> int:
     """How much the end-of-game powers gain when ``card`` goes into ``space`` (replacing
-    what is there): its own power, the Poets next to it and the Courtesans in its row.
-    The position is never written to (the greedy bot scores the real one)."""
+    what is there): its own power, the Poets next to it and the Courtesans in its row."""
     roles, clans = game.role_of, game.clan_of
     old = court[space]
     new_clan, old_clan = clans[card], (None if old is None else clans[old])
@@ -45,11 +44,10 @@ def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int,
                 delta += (clans[mate] == new_clan) - (clans[mate] == old_clan)
     if old is not None:
         delta -= game.power_of(court, space)
-    role = roles[card]
-    if role == "poet":  # its power reads only the spaces around it, so the card in ``space`` does not matter
-        delta += len({clans[z] for y in _NEIGHBOURS[space] if (z := court[y]) is not None})
-    elif role == "courtesan":
-        delta += sum(1 for y in _ROW[space] if y != space and (z := court[y]) is not None and clans[z] == new_clan)
+    if roles[card] in _SCORING:
+        trial = court[:]  # the position itself is never written to (the greedy bot scores the real one)
+        trial[space] = card
+        delta += game.power_of(trial, space)
     return delta
 
 
@@ -84,15 +82,12 @@ class _Court:
 
     __slots__ = ("court", "fill", "gains", "pass_value", "strength")
 
-    def __init__(self, game: CourtOfTheThreeClans, court: list[int | None]) -> None:
-        self.court = court[:]  # the key's own copy: the state's list changes as the game goes on
+    def __init__(self, game: CourtOfTheThreeClans, s: CourtState) -> None:
+        court = self.court = s.court[:]  # the key's own copy: the state's list changes as the game goes on
         self.fill = (sum(1 for x in range(4) if court[x] is not None), sum(1 for x in range(4, 8) if court[x] is not None))
         self.gains: dict[int, tuple[float, int, float]] = {}  # kind_of[card] + space -> gain()
-        roles = game.role_of
-        generals = [c for c in court if c is not None and roles[c] == "general"]
-        bonus = 2 if len({game.clan_of[c] for c in generals}) == len(CLANS) else 0  # as the rules' strength()
-        self.strength = sum(game.strength_of[c] for c in generals) + bonus
-        self.pass_value = (1 + sum(1 for c in court if c is not None and roles[c] == "tax collector")) / 3 + 0.2
+        self.strength = game.strength(s)  # both read the court only
+        self.pass_value = (1 + game.tax_collectors(s)) / 3 + 0.2
 
     def gain(self, game: CourtOfTheThreeClans, card: int, x: int) -> tuple[float, int, float]:
         """What ``card`` into space ``x`` adds to the card's own base value, in three
@@ -154,7 +149,7 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
     if known is None:
         if len(worths) >= Worths.LIMIT:
             worths.clear()
-        known = worths[key] = _Court(game, s.court)
+        known = worths[key] = _Court(game, s)
     gains, row, base, price, kind = known.gains, s.row, game.base_value, game.price_at, game.kind_of
     out = []
     for a in actions:
