@@ -95,9 +95,42 @@ class BadClick(Bust):
         return {"target": "nowhere"}
 
 
+class WrongFavourites(Bust):
+    def best_actions(self, s: Any, legal: list[int]) -> list[int]:
+        return legal[-1:]  # not what the heuristic rates best (it rates a pass above a draw)
+
+
+class BestActionsThatPlay(Bust):
+    def best_actions(self, s: Any, legal: list[int]) -> list[int] | None:
+        best = super().best_actions(s, legal)
+        s.turn += 1  # right answer, but it changed the position it was asked about
+        return best
+
+
 class OneScore(Bust):
     def scores(self, s: BustState) -> list[float]:
         return [1.0]
+
+
+def test_best_actions_are_the_heuristics_top_scores_with_ties_kept() -> None:
+    game, rng = Bust(), random.Random(4)
+    for seed in range(20):
+        s = game.setup(2, random.Random(seed))
+        while not game.is_over(s):
+            legal = game.legal_actions(s)
+            scores = game.heuristic(s, legal)
+            assert game.best_actions(s, legal) == [a for a, x in zip(legal, scores, strict=True) if x == max(scores)]
+            game.apply(s, rng.choice(legal))
+    assert core.top_actions([3, 5, 8], [0.5, 2.0, 2.0 - 1e-12]) == [5, 8]  # within 1e-9 is a tie
+    assert core.top_actions([], []) == []
+    with pytest.raises(core.GameFault, match="2 scores for 3 actions"):
+        core.top_actions([1, 2, 3], [0.0, 1.0])
+
+    class NoOpinion(Bust):
+        def heuristic(self, s: Any, actions: list[int]) -> None:  # type: ignore[override]
+            return None
+
+    assert NoOpinion().best_actions(game.setup(2, random.Random(0)), [0, 1]) is None
 
 
 @pytest.mark.parametrize(
@@ -115,6 +148,8 @@ class OneScore(Bust):
         (BadBoard, "board is valid"),
         (BadClick, "board is valid"),
         (OneScore, "scores and summary"),
+        (WrongFavourites, "best actions agree"),
+        (BestActionsThatPlay, "best actions agree"),
     ],
 )
 def test_the_checker_names_what_is_broken(broken: type[Bust], check: str) -> None:

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
+
+import pytest
 
 import kum_widget as kum
+from kum_widget import core
 from kum_widget.bots import make_bot
 from kum_widget.bots.base import bot_move
 from kum_widget.games.court import CourtOfTheThreeClans
+from kum_widget.core import top_actions
 from kum_widget.games.court.heuristic import Worths, _fight_value, _power_delta, card_value
 from kum_widget.games.court.state import BUY, FIGHT, PASS, SKIP, SPACES, START
 
@@ -67,6 +72,62 @@ def test_the_heuristic_remembers_courts_without_mixing_them_up() -> None:
         finally:
             Worths.LIMIT = limit
     assert len(pickle.loads(pickle.dumps(game))._worths) == 0, "a pickled game's cache starts empty"
+
+
+@pytest.mark.parametrize("rules", [{}, {"full_court": "closed"}, {"price": "printed", "fights_per_turn": 2}, {"court_vp": False}])
+def test_best_actions_are_exactly_the_heuristics_favourites(rules: dict[str, Any]) -> None:
+    # ISMCTS's rollouts play one of best_actions() at nearly every step; the court finds
+    # them without scoring every buy. Whatever the cache holds, they must be the
+    # actions the heuristic scores top (ties kept, in the legal order), in every phase,
+    # in a court with gaps and in a full one (where a buy replaces a card, or is closed).
+    game, rng = CourtOfTheThreeClans(**rules), random.Random(3)
+    Worths.LIMIT, limit = 64, Worths.LIMIT
+    full = ties = 0
+    try:
+        for seed in range(40):
+            s = game.setup(1, random.Random(seed))
+            while not game.is_over(s):
+                legal = game.legal_actions(s)
+                before = s.copy()
+                want = top_actions(legal, game.heuristic(s, legal))
+                assert game.best_actions(s, legal) == want, (s.court, s.row, s.cp, legal)
+                assert s == before  # read, never written
+                part = legal[::2]  # not the whole legal list: scored in full
+                assert game.best_actions(s, part) == top_actions(part, game.heuristic(s, part))
+                full += None not in s.court and s.phase == "buy"
+                ties += len(want) > 1
+                best = game.best_actions(s, legal)  # mostly the favourite, so the court fills up
+                game.apply(s, rng.choice(best if best and rng.random() < 0.7 else legal))
+        assert full > 50 and ties > 50, (full, ties)  # both cases were met
+    finally:
+        Worths.LIMIT = limit
+
+
+def test_a_tie_between_two_spaces_names_both() -> None:
+    # A Tax Collector gains the same wherever it goes in an empty row: every empty space
+    # of that row ties, and the best_actions list holds them all, in the legal order.
+    g = kum.Court.from_scenario(row=["sun tax collector 3", "daemon prince 7", None, None],
+                                court=["moon general 4", None, None, None, None, None, None, None], phase="buy", cp=5)
+    game, s = g.game, g._state
+    legal = game.legal_actions(s)
+    best = game.best_actions(s, legal)
+    assert best == top_actions(legal, game.heuristic(s, legal))
+    assert len(best) > 1 and best == sorted(best) and all(BUY <= a < BUY + SPACES for a in best), best
+
+
+def test_a_court_that_writes_its_own_heuristic_gets_the_plain_best_actions_back() -> None:
+    class Mine(CourtOfTheThreeClans):
+        def heuristic(self, s: Any, actions: list[int]) -> list[float]:
+            return [float(a == PASS) for a in actions]
+
+    game = Mine()
+    s = game.setup(1, random.Random(1))
+    while s.phase == "setup":
+        game.apply(s, game.legal_actions(s)[0])
+    legal = game.legal_actions(s)
+    assert type(game).best_actions is core.CardGame.best_actions
+    assert game.best_actions(s, legal) == [PASS]  # its own heuristic's favourite, not the court's
+    assert core.check_game(game, games=3).ok
 
 
 def test_ismcts_plays_a_solitaire_by_its_score() -> None:

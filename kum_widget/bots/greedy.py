@@ -16,7 +16,7 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..core.game import CardGame
+from ..core.game import CardGame, top_actions
 from .common import game_of_view, ids_of
 
 __all__ = ["GreedyBot"]
@@ -55,8 +55,7 @@ class GreedyBot:
             return ids[0]
         if scores is None:
             return ids[self._rng.randrange(len(ids))]
-        top = max(scores)
-        best = [a for a, v in zip(ids, scores, strict=True) if v >= top - 1e-9]
+        best = top_actions(ids, scores)
         return best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:

@@ -11,8 +11,8 @@ With two or more seats a node's reward is the share of wins; a solitaire has no 
 beat, so its reward is the score, scaled to [0, 1] by the lowest and highest scores the
 search has seen so far (UCB needs rewards on one scale).
 
-The rollout plays the game's heuristic (with a little randomness; at random when it
-has none). With an ``evaluate`` hook it stops after ``rollout_depth`` moves and scores
+The rollout plays the game's heuristic (``CardGame.best_actions``, with a little
+randomness; at random when it has none). With an ``evaluate`` hook it stops after ``rollout_depth`` moves and scores
 the position; without one it plays to the end.
 """
 
@@ -179,7 +179,7 @@ class ISMCTSBot:
         root_legal = set(legal)
         players = len(view["players"]) if isinstance(view.get("players"), list) else None
         step, legal_of, current, over = game.step, game.legal_actions, game.current_player, game.is_over
-        heuristic, evaluate = game.heuristic, game.evaluate
+        heuristic, evaluate, best_of = game.heuristic, game.evaluate, game.best_actions
         probe = sample(rng)
         players = players or len(game.scores(probe))
         has_heuristic = heuristic(probe, legal_of(probe)) is not None if not over(probe) else False
@@ -245,14 +245,9 @@ class ISMCTSBot:
                     a = ids[0]
                 elif not has_heuristic or rnd() < eps:
                     a = ids[int(rnd() * len(ids))]
-                elif (scores := heuristic(s, ids)) is None:  # no opinion on this position: at random
+                elif not (best := best_of(s, ids)):  # no opinion on this position: at random
                     a = ids[int(rnd() * len(ids))]
-                else:
-                    bar = max(scores) - 1e-9  # the top score, ties kept
-                    best = []
-                    for x, score in zip(ids, scores, strict=True):
-                        if score >= bar:
-                            best.append(x)
+                else:  # the heuristic's favourite, ties at random
                     a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
                 step(s, a)
                 depth -= 1
@@ -265,7 +260,7 @@ class ISMCTSBot:
                 visited.visits += 1
                 visited.reward += result[visited.player]
             done += 1
-            if done % 64 == 0 and _settled(root, budget - done):
+            if done % 8 == 0 and _settled(root, budget - done):
                 break
         ranked = sorted(
             ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),

@@ -13,13 +13,13 @@ from typing import Any
 
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, InvalidSaveError
 from .events import Note
-from .game import CardGame
+from .game import CardGame, top_actions
 from .registry import game_class, game_names, register
 from .session import Session
 
 __all__ = [
     "CardGame", "CheckReport", "GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError",
-    "Note", "Session", "check_game", "game_class", "game_names", "register",
+    "Note", "Session", "check_game", "game_class", "game_names", "register", "top_actions",
 ]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from .board import board_problems, click_problems
 from .errors import GameError, GameFault
-from .game import CardGame
+from .game import CardGame, top_actions
 from .session import Session
 
 __all__ = ["check_game", "CheckReport"]
@@ -34,6 +34,7 @@ CHECKS = {
     "hidden cards stay hidden": "no seat's view holds another seat's secrets",
     "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
     "heuristic reads only the view": "the heuristic changes nothing, and scores a position dealt from the player's view as the real one",
+    "best actions agree": "best_actions() names exactly the legal actions the heuristic scores top (within 1e-9), changing nothing",
     "board is valid": "the board description follows the schema, and every click names a card or zone on it",
 }
 
@@ -194,6 +195,20 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
         if back != a:
             report.fail("action text round trip", f"{text!r} reads back as action {back}, not {a} {where}")
             break
+    # the rollouts' shortcut names the heuristic's favourites
+    if legal:
+        copy = game.clone(state)
+        scores = game.heuristic(copy, list(legal))
+        try:
+            best = game.best_actions(copy, list(legal))
+        except Exception as exc:
+            report.fail("best actions agree", f"best_actions() raised {type(exc).__name__}: {exc} {where}")
+        else:
+            want = None if scores is None else top_actions(list(legal), scores)
+            if best != want:
+                report.fail("best actions agree", f"best_actions() gave {best!r:.80} where the heuristic's top scores are {want!r:.80} {where}")
+            elif not game.same(copy, state):
+                report.fail("best actions agree", f"best_actions() changed the position it read {where}")
     # an illegal action changes nothing
     sid = s.state_id
     for bad in (max(legal, default=0) + 1 + rng.randrange(1000), -1 - rng.randrange(1000), "no such action"):

@@ -19,10 +19,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from .errors import IllegalMoveError, InvalidOptionError, shown
+from .errors import GameFault, IllegalMoveError, InvalidOptionError, shown
 from .events import Note
 
-__all__ = ["CardGame"]
+__all__ = ["CardGame", "top_actions"]
 
 State = Any  # the game's own position object
 Event = Any  # what apply returns: text, a Note, or the game's own objects (see describe)
@@ -74,7 +74,7 @@ class CardGame:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
-            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration"):
+            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "best_actions"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(CardGame, name))
 
@@ -223,6 +223,16 @@ class CardGame:
         None: no heuristic."""
         return None
 
+    def best_actions(self, state: State, legal: list[int]) -> list[int] | None:
+        """The actions of ``legal`` that :meth:`heuristic` rates best (within 1e-9 of the
+        top score), in ``legal``'s order; None when the game has no heuristic. ``legal`` is
+        the position's legal actions as :meth:`legal_actions` lists them. ISMCTS's rollouts
+        play one of these at nearly every step: a game may override this for speed (the
+        checker compares it with the heuristic's scores), and a subclass that writes its
+        own ``heuristic`` is given this default back unless it writes its own as well."""
+        scores = self.heuristic(state, legal)
+        return None if scores is None else top_actions(legal, scores)
+
     def evaluate(self, state: State) -> list[float] | None:
         """For ISMCTS rollouts cut short: each seat's chance of winning from ``state``, in
         [0, 1]. None (the default): rollouts play on to the end."""
@@ -285,3 +295,18 @@ class CardGame:
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options().items()))))
+
+
+def top_actions(legal: Sequence[int], scores: Sequence[float]) -> list[int]:
+    """The actions of ``legal`` whose scores are within 1e-9 of the top one, in order:
+    what :meth:`CardGame.best_actions` gives by default (and what the checker expects).
+
+    >>> top_actions([3, 5, 8], [0.5, 2.0, 2.0])
+    [5, 8]
+    """
+    if len(scores) != len(legal):
+        raise GameFault(f"the heuristic gave {len(scores)} scores for {len(legal)} actions")
+    if not scores:
+        return []
+    bar = max(scores) - 1e-9
+    return [a for a, x in zip(legal, scores, strict=True) if x >= bar]

@@ -7,20 +7,27 @@ draw pile's order.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .cards import CLANS, ROLES
-from .state import BUY, FIGHT, PASS, PLACES, SKIP, SPACES, START, CourtState, neighbours, row_of
+from ...core.game import top_actions
+from .cards import ROLES
+from .state import BUY, BUYING, FIGHT, PASS, PLACES, SKIP, SPACES, START, CourtState, neighbours, row_of
 
 if TYPE_CHECKING:
     from .rules import CourtOfTheThreeClans
 
-__all__ = ["heuristic", "evaluate", "summary", "columns", "ROLE_COLUMNS"]
+__all__ = ["heuristic", "best_actions", "evaluate", "summary", "columns", "ROLE_COLUMNS"]
 
 _SCORING = ("poet", "courtesan")  # the roles whose power reads the court around them
 _NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
 _ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
 _PLACE_SPACE = {a: divmod(a - base, SPACES) for base in (START, BUY) for a in range(base, base + PLACES * SPACES)}  # a start or buy -> (place, space)
+OTHER, MINISTER, POET, COURTESAN = range(4)  # role_codes()
+_ALL_SPACES = tuple(range(SPACES))
+_CLANS_IN = [bin(bits).count("1") for bits in range(8)]  # how many clans a set of clan bits holds
+_Space = tuple[float, float, tuple[int, int, int], int, tuple[int, int, int]]  # _Court.space()
 ROLE_COLUMNS = tuple(f"bought_{role.replace(' ', '_')}" for role in ROLES)
 COURT_COLUMNS = tuple(f"court_{role.replace(' ', '_')}" for role in ROLES)
 
@@ -77,31 +84,106 @@ def card_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int)
 
 
 class _Court:
-    """One court's numbers: what a placement into it gains beyond the card's own worth
-    (computed as actions ask for them), the Generals' strength and the pass's worth."""
+    """One court's numbers: what a placement into each space gains beyond the card's own
+    worth (worked out as actions ask for them), the Generals' strength and a pass's worth."""
 
-    __slots__ = ("court", "fill", "gains", "pass_value", "strength")
+    __slots__ = ("court", "fill", "kinds", "pass_value", "spaces", "strength", "targets")
 
     def __init__(self, game: CourtOfTheThreeClans, s: CourtState) -> None:
         court = self.court = s.court[:]  # the key's own copy: the state's list changes as the game goes on
-        self.fill = (sum(1 for x in range(4) if court[x] is not None), sum(1 for x in range(4, 8) if court[x] is not None))
-        self.gains: dict[int, tuple[float, int, float]] = {}  # kind_of[card] + space -> gain()
-        self.strength = game.strength(s)  # both read the court only
+        gaps = [x for x in range(SPACES) if court[x] is None]
+        upper = len([x for x in gaps if x < 4])
+        self.fill = (4 - upper, 4 - len(gaps) + upper)  # the cards in each court row
+        self.spaces: list[_Space | None] = [None] * SPACES  # space -> work_out()
+        self.kinds: dict[int, tuple[float, tuple[tuple[float, int], ...]]] = {}  # kind_of[card] -> placements()
+        self.strength = -1  # the Generals' (game.strength), when a fight's worth first asks
         self.pass_value = (1 + game.tax_collectors(s)) / 3 + 0.2
+        # the spaces a buy may fill, as legal_actions lists them (C4: a full court's cards are replaced, or it is closed)
+        self.targets = tuple(gaps) if gaps else () if game.closed else _ALL_SPACES
+
+    def work_out(self, game: CourtOfTheThreeClans, xs: Sequence[int]) -> None:
+        """For each space of ``xs``: what a card placed there gains, for every clan at once
+        (one look at the court for all of them): a Minister's CP, the worth of the card
+        it replaces (else 0.0), the powers' change by the card's clan (the Poets next to
+        it, the Courtesans in its row, less the replaced card's own power), and the
+        card's own power if it is a Poet (the clans next to it) or a Courtesan (by clan:
+        the cards of its clan in its row). The same sums as :func:`_power_delta`, in ints."""
+        court, roles, clan, base = self.court, game.role_of, game.clan_index, game.base_value
+        bits = [0 if c is None else 1 << clan[c] for c in court]  # each space's card's clan, as a bit
+        poets = [c is not None and roles[c] == "poet" for c in court]
+        mates, charms = ([0, 0, 0], [0, 0, 0]), ([0, 0, 0], [0, 0, 0])  # each row's cards, and its Courtesans, by clan
+        for x in range(SPACES):
+            c = court[x]
+            if c is not None:
+                mates[x // 4][clan[c]] += 1
+                if roles[c] == "courtesan":
+                    charms[x // 4][clan[c]] += 1
+        spaces, fill = self.spaces, self.fill
+        for x in xs:
+            old, r = court[x], x // 4
+            mate, charm = mates[r], charms[r]
+            if old is None:
+                lost, others, replaced, shift = -1, fill[r], 0.0, 0
+            else:  # the card there leaves: it is no longer its row's, and its own power goes
+                lost, others = clan[old], fill[r] - 1
+                replaced = base[old] + others / 3 if roles[old] == "minister" else base[old]
+                mate = mate[:]
+                mate[lost] -= 1
+                if roles[old] == "courtesan":
+                    charm = charm[:]
+                    charm[lost] -= 1
+                shift = -game.power_of(court, x) - charm[lost]  # and the Courtesans of its clan lose it
+            d0, d1, d2 = charm  # each Courtesan of the new card's clan in the row gains it
+            near = 0
+            for y in _NEIGHBOURS[x]:
+                near |= bits[y]
+                if poets[y]:  # a Poet next to it gains a clan it did not see, and loses the old card's
+                    seen = 0
+                    for w in _NEIGHBOURS[y]:
+                        if w != x:
+                            seen |= bits[w]
+                    d0 += not seen & 1
+                    d1 += not seen & 2
+                    d2 += not seen & 4
+                    shift -= lost >= 0 and not seen >> lost & 1
+            spaces[x] = (others / 3, replaced, (d0 + shift, d1 + shift, d2 + shift), _CLANS_IN[near], (mate[0], mate[1], mate[2]))
 
     def gain(self, game: CourtOfTheThreeClans, card: int, x: int) -> tuple[float, int, float]:
         """What ``card`` into space ``x`` adds to the card's own base value, in three
         parts: a Minister's CP (else 0.0), the powers' change, and the worth of the card
         it replaces (else 0.0). The heuristic adds them in the order :func:`card_value`
-        does, so the scores are the same to the last bit (ties among them decide moves).
-        They depend on the card only by its clan and :func:`kinds`: cards alike share them."""
-        court, roles, base = self.court, game.role_of, game.base_value
-        old = court[x]
-        others = self.fill[x // 4] - (old is not None)  # the other cards in the space's court row
-        minister = others / 3 if roles[card] == "minister" else 0.0
-        replaced = 0.0 if old is None else base[old] + others / 3 if roles[old] == "minister" else base[old]
-        parts = self.gains[game.kind_of[card] + x] = (minister, _power_delta(game, court, card, x), replaced)
-        return parts
+        does, so the scores are the same to the last bit (ties among them decide moves)."""
+        at = self.spaces[x]
+        if at is None:
+            self.work_out(game, self.targets if x in self.targets else (x,))
+            at = self.spaces[x]
+            assert at is not None
+        role, k = game.role_code[card], game.clan_index[card]
+        return (at[0] if role == MINISTER else 0.0, at[2][k] + (at[3] if role == POET else at[4][k] if role == COURTESAN else 0), at[1])
+
+    def placements(self, game: CourtOfTheThreeClans, card: int) -> tuple[float, tuple[tuple[float, int], ...]]:
+        """What a card of ``card``'s clan and role gains bought into each space it may go
+        to, beyond its own worth and its price: the best gain, and (gain, space) for each.
+        Kept per clan and role (alike cards share it): scores are multiples of 1/30, so
+        adding a card's own worth afterwards keeps the best spaces the best."""
+        spaces, role, k, targets = self.spaces, game.role_code[card], game.clan_index[card], self.targets
+        entry: tuple[float, tuple[tuple[float, int], ...]]
+        if not targets:
+            entry = self.kinds[k * 4 + role] = (-math.inf, ())
+            return entry
+        if spaces[targets[0]] is None:
+            self.work_out(game, targets)
+        at: Any
+        if role == OTHER:
+            out = [(at[2][k] - at[1], x) for x in targets if (at := spaces[x])]
+        elif role == MINISTER:
+            out = [(at[0] + at[2][k] - at[1], x) for x in targets if (at := spaces[x])]
+        elif role == POET:
+            out = [(at[2][k] + at[3] - at[1], x) for x in targets if (at := spaces[x])]
+        else:
+            out = [(at[2][k] + at[4][k] - at[1], x) for x in targets if (at := spaces[x])]
+        entry = self.kinds[k * 4 + role] = (max(out)[0], tuple(out))
+        return entry
 
 
 class Worths(dict[tuple[int | None, ...], _Court]):
@@ -118,11 +200,11 @@ class Worths(dict[tuple[int | None, ...], _Court]):
         return (Worths, ())
 
 
-def kinds(game: CourtOfTheThreeClans) -> list[int]:
-    """Per card, the key of what a placement of it gains (:meth:`_Court.gain`): its clan
-    and whether it is a Minister, a Poet, a Courtesan or another role, times SPACES."""
-    kind = {"minister": 1, "poet": 2, "courtesan": 3}
-    return [(CLANS.index(c.clan) * 4 + kind.get(c.role, 0)) * SPACES if c.clan in CLANS else len(CLANS) * 4 * SPACES for c in game.table.cards]  # a prince: never placed
+def role_codes(game: CourtOfTheThreeClans) -> list[int]:
+    """Per card, what its role means to a placement's gain (:meth:`_Court.gain`):
+    MINISTER, POET, COURTESAN or OTHER."""
+    code = {"minister": MINISTER, "poet": POET, "courtesan": COURTESAN}
+    return [code.get(c.role, OTHER) for c in game.table.cards]
 
 
 def base_values(game: CourtOfTheThreeClans) -> list[float]:
@@ -143,14 +225,8 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
     """A worth per action, as :func:`card_value` and the rules above say, each placement
     worked out once per court (the rollouts of ISMCTS call this thousands of times a
     decision, and meet the same courts again and again)."""
-    worths = game._worths
-    key = tuple(s.court)
-    known = worths.get(key)
-    if known is None:
-        if len(worths) >= Worths.LIMIT:
-            worths.clear()
-        known = worths[key] = _Court(game, s)
-    gains, row, base, price, kind = known.gains, s.row, game.base_value, game.price_at, game.kind_of
+    known = _known(game, s)
+    row, price = s.row, game.price_at
     out = []
     for a in actions:
         if a == PASS:
@@ -160,14 +236,61 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
         elif a >= FIGHT:
             card = row[a - FIGHT]
             assert card is not None
+            if known.strength < 0:
+                known.strength = game.strength(s)  # it reads the court only
             out.append(_fight_value(game, s, card, known.strength))
         else:
             p, x = _PLACE_SPACE[a]
             card = row[p]
             assert card is not None
-            parts = gains.get(kind[card] + x) or known.gain(game, card, x)
-            value = base[card] + parts[0] + parts[1] - parts[2]  # card_value's order of additions
+            parts = known.gain(game, card, x)
+            value = game.base_value[card] + parts[0] + parts[1] - parts[2]  # card_value's order of additions
             out.append(value if a < BUY else value - price[card][p] / 3)
+    return out
+
+
+def _known(game: CourtOfTheThreeClans, s: CourtState) -> _Court:
+    worths = game._worths
+    key = tuple(s.court)
+    known = worths.get(key)
+    if known is None:
+        if len(worths) >= Worths.LIMIT:
+            worths.clear()
+        known = worths[key] = _Court(game, s)
+    return known
+
+
+def best_actions(game: CourtOfTheThreeClans, s: CourtState, legal: list[int]) -> list[int]:
+    """The actions :func:`heuristic` rates best, as ``CardGame.best_actions`` says, found
+    without scoring every buy: a row card's buys differ only by space, and the best spaces
+    for a card's clan and role in a court are worked out once (ISMCTS's rollouts ask this
+    at nearly every step). Every score is a multiple of 1/30 (whole VP, CP in thirds,
+    strength in fifths, the pass's 0.2) up to rounding far below the 1e-9 that ties
+    allow, so sums taken in another order tie exactly where the heuristic's do.
+    ``legal`` must be the legal actions in their order; a list of another length is scored
+    in full."""
+    if s.phase != BUYING:
+        return top_actions(legal, heuristic(game, s, legal))
+    known = _known(game, s)
+    kinds, kind, base, prince, price, cp = known.kinds, game.kind_of, game.base_value, game.prince_of, game.price_at, s.cp
+    top, count, found = known.pass_value, 1, []
+    for p, card in enumerate(s.row):  # the affordable court cards, as legal_actions finds them
+        if card is None or prince[card] or price[card][p] > cp:
+            continue
+        gain, spaces = kinds.get(kind[card]) or known.placements(game, card)
+        worth = base[card] - price[card][p] / 3 + gain  # the best of this card's buys
+        if worth > top:
+            top = worth
+        found.append((worth, BUY + p * SPACES, gain - 1e-9, spaces))
+        count += len(spaces)
+    if count != len(legal):  # not the whole legal list: score what was given
+        return top_actions(legal, heuristic(game, s, legal))
+    bar, out = top - 1e-9, []
+    for worth, first, floor, spaces in found:
+        if worth >= bar:
+            out += [first + x for value, x in spaces if value >= floor]
+    if known.pass_value >= bar:
+        out.append(PASS)
     return out
 
 

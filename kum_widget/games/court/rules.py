@@ -40,6 +40,7 @@ __all__ = ["CourtOfTheThreeClans"]
 _NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
 _ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
 _PARTS = ("defeated", "court", "powers", "cp", "captured", "row_princes")  # breakdown()'s keys
+_BUYS = [[[BUY + p * SPACES + x for x in range(SPACES) if mask >> x & 1] for p in range(PLACES)] for mask in range(1 << SPACES)]  # [empty spaces' bits][place]
 _CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
 
 
@@ -86,6 +87,7 @@ class CourtOfTheThreeClans(CardGame):
         self.thresholds = parse_ranks(r["ranks"])
         self.table: CardTable = table_for(r["table"])
         self.descending = r["price"] == "descending"
+        self.fights_per_turn, self.closed = r["fights_per_turn"], r["full_court"] == "closed"  # read at every step
         t = self.table.cards  # flat lists: the bots read these thousands of times a second
         self.clan_of = [c.clan for c in t]
         self.role_of = [c.role for c in t]
@@ -95,7 +97,9 @@ class CourtOfTheThreeClans(CardGame):
         self.cost_of = [c.cost for c in t]
         self.price_at = [[self.price(c, place) for place in range(1, PLACES + 1)] for c in range(len(t))]  # [card][place - 1]
         self.base_value = heuristic.base_values(self)  # each card's worth by itself, for the heuristic
-        self.kind_of = heuristic.kinds(self)  # what a placement gains depends on the card by this only
+        self.clan_index = [CLANS.index(c.clan) if c.clan in CLANS else -1 for c in t]  # a prince: -1
+        self.role_code = heuristic.role_codes(self)  # what a placement gains depends on the role by this only
+        self.kind_of = [k * 4 + r for k, r in zip(self.clan_index, self.role_code, strict=True)]  # and so on these
         self._worths = heuristic.Worths()  # the heuristic's cache of courts it has met
 
     # -- what the rules read -----------------------------------------------------------
@@ -120,7 +124,8 @@ class CourtOfTheThreeClans(CardGame):
         return total + 2 if len(clans) == len(CLANS) else total
 
     def tax_collectors(self, s: CourtState) -> int:
-        return sum(1 for c in s.court if c is not None and self.role_of[c] == "tax collector")
+        role = self.role_of
+        return [c is not None and role[c] == "tax collector" for c in s.court].count(True)
 
     def is_prince(self, card: int | None) -> bool:
         return card is not None and self.prince_of[card]
@@ -142,7 +147,7 @@ class CourtOfTheThreeClans(CardGame):
 
     def _fights(self, s: CourtState) -> list[int]:
         """The legal fight actions (C6: winnable with the CP in hand, within the turn's limit)."""
-        if s.fights >= self.rules["fights_per_turn"]:
+        if s.fights >= self.fights_per_turn:
             return []
         strength, prince = -1, self.prince_of
         out = []
@@ -156,7 +161,7 @@ class CourtOfTheThreeClans(CardGame):
 
     def fight_legal(self, s: CourtState, place: int) -> bool:
         cost = self.fight_cost(s, place)
-        return cost is not None and cost <= s.cp and s.fights < self.rules["fights_per_turn"]
+        return cost is not None and cost <= s.cp and s.fights < self.fights_per_turn
 
     def minister_gain(self, court: Sequence[int | None], space: int) -> int:
         """A Minister bought into ``space`` brings 1 CP per other card in its court row."""
@@ -234,13 +239,17 @@ class CourtOfTheThreeClans(CardGame):
             for p in range(PLACES):
                 if s.row[p] is not None:
                     out += [START + p * SPACES + x for x in empty]
-        elif s.phase == BUYING:
-            full = None not in s.court
-            targets = [] if full and self.rules["full_court"] == "closed" else list(range(SPACES)) if full else [x for x in range(SPACES) if s.court[x] is None]
-            prince, price, cp = self.prince_of, self.price_at, s.cp
-            for p, card in enumerate(s.row):  # this runs in every rollout step
-                if card is not None and not prince[card] and price[card][p] <= cp:
-                    out += [BUY + p * SPACES + x for x in targets]
+        elif s.phase == BUYING:  # this runs in every rollout step
+            court, gaps = s.court, 0
+            for x in range(SPACES):
+                if court[x] is None:
+                    gaps |= 1 << x
+            if gaps or not self.closed:
+                buys = _BUYS[gaps or 255]  # a full court: any space, its card replaced (C4)
+                prince, price, cp = self.prince_of, self.price_at, s.cp
+                for p, card in enumerate(s.row):
+                    if card is not None and not prince[card] and price[card][p] <= cp:
+                        out += buys[p]
             out.append(PASS)
         elif s.phase == FIGHTING:
             out = self._fights(s)
@@ -257,17 +266,18 @@ class CourtOfTheThreeClans(CardGame):
 
     def _act(self, s: CourtState, action: int, log: list[str] | None) -> None:
         """Apply a LEGAL action; the events' sentences go to ``log`` unless it is None."""
-        if s.phase == SETUP:
-            self._start(s, action, log)
-            return
-        if s.phase == BUYING:
+        phase = s.phase
+        if phase == BUYING:
             if action != PASS:
                 self._buy(s, action, log)
             else:
                 self._pass(s, log)
             s.phase = FIGHTING
+        elif phase == SETUP:
+            self._start(s, action, log)
+            return
         elif action == SKIP:
-            s.fights = self.rules["fights_per_turn"]
+            s.fights = self.fights_per_turn
         else:
             self._fight(s, action - FIGHT + 1, log)
         if s.phase == FIGHTING and not self._fights(s):
@@ -278,18 +288,18 @@ class CourtOfTheThreeClans(CardGame):
     def _refill(self, s: CourtState) -> None:
         """Close every gap by the sliding rule: the cards slide right, new cards come in at
         place 1 (the newest leftmost). A draw from an empty pile leaves the place empty (C7)."""
-        cards: list[int | None] = [c for c in s.row if c is not None]
-        need, pile = PLACES - len(cards), s.pile
-        if not need:
+        row = s.row
+        if None not in row:
             return
-        new: list[int | None] = []
-        for _ in range(need):
-            if not pile:
-                s.exhausted = True
-                break
-            new.append(pile.pop())
-        new.reverse()
-        s.row = [None] * (need - len(new)) + new + cards
+        cards: list[int | None] = [c for c in row if c is not None]
+        need, pile = PLACES - len(cards), s.pile
+        if len(pile) >= need:
+            s.row = [*pile[-need:], *cards]  # the top card (last) is drawn first and slides furthest right
+            del pile[-need:]
+        else:
+            s.exhausted = True
+            s.row = [*([None] * (need - len(pile))), *pile, *cards]
+            pile.clear()
 
     def _deal_court_cards(self, s: CourtState) -> None:
         """Fill the row's gaps by the sliding rule, princes drawn set aside (setup)."""
@@ -303,9 +313,10 @@ class CourtOfTheThreeClans(CardGame):
 
     def rightmost_court_card(self, s: CourtState) -> int | None:
         """The place index (0..3) of the rightmost card that is not a prince (C5: None)."""
-        for i in range(PLACES - 1, -1, -1):
-            card = s.row[i]
-            if card is not None and not self.prince_of[card]:
+        row, prince = s.row, self.prince_of
+        for i in (3, 2, 1, 0):
+            card = row[i]
+            if card is not None and not prince[card]:
                 return i
         return None
 
@@ -345,7 +356,7 @@ class CourtOfTheThreeClans(CardGame):
         p, x = divmod(action - BUY, SPACES)
         card = s.row[p]
         assert card is not None
-        price = self.price(card, p + 1)
+        price = self.price_at[card][p]
         s.cp -= price
         s.row[p] = None
         old = s.court[x]
@@ -390,12 +401,14 @@ class CourtOfTheThreeClans(CardGame):
     def _daemons(self, s: CourtState, log: list[str] | None) -> None:
         """Phase 3, the end check, and the next turn."""
         prince = self.prince_of
-        if any(c is not None and prince[c] for c in s.row):
+        princes_in_row = [c is not None and prince[c] for c in s.row].count(True)
+        if princes_in_row:
             card = self._take_rightmost(s, s.captured)
-            if card is not None and log is not None:
-                log.append(f"The daemons take {self.table[card].name} into their court.")
-        princes_in_row = sum(1 for c in s.row if c is not None and prince[c])
-        if princes_in_row >= 4 or s.exhausted or (self.rules["last_prince_ends"] and not any(prince[c] for c in s.pile)):
+            if card is not None:
+                princes_in_row = [c is not None and prince[c] for c in s.row].count(True)
+                if log is not None:
+                    log.append(f"The daemons take {self.table[card].name} into their court.")
+        if princes_in_row >= 4 or s.exhausted or (self.rules["last_prince_ends"] and not any(map(prince.__getitem__, s.pile))):
             s.phase = OVER
             if log is not None:
                 why = "four princes in the row" if princes_in_row >= 4 else "the draw pile ran out" if s.exhausted else "every prince has been drawn"
@@ -448,6 +461,9 @@ class CourtOfTheThreeClans(CardGame):
 
     def heuristic(self, s: CourtState, actions: list[int]) -> list[float]:
         return heuristic.heuristic(self, s, actions)
+
+    def best_actions(self, s: CourtState, legal: list[int]) -> list[int]:
+        return heuristic.best_actions(self, s, legal)
 
     def evaluate(self, s: CourtState) -> list[float]:
         return heuristic.evaluate(self, s)
