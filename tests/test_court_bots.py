@@ -13,8 +13,8 @@ import kum_widget as kum
 from kum_widget import core
 from kum_widget.bots import make_bot
 from kum_widget.bots.base import bot_move
-from kum_widget.games.court import CourtOfTheThreeClans
 from kum_widget.core import top_actions
+from kum_widget.games.court import CourtOfTheThreeClans
 from kum_widget.games.court.heuristic import Worths, _fight_value, _power_delta, card_value
 from kum_widget.games.court.state import BUY, FIGHT, PASS, SKIP, SPACES, START
 
