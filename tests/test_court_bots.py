@@ -38,6 +38,24 @@ def test_the_power_delta_matches_a_full_recount() -> None:
         assert court == [c for c in court]  # unchanged
 
 
+def _plain_scores(game: CourtOfTheThreeClans, s: Any, legal: list[int]) -> list[float]:
+    """The heuristic's scores by the plain formula: card_value less a third of the price;
+    a pass by its Tax Collectors; a fight by its prince."""
+    want = []
+    for a in legal:
+        if a == PASS:
+            want.append((1 + game.tax_collectors(s)) / 3 + 0.2)
+        elif a == SKIP:
+            want.append(0.0)
+        elif a >= FIGHT:
+            want.append(_fight_value(game, s, s.row[a - FIGHT], game.strength(s)))
+        else:
+            p, x = divmod(a - (START if a < BUY else BUY), SPACES)
+            worth = card_value(game, s, s.row[p], x)
+            want.append(worth if a < BUY else worth - game.price(s.row[p], p + 1) / 3)
+    return want
+
+
 def test_the_heuristic_remembers_courts_without_mixing_them_up() -> None:
     # The heuristic keeps what it worked out about each Royal Court for the next time it
     # meets that court. Whatever the cache holds, every score must be the plain formula's
@@ -53,20 +71,7 @@ def test_the_heuristic_remembers_courts_without_mixing_them_up() -> None:
                 while not game.is_over(s):
                     legal = game.legal_actions(s)
                     for _ in range(2):  # the first call may fill the cache, the second reads it
-                        got = game.heuristic(s, legal)
-                        want = []
-                        for a in legal:
-                            if a == PASS:
-                                want.append((1 + game.tax_collectors(s)) / 3 + 0.2)
-                            elif a == SKIP:
-                                want.append(0.0)
-                            elif a >= FIGHT:
-                                want.append(_fight_value(game, s, s.row[a - FIGHT], game.strength(s)))
-                            else:
-                                p, x = divmod(a - (START if a < BUY else BUY), SPACES)
-                                worth = card_value(game, s, s.row[p], x)
-                                want.append(worth if a < BUY else worth - game.price(s.row[p], p + 1) / 3)
-                        assert got == want, (s.court, s.row, legal)  # to the last bit: ties decide moves
+                        assert game.heuristic(s, legal) == _plain_scores(game, s, legal), (s.court, s.row, legal)  # to the last bit
                     game.apply(s, rng.choice(legal))
             assert 0 < len(game._worths) <= 64
         finally:
@@ -92,8 +97,8 @@ def test_best_actions_are_exactly_the_heuristics_favourites(rules: dict[str, Any
                 want = top_actions(legal, game.heuristic(s, legal))
                 assert game.best_actions(s, legal) == want, (s.court, s.row, s.cp, legal)
                 assert s == before  # read, never written
-                part = legal[::2]  # not the whole legal list: scored in full
-                assert game.best_actions(s, part) == top_actions(part, game.heuristic(s, part))
+                for other in (legal[::2], legal[::-1]):  # not the whole legal list in its order: scored in full
+                    assert game.best_actions(s, other) == top_actions(other, game.heuristic(s, other))
                 full += None not in s.court and s.phase == "buy"
                 ties += len(want) > 1
                 best = game.best_actions(s, legal)  # mostly the favourite, so the court fills up
@@ -127,6 +132,32 @@ def test_a_court_that_writes_its_own_heuristic_gets_the_plain_best_actions_back(
     legal = game.legal_actions(s)
     assert type(game).best_actions is core.CardGame.best_actions
     assert game.best_actions(s, legal) == [PASS]  # its own heuristic's favourite, not the court's
+    assert core.check_game(game, games=3).ok
+
+
+def test_a_court_with_its_own_powers_is_scored_by_the_plain_formula() -> None:
+    # The per-court sums re-derive the Poets' and Courtesans' powers and a Minister's CP;
+    # a subclass that changes them must still get card_value's scores and favourites.
+    class DoublePoets(CourtOfTheThreeClans):
+        def power_of(self, court: Any, space: int) -> int:
+            card = court[space]
+            return 2 * super().power_of(court, space) if card is not None and self.role_of[card] == "poet" else super().power_of(court, space)
+
+        def minister_gain(self, court: Any, space: int) -> int:
+            return 2 * super().minister_gain(court, space)
+
+    game, rng, differs = DoublePoets(), random.Random(6), 0
+    assert not game.plain_formulas and CourtOfTheThreeClans().plain_formulas
+    for seed in range(25):
+        s = game.setup(1, random.Random(seed))
+        while not game.is_over(s):
+            legal = game.legal_actions(s)
+            scores = game.heuristic(s, legal)
+            assert scores == _plain_scores(game, s, legal)
+            assert game.best_actions(s, legal) == top_actions(legal, scores)
+            differs += scores != _plain_scores(CourtOfTheThreeClans(), s, legal)
+            game.apply(s, rng.choice(legal))
+    assert differs > 20  # the doubled powers did change scores
     assert core.check_game(game, games=3).ok
 
 

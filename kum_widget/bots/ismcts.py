@@ -12,8 +12,8 @@ beat, so its reward is the score, scaled to [0, 1] by the lowest and highest sco
 search has seen so far (UCB needs rewards on one scale).
 
 The rollout plays the game's heuristic (``CardGame.best_actions``, with a little
-randomness; at random when it has none). With an ``evaluate`` hook it stops after ``rollout_depth`` moves and scores
-the position; without one it plays to the end.
+randomness; at random when it has none). With an ``evaluate`` hook it stops after
+``rollout_depth`` moves and scores the position; without one it plays to the end.
 """
 
 from __future__ import annotations

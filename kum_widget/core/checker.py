@@ -197,18 +197,7 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             break
     # the rollouts' shortcut names the heuristic's favourites
     if legal:
-        copy = game.clone(state)
-        scores = game.heuristic(copy, list(legal))
-        try:
-            best = game.best_actions(copy, list(legal))
-        except Exception as exc:
-            report.fail("best actions agree", f"best_actions() raised {type(exc).__name__}: {exc} {where}")
-        else:
-            want = None if scores is None else top_actions(list(legal), scores)
-            if best != want:
-                report.fail("best actions agree", f"best_actions() gave {best!r:.80} where the heuristic's top scores are {want!r:.80} {where}")
-            elif not game.same(copy, state):
-                report.fail("best actions agree", f"best_actions() changed the position it read {where}")
+        _check_best_actions(game, state, list(legal), where, report)
     # an illegal action changes nothing
     sid = s.state_id
     for bad in (max(legal, default=0) + 1 + rng.randrange(1000), -1 - rng.randrange(1000), "no such action"):
@@ -274,6 +263,31 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             problems += click_problems(game.click(state, a), ids, s.action_text(a))
         if problems:
             report.fail("board is valid", f"{problems[0]} {where}")
+
+
+def _check_best_actions(game: CardGame, state: Any, legal: list[int], where: _Where, report: CheckReport) -> None:
+    """``best_actions`` names exactly the heuristic's top actions, and neither changes the position."""
+    check = "best actions agree"
+    copy = game.clone(state)
+    try:
+        scores = game.heuristic(copy, list(legal))
+        want = None if scores is None else top_actions(legal, scores)
+    except Exception as exc:
+        report.fail(check, f"heuristic() failed: {type(exc).__name__}: {exc} {where}")
+        return
+    if not game.same(copy, state):
+        report.fail(check, f"heuristic() changed the position it scored {where}")
+        return
+    try:
+        best = game.best_actions(copy, list(legal))
+    except Exception as exc:
+        report.fail(check, f"best_actions() raised {type(exc).__name__}: {exc} {where}")
+        return
+    if not game.same(copy, state):
+        report.fail(check, f"best_actions() changed the position it read {where}")
+    elif best != want:
+        report.fail(check, f"best_actions() gave {best!r:.80} where the heuristic's top scores are {want!r:.80} "
+                    f"(and the heuristic must score a position the same way each time) {where}")
 
 
 def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], report: CheckReport) -> None:

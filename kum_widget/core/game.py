@@ -306,7 +306,7 @@ def top_actions(legal: Sequence[int], scores: Sequence[float]) -> list[int]:
     """
     if len(scores) != len(legal):
         raise GameFault(f"the heuristic gave {len(scores)} scores for {len(legal)} actions")
-    if not scores:
+    if len(scores) == 0:  # (not `not scores`: a heuristic may give a numpy array)
         return []
     bar = max(scores) - 1e-9
     return [a for a, x in zip(legal, scores, strict=True) if x >= bar]

@@ -27,7 +27,7 @@ _PLACE_SPACE = {a: divmod(a - base, SPACES) for base in (START, BUY) for a in ra
 OTHER, MINISTER, POET, COURTESAN = range(4)  # role_codes()
 _ALL_SPACES = tuple(range(SPACES))
 _CLANS_IN = [bin(bits).count("1") for bits in range(8)]  # how many clans a set of clan bits holds
-_Space = tuple[float, float, tuple[int, int, int], int, tuple[int, int, int]]  # _Court.space()
+_Space = tuple[float, float, tuple[int, int, int], int, tuple[int, int, int]]  # _Court.work_out()
 ROLE_COLUMNS = tuple(f"bought_{role.replace(' ', '_')}" for role in ROLES)
 COURT_COLUMNS = tuple(f"court_{role.replace(' ', '_')}" for role in ROLES)
 
@@ -145,7 +145,7 @@ class _Court:
                     d0 += not seen & 1
                     d1 += not seen & 2
                     d2 += not seen & 4
-                    shift -= lost >= 0 and not seen >> lost & 1
+                    shift -= lost >= 0 and not (seen >> lost) & 1  # (no card replaced: no loss)
             spaces[x] = (others / 3, replaced, (d0 + shift, d1 + shift, d2 + shift), _CLANS_IN[near], (mate[0], mate[1], mate[2]))
 
     def gain(self, game: CourtOfTheThreeClans, card: int, x: int) -> tuple[float, int, float]:
@@ -153,6 +153,11 @@ class _Court:
         parts: a Minister's CP (else 0.0), the powers' change, and the worth of the card
         it replaces (else 0.0). The heuristic adds them in the order :func:`card_value`
         does, so the scores are the same to the last bit (ties among them decide moves)."""
+        if not game.plain_formulas:  # a subclass's own powers or Minister: the plain formula, in card_value's terms
+            court, old = self.court, self.court[x]
+            cp = game.minister_gain(court, x) / 3
+            replaced = 0.0 if old is None else game.base_value[old] + cp if game.role_of[old] == "minister" else game.base_value[old]
+            return (cp if game.role_of[card] == "minister" else 0.0, _power_delta(game, court, card, x), replaced)
         at = self.spaces[x]
         if at is None:
             self.work_out(game, self.targets if x in self.targets else (x,))
@@ -173,7 +178,7 @@ class _Court:
             return entry
         if spaces[targets[0]] is None:
             self.work_out(game, targets)
-        at: Any
+        at: Any  # every target's entry is filled by work_out above
         if role == OTHER:
             out = [(at[2][k] - at[1], x) for x in targets if (at := spaces[x])]
         elif role == MINISTER:
@@ -190,7 +195,7 @@ class Worths(dict[tuple[int | None, ...], _Court]):
     """Court -> :class:`_Court`: what the heuristic worked out about a Royal Court, for
     the next time it meets it. ISMCTS's rollouts pass, fight and refill more often than
     they buy, so seven calls in ten meet a court seen before in the same decision.
-    Bounded: cleared when full (some 11 MB; one decision meets up to 3,500 courts). A
+    Bounded: cleared when full (some 14 MB; one decision meets up to 3,500 courts). A
     pickle or a deep copy of the rules starts empty (it is a cache, not part of the game);
     a shallow copy shares it, which is harmless: the same table, the same options."""
 
@@ -264,12 +269,13 @@ def best_actions(game: CourtOfTheThreeClans, s: CourtState, legal: list[int]) ->
     """The actions :func:`heuristic` rates best, as ``CardGame.best_actions`` says, found
     without scoring every buy: a row card's buys differ only by space, and the best spaces
     for a card's clan and role in a court are worked out once (ISMCTS's rollouts ask this
-    at nearly every step). Every score is a multiple of 1/30 (whole VP, CP in thirds,
-    strength in fifths, the pass's 0.2) up to rounding far below the 1e-9 that ties
+    at nearly every step). Every score is a multiple of 1/30 (whole VP, a Tax Collector's
+    half, CP in thirds, strength in fifths, the pass's 0.2) up to rounding far below the 1e-9 that ties
     allow, so sums taken in another order tie exactly where the heuristic's do.
-    ``legal`` must be the legal actions in their order; a list of another length is scored
-    in full."""
-    if s.phase != BUYING:
+    ``legal`` should be the legal actions in their order; another list (of another length,
+    or not ending in the pass) is scored in full. A subclass with its own powers, Minister
+    or legal actions is scored in full too (``plain_formulas``)."""
+    if s.phase != BUYING or not game.plain_formulas:
         return top_actions(legal, heuristic(game, s, legal))
     known = _known(game, s)
     kinds, kind, base, prince, price, cp = known.kinds, game.kind_of, game.base_value, game.prince_of, game.price_at, s.cp
@@ -283,7 +289,7 @@ def best_actions(game: CourtOfTheThreeClans, s: CourtState, legal: list[int]) ->
             top = worth
         found.append((worth, BUY + p * SPACES, gain - 1e-9, spaces))
         count += len(spaces)
-    if count != len(legal):  # not the whole legal list: score what was given
+    if count != len(legal) or legal[-1] != PASS:  # not the whole legal list as the rules give it: score what was given
         return top_actions(legal, heuristic(game, s, legal))
     bar, out = top - 1e-9, []
     for worth, first, floor, spaces in found:

@@ -101,6 +101,9 @@ class CourtOfTheThreeClans(CardGame):
         self.role_code = heuristic.role_codes(self)  # what a placement gains depends on the role by this only
         self.kind_of = [k * 4 + r for k, r in zip(self.clan_index, self.role_code, strict=True)]  # and so on these
         self._worths = heuristic.Worths()  # the heuristic's cache of courts it has met
+        # The heuristic's per-court sums re-derive the powers, a Minister's CP and the legal
+        # buys: a subclass that changes one of them is scored by the plain formulas instead.
+        self.plain_formulas = all(getattr(type(self), f) is getattr(CourtOfTheThreeClans, f) for f in ("power_of", "minister_gain", "legal_actions"))
 
     # -- what the rules read -----------------------------------------------------------
 
