@@ -5,8 +5,8 @@ speed on one core, and the role table (purchase rate; score with and without).
     .venv/bin/python bench/court.py --bots random,greedy,ismcts --games 500 --executor 2
     .venv/bin/python bench/court.py --bots ismcts --games 500 --executor 2 --chunk 40 --save bench/results
 
-ISMCTS at its default budget takes about 0.15 s a decision on this
-machine (some 6 s a game), so 500 games of it take a while; ``--save DIR`` keeps each bot's table as CSV, and with
+ISMCTS at its default budget takes under 0.1 s a decision on this
+machine (some 3 s a game), so 500 games of it take a while; ``--save DIR`` keeps each bot's table as CSV, and with
 ``--chunk`` a stopped run goes on from the chunks it saved (chunk ``k`` is dealt from
 seed ``1000 + k``). bench/results/ holds the tables behind the figures in COURT.md.
 """

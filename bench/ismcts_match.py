@@ -36,7 +36,7 @@ import kum_widget as kum
 from kum_widget.bots import ISMCTSBot
 
 RESULTS = Path(__file__).resolve().parent / "results"
-TODAY = "iterations=1000,rollout_depth=10,exploration=0.7,epsilon=0.1,prior=0"
+TODAY = "iterations=1000,rollout_depth=10,exploration=0.7,epsilon=0.1,prior=0,breadth=0"
 COURT_CHUNK = 40  # bench/court.py's chunk: the same seeds deal the same games
 
 

@@ -162,7 +162,7 @@ def ismcts_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> li
 
 
 def budget(game: type) -> str:
-    return f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}"
+    return f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}/{game.search_breadth or 'all'}"
 
 
 def show(x: float) -> str:
@@ -218,7 +218,7 @@ def main() -> None:
     print(
         f"peer benchmark: Python {sys.version.split()[0]}, open_spiel {version('open_spiel')}, {peer} "
         f"({peer.num_players()} players); {args.rounds} round(s) x {args.seconds / args.rounds:.2g} s per rate, "
-        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations/prior/exploration the game's, "
+        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations/prior/exploration/breadth the game's, "
         f"KUM {budget(kum.KingsUnderMountains)}, court {budget(CourtOfTheThreeClans)}); one core"
     )
     print(f"{'figure':<46} {'ours':>10} {'OpenSpiel':>10} {'ours/OS':>9}  {'actions/game; s range'}")

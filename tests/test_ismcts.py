@@ -156,7 +156,7 @@ def test_determinized_positions_reproduce_the_view_on_a_deck_whose_copies_share_
     ({"exploration": "x"}, "exploration"), ({"exploration": -0.1}, "exploration"), ({"exploration": float("nan")}, "exploration"),
     ({"epsilon": 1.5}, "epsilon"), ({"epsilon": None}, "epsilon"), ({"time_limit": float("inf")}, "time_limit"),
     ({"time_limit": True}, "time_limit"), ({"prior": -0.5}, "prior"), ({"prior": "3"}, "prior"), ({"prior": float("inf")}, "prior"),
-    ({"iterations": 2.0}, "iterations"),
+    ({"iterations": 2.0}, "iterations"), ({"breadth": -1}, "breadth"), ({"breadth": 2.0}, "breadth"), ({"breadth": "8"}, "breadth"),
 ])
 def test_ismcts_refuses_bad_search_options_by_name(options: dict, name: str) -> None:
     with pytest.raises(ValueError, match=name):
@@ -244,9 +244,13 @@ def test_the_budget_and_the_prior_are_the_games_unless_the_bot_is_given_them() -
     game = mid_game(5, 24)
     steered.choose(game.view(game.current_player), game.legal_actions())
     assert (steered.last_stats["budget"], steered.last_stats["prior"]) == (400, 3.0)
-    court = ISMCTSBot(seed=1)  # the court's own: 600 iterations exploiting more (bench/README.md)
-    bot_move(kum.Court(seed=2), court)
-    assert (court.last_stats["budget"], court.last_stats["prior"], court.last_stats["exploration"]) == (600, 0.0, 0.25)
+    court = ISMCTSBot(seed=1)  # the court's own: 400 iterations exploiting more, on 8 moves (bench/README.md)
+    g = kum.Court(seed=2)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    bot_move(g, court)
+    assert (court.last_stats["budget"], court.last_stats["prior"], court.last_stats["exploration"]) == (400, 0.0, 0.25)
+    assert court.last_stats["breadth"] == 8 and len(court.last_stats["visits"]) == 8 < len(g.legal_actions())
     assert steered.last_stats["exploration"] == 0.7
 
 
@@ -254,6 +258,7 @@ def test_the_budget_and_the_prior_are_the_games_unless_the_bot_is_given_them() -
     ("search_iterations", 0), ("search_iterations", 2.0), ("search_iterations", "100"),
     ("search_prior", -1.0), ("search_prior", float("nan")), ("search_prior", None),
     ("search_exploration", -0.5), ("search_exploration", float("inf")), ("search_exploration", "0.7"),
+    ("search_breadth", -1), ("search_breadth", 4.0), ("search_breadth", None),
 ])
 def test_a_games_bad_search_budget_is_refused_by_name(attribute: str, value: Any) -> None:
     from kum_widget.core.examples import Bust
@@ -310,7 +315,7 @@ def test_a_heuristic_of_infinite_or_nan_scores_steers_without_failing(odd: float
 
 
 @pytest.mark.parametrize(("attribute", "value"), [("prior", -1), ("prior", "3"), ("prior", "x"), ("iterations", "10"), ("iterations", 0),
-                                                  ("exploration", -1), ("exploration", "0.7")])
+                                                  ("exploration", -1), ("exploration", "0.7"), ("breadth", -2), ("breadth", "all")])
 def test_a_bot_given_bad_settings_after_it_was_made_refuses_by_name(attribute: str, value: Any) -> None:
     s = kum.Game(2, seed=3)
     before = s.to_dict()
@@ -319,6 +324,28 @@ def test_a_bot_given_bad_settings_after_it_was_made_refuses_by_name(attribute: s
     with pytest.raises(ValueError, match=attribute):
         bot_move(s, bot)
     assert s.to_dict() == before
+
+
+def test_a_narrow_root_weighs_only_the_heuristics_favourites() -> None:
+    # breadth=k: the search plays, and counts visits of, only the k moves the heuristic
+    # scores highest at the root (ties by their order); deeper down every move is open.
+    g = kum.Court(seed=5)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    game, ids = g.game, g.legal_action_ids()
+    scores = game.heuristic(g._state, ids)
+    top = {a for a, _ in sorted(zip(ids, scores, strict=True), key=lambda p: -p[1])[:4]}
+    bot = ISMCTSBot(iterations=120, seed=3, breadth=4)
+    move = bot_move(g, bot)
+    assert len(ids) > 4 and g.action_id(move) in top
+    assert set(bot.last_stats["visits"]) == top and bot.last_stats["breadth"] == 4
+    assert sum(bot.last_stats["visits"].values()) == bot.last_stats["iterations"]  # every iteration went through them
+    wide = ISMCTSBot(iterations=120, seed=3, breadth=0)
+    bot_move(g, wide)
+    assert len(wide.last_stats["visits"]) > 4 and wide.last_stats["breadth"] == len(ids)
+    few = ISMCTSBot(iterations=50, seed=3, breadth=len(ids) + 5)  # wider than the moves: all of them
+    bot_move(g, few)
+    assert few.last_stats["breadth"] == len(ids)
 
 
 def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget() -> None:
@@ -334,4 +361,5 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
 
     assert (kum.KingsUnderMountains.search_iterations, kum.KingsUnderMountains.search_prior) == (400, 3.0)
     assert (Mine.search_iterations, Mine.search_prior, Mine.search_exploration, Mine.fair_heuristic) == (1000, 0.0, 0.7, False)
+    assert Mine.search_breadth == 0 and Mine.best_actions is core.CardGame.best_actions
     assert (Tuned.search_iterations, Tuned.search_prior, Tuned.search_exploration) == (250, 1.5, 0.3)

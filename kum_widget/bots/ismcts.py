@@ -95,16 +95,29 @@ def _weight(value: Any, whose: str) -> float:
     return float(value)
 
 
-def _budget(game: CardGame, iterations: Any, prior: Any, exploration: Any) -> tuple[int, float, float]:
-    """The iterations, the prior's weight and the exploration constant: the bot's, else
-    the game's, checked either way (a bot's attributes and a game's class attributes are
-    anyone's to set)."""
+def _breadth(value: Any, whose: str) -> int:
+    if type(value) is not int or value < 0:
+        raise GameError(f"{whose} must be a whole number >= 0 (0: every move), got {shown(value)}")
+    return value
+
+
+def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int]:
+    """The iterations, the prior's weight, the exploration constant and the root's
+    breadth: the bot's, else the game's, checked either way (a bot's attributes and a
+    game's class attributes are anyone's to set)."""
     name = type(game).__name__
     return (
-        _iterations(game.search_iterations, f"{name}.search_iterations") if iterations is None else _iterations(iterations, "iterations"),
-        _weight(game.search_prior, f"{name}.search_prior") if prior is None else _weight(prior, "prior"),
-        _weight(game.search_exploration, f"{name}.search_exploration") if exploration is None else _weight(exploration, "exploration"),
+        _iterations(game.search_iterations, f"{name}.search_iterations") if bot.iterations is None else _iterations(bot.iterations, "iterations"),
+        _weight(game.search_prior, f"{name}.search_prior") if bot.prior is None else _weight(bot.prior, "prior"),
+        _weight(game.search_exploration, f"{name}.search_exploration") if bot.exploration is None else _weight(bot.exploration, "exploration"),
+        _breadth(game.search_breadth, f"{name}.search_breadth") if bot.breadth is None else _breadth(bot.breadth, "breadth"),
     )
+
+
+def _favourites(ids: Sequence[int], scores: Sequence[float], breadth: int) -> set[int]:
+    """The ``breadth`` moves the heuristic scores highest (ties by their order; NaN last)."""
+    order = sorted(range(len(ids)), key=lambda i: -scores[i] if scores[i] == scores[i] else math.inf)
+    return {ids[i] for i in order[:breadth]}
 
 
 class ISMCTSBot:
@@ -119,7 +132,10 @@ class ISMCTSBot:
     ``prior``: how much the heuristic steers the tree (progressive bias, Chaslot et al.
     2008: ``prior * p / (visits + 1)`` added to UCB, ``p`` the heuristic's score of the
     move onto [0, 1] at its node; untried moves are tried best first); 0 for none, None
-    (the default) takes the game's ``CardGame.search_prior``.
+    (the default) takes the game's ``CardGame.search_prior``. ``breadth``: how many moves
+    the search weighs at its root, the heuristic's favourites (the others are never
+    played); 0 for every move, None (the default) takes the game's
+    ``CardGame.search_breadth``.
     """
 
     def __init__(
@@ -132,6 +148,7 @@ class ISMCTSBot:
         rollout_depth: int | None = None,
         epsilon: float = 0.1,
         prior: float | None = None,
+        breadth: int | None = None,
     ) -> None:
         if iterations is not None:
             _iterations(iterations, "iterations (or None: the game's)")
@@ -143,6 +160,8 @@ class ISMCTSBot:
             _weight(prior, "prior (or None: the game's)")
         if exploration is not None:
             _weight(exploration, "exploration (or None: the game's)")
+        if breadth is not None:
+            _breadth(breadth, "breadth (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
             raise GameError(f"epsilon must be a number in [0, 1], got {shown(epsilon)}")
         self.name = "ISMCTS bot"
@@ -152,11 +171,13 @@ class ISMCTSBot:
         self.rollout_depth = rollout_depth
         self.epsilon = epsilon
         self.prior = prior
+        self.breadth = breadth
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
     def __repr__(self) -> str:
-        return f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, exploration={self.exploration})"
+        return (f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, "
+                f"exploration={self.exploration}, breadth={self.breadth})")
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
@@ -169,7 +190,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        budget, w, c = _budget(game, self.iterations, self.prior, self.exploration)
+        budget, w, c, breadth = _budget(game, self)
         rng = self._rng
         sample: Callable[[random.Random], Any]
         if position is not None:
@@ -182,7 +203,13 @@ class ISMCTSBot:
         heuristic, evaluate, best_of = game.heuristic, game.evaluate, game.best_actions
         probe = sample(rng)
         players = players or len(game.scores(probe))
-        has_heuristic = heuristic(probe, legal_of(probe)) is not None if not over(probe) else False
+        probe_legal = legal_of(probe) if not over(probe) else []
+        probe_scores = heuristic(probe, probe_legal) if probe_legal else None
+        has_heuristic = probe_scores is not None
+        narrow = None  # the root's moves when the search weighs only the heuristic's favourites
+        if breadth and probe_scores is not None and len(legal) > breadth:
+            root_legal &= _favourites(probe_legal, probe_scores, breadth)
+            narrow = [a for a in legal if a in root_legal]
         has_evaluate = evaluate(probe) is not None
         depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
         root = _Node(-1)
@@ -199,7 +226,7 @@ class ISMCTSBot:
             scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0  # a solitaire's scores onto [0, 1]
             shift = lo if solitaire and hi > lo else 0.0
             while not over(s):
-                ids = legal_of(s)
+                ids = narrow if narrow and node is root else legal_of(s)  # the root's moves are the view's
                 children = node.children
                 untried = []
                 for a in ids:  # availability: each child legal in this deal
@@ -267,6 +294,7 @@ class ISMCTSBot:
             reverse=True,
         )
         self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0, "exploration": c,
+                           "breadth": len(narrow) if narrow else len(legal),
                            "seconds": time.perf_counter() - start, "root_children": len(root.children),
                            "visits": {a: ch.visits for a, ch in root.children.items() if a in root_legal},
                            "rollout_depth": depth_limit if has_evaluate else None}

@@ -67,14 +67,20 @@ class CardGame:
     """UCB's exploration constant for ISMCTS when the bot is not told (its
     ``exploration``), on the scale of the rewards ([0, 1]): lower spends more of the
     budget on the moves that look best so far, which pays when the budget is small and
-    the moves' rewards lie close together. The three search attributes go back to these
+    the moves' rewards lie close together. The search attributes go back to these
     defaults in a subclass that writes its own ``heuristic``, unless it sets them (the
     rollouts play by the heuristic: a new one needs its own tuning)."""
+
+    search_breadth: ClassVar[int] = 0
+    """How many moves ISMCTS weighs at its root when the bot is not told (its
+    ``breadth``): the heuristic's favourites, the others never played; 0 for every move.
+    A narrow root spends a small budget on the moves worth it, when the heuristic's
+    favourites hold the best move (``bench/ismcts_match.py`` tells)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
-            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "best_actions"):
+            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "search_breadth", "best_actions"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(CardGame, name))
 

@@ -57,9 +57,10 @@ class CourtOfTheThreeClans(CardGame):
     title = "Court of the Three Clans"
     min_players = max_players = 1
     fair_heuristic = True  # the heuristic reads the row, the court and the piles, never the pile's order
-    # ISMCTS: 600 iterations that exploit more play as well as 1000 at UCB's usual 0.7
-    # (bench/README.md: -0.35 [-1.27, +0.57] over 200 paired deals), in about half the time
-    search_iterations, search_exploration = 600, 0.25
+    # ISMCTS: 400 iterations that exploit more and weigh the heuristic's 8 favourites at the
+    # root play as well as 1000 at UCB's usual 0.7 over every move (bench/README.md: -0.41
+    # [-1.22, +0.39] over 400 paired deals), in about a third of the time
+    search_iterations, search_exploration, search_breadth = 400, 0.25, 8
     defaults = {
         "table": "standard",  # C1: the card table ("standard", a CSV file's path, or CSV text)
         "first_refill": "open",  # C2: "open" (princes may appear) or "court" (set aside again)
