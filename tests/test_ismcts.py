@@ -348,6 +348,58 @@ def test_a_narrow_root_weighs_only_the_heuristics_favourites() -> None:
     assert few.last_stats["breadth"] == len(ids)
 
 
+def test_a_narrow_root_stays_legal_when_a_deal_allows_other_moves() -> None:
+    # A game whose legal moves hang on a hidden card: drawing is legal only when the deck's
+    # top card is 5 or less. The deals ISMCTS searches disagree with the real position
+    # about it, so the favourites are picked among the real moves, and at the root each
+    # deal plays only those it allows (or, allowing none, all of its own).
+    from kum_widget.core.examples import DRAW, PASS, Bust, BustState, value
+
+    class Hidden(Bust):
+        name = "hidden-bust"
+
+        def legal_actions(self, s: BustState) -> list[int]:
+            ids = super().legal_actions(s)
+            return ([a for a in ids if a != DRAW] or [PASS]) if DRAW in ids and value(s.deck[-1]) > 5 else ids
+
+        def apply(self, s: BustState, action: int) -> Any:
+            if action not in self.legal_actions(s):
+                raise core.IllegalMoveError(f"{action} is not legal here")
+            return super().apply(s, action)
+
+        def heuristic(self, s: BustState, actions: list[int]) -> list[float]:
+            return [100.0 if a == DRAW else -value(a) for a in actions]
+
+    hands = [[0, 1, 2, 3], [4, 6, 9, 11]]
+    for top in (8, 9):  # the real top card: a 9 (no draw) and a 1 (draw allowed)
+        s = core.Session.from_position(Hidden(), BustState([h[:] for h in hands], [5, 7, 10, 12, 14, 15, 16, top], [13]), 2)
+        for seed in range(6):
+            for breadth in (1, 2, 3):
+                bot = ISMCTSBot(iterations=40, seed=seed, breadth=breadth)
+                move = s.action_id(bot_move(s, bot))
+                assert move in s.legal_action_ids() and set(bot.last_stats["visits"]) <= set(s.legal_action_ids())
+                assert sum(bot.last_stats["visits"].values()) == bot.last_stats["iterations"]
+
+
+def test_a_narrow_root_out_of_time_plays_the_favourite_and_a_short_heuristic_is_named() -> None:
+    g = kum.Court(seed=5)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    ids = g.legal_action_ids()
+    scores = g.game.heuristic(g._state, ids)
+    bot = ISMCTSBot(seed=1, time_limit=1e-9)  # no iteration runs
+    assert g.action_id(bot_move(g, bot)) == ids[max(range(len(ids)), key=lambda i: (scores[i], -i))]
+
+    class Short(type(g.game)):  # type: ignore[misc]
+        search_breadth = 4
+
+        def heuristic(self, s: Any, actions: list[int]) -> list[float]:
+            return [0.0] * (len(actions) - 1)
+
+    with pytest.raises(core.GameFault, match="scores for"):
+        ISMCTSBot(seed=1, iterations=5).decide(Short(), g.view(0), 0, ids)
+
+
 def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget() -> None:
     class Mine(kum.KingsUnderMountains):
         def heuristic(self, state: Any, actions: list[int]) -> list[float]:

@@ -14,6 +14,10 @@ search has seen so far (UCB needs rewards on one scale).
 The rollout plays the game's heuristic (``CardGame.best_actions``, with a little
 randomness; at random when it has none). With an ``evaluate`` hook it stops after
 ``rollout_depth`` moves and scores the position; without one it plays to the end.
+
+With a ``breadth`` (the game's ``search_breadth``), the root weighs only the moves the
+heuristic scores highest, scored once a decision on one deal (exact for a game whose
+heuristic reads only what the player sees); deeper down every move stays open.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from ..core.errors import GameError, shown
+from ..core.errors import GameError, GameFault, shown
 from ..core.game import CardGame
 from .common import game_of_view, ids_of
 
@@ -114,10 +118,13 @@ def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int]:
     )
 
 
-def _favourites(ids: Sequence[int], scores: Sequence[float], breadth: int) -> set[int]:
-    """The ``breadth`` moves the heuristic scores highest (ties by their order; NaN last)."""
-    order = sorted(range(len(ids)), key=lambda i: -scores[i] if scores[i] == scores[i] else math.inf)
-    return {ids[i] for i in order[:breadth]}
+def _favourites(ids: Sequence[int], scores: Sequence[float], allowed: set[int], breadth: int) -> list[int]:
+    """The ``breadth`` moves of ``allowed`` the heuristic scores highest, best first (ties
+    by their order; NaN last)."""
+    if len(scores) != len(ids):
+        raise GameFault(f"the heuristic gave {len(scores)} scores for {len(ids)} actions")
+    order = sorted((i for i in range(len(ids)) if ids[i] in allowed), key=lambda i: -scores[i] if scores[i] == scores[i] else math.inf)
+    return [ids[i] for i in order[:breadth]]
 
 
 class ISMCTSBot:
@@ -206,10 +213,14 @@ class ISMCTSBot:
         probe_legal = legal_of(probe) if not over(probe) else []
         probe_scores = heuristic(probe, probe_legal) if probe_legal else None
         has_heuristic = probe_scores is not None
-        narrow = None  # the root's moves when the search weighs only the heuristic's favourites
+        favourites: list[int] = []  # the root's moves when the search weighs only the heuristic's favourites
         if breadth and probe_scores is not None and len(legal) > breadth:
-            root_legal &= _favourites(probe_legal, probe_scores, breadth)
-            narrow = [a for a in legal if a in root_legal]
+            favourites = _favourites(probe_legal, probe_scores, root_legal, breadth)  # of the real moves the deal allows too
+            if len(favourites) == 1:  # nothing to weigh
+                self.last_stats = {"iterations": 0, "budget": budget, "breadth": 1, "visits": {}, "seconds": time.perf_counter() - start}
+                return favourites[0]
+            if favourites:
+                root_legal = set(favourites)
         has_evaluate = evaluate(probe) is not None
         depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
         root = _Node(-1)
@@ -226,7 +237,9 @@ class ISMCTSBot:
             scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0  # a solitaire's scores onto [0, 1]
             shift = lo if solitaire and hi > lo else 0.0
             while not over(s):
-                ids = narrow if narrow and node is root else legal_of(s)  # the root's moves are the view's
+                ids = legal_of(s)
+                if favourites and node is root:  # (or every move, for a deal that allows none of them)
+                    ids = [a for a in ids if a in root_legal] or ids
                 children = node.children
                 untried = []
                 for a in ids:  # availability: each child legal in this deal
@@ -294,10 +307,10 @@ class ISMCTSBot:
             reverse=True,
         )
         self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0, "exploration": c,
-                           "breadth": len(narrow) if narrow else len(legal),
+                           "breadth": len(favourites) if favourites else len(legal),
                            "seconds": time.perf_counter() - start, "root_children": len(root.children),
                            "visits": {a: ch.visits for a, ch in root.children.items() if a in root_legal},
                            "rollout_depth": depth_limit if has_evaluate else None}
-        if not ranked:
-            return legal[rng.randrange(len(legal))]
+        if not ranked:  # no iteration ran (a time limit): the heuristic's favourite, else any move
+            return favourites[0] if favourites else legal[rng.randrange(len(legal))]
         return ranked[0][2]

@@ -58,8 +58,8 @@ class CourtOfTheThreeClans(CardGame):
     min_players = max_players = 1
     fair_heuristic = True  # the heuristic reads the row, the court and the piles, never the pile's order
     # ISMCTS: 400 iterations that exploit more and weigh the heuristic's 8 favourites at the
-    # root play as well as 1000 at UCB's usual 0.7 over every move (bench/README.md: -0.41
-    # [-1.22, +0.39] over 400 paired deals), in about a third of the time
+    # root are not shown weaker than 1000 at UCB's usual 0.7 over every move (bench/README.md:
+    # -0.41 [-1.22, +0.39] over 400 paired deals), in about a third of the time
     search_iterations, search_exploration, search_breadth = 400, 0.25, 8
     defaults = {
         "table": "standard",  # C1: the card table ("standard", a CSV file's path, or CSV text)
