@@ -216,9 +216,6 @@ class ISMCTSBot:
         favourites: list[int] = []  # the root's moves when the search weighs only the heuristic's favourites
         if breadth and probe_scores is not None and len(legal) > breadth:
             favourites = _favourites(probe_legal, probe_scores, root_legal, breadth)  # of the real moves the deal allows too
-            if len(favourites) == 1:  # nothing to weigh
-                self.last_stats = {"iterations": 0, "budget": budget, "breadth": 1, "visits": {}, "seconds": time.perf_counter() - start}
-                return favourites[0]
             if favourites:
                 root_legal = set(favourites)
         has_evaluate = evaluate(probe) is not None
@@ -230,7 +227,7 @@ class ISMCTSBot:
         log, sqrt, rnd = math.log, math.sqrt, rng.random
         solitaire = players == 1
         lo, hi = math.inf, -math.inf  # the solitaire's scores seen so far
-        while done < budget and (deadline is None or time.perf_counter() < deadline):
+        while done < budget and len(root_legal) > 1 and (deadline is None or time.perf_counter() < deadline):  # one move: nothing to weigh
             s = sample(rng)
             node = root
             path = []
@@ -311,6 +308,6 @@ class ISMCTSBot:
                            "seconds": time.perf_counter() - start, "root_children": len(root.children),
                            "visits": {a: ch.visits for a, ch in root.children.items() if a in root_legal},
                            "rollout_depth": depth_limit if has_evaluate else None}
-        if not ranked:  # no iteration ran (a time limit): the heuristic's favourite, else any move
+        if not ranked:  # no iteration ran (one favourite, or a time limit): the heuristic's favourite, else any move
             return favourites[0] if favourites else legal[rng.randrange(len(legal))]
         return ranked[0][2]

@@ -25,7 +25,7 @@ _NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
 _ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
 _PLACE_SPACE = {a: divmod(a - base, SPACES) for base in (START, BUY) for a in range(base, base + PLACES * SPACES)}  # a start or buy -> (place, space)
 OTHER, MINISTER, POET, COURTESAN = range(4)  # role_codes()
-_ALL_SPACES = tuple(range(SPACES))
+_SPACES_OF = [tuple(x for x in range(SPACES) if bits >> x & 1) for bits in range(1 << SPACES)]  # buy_spaces() -> spaces
 _CLANS_IN = [bin(bits).count("1") for bits in range(8)]  # how many clans a set of clan bits holds
 _Space = tuple[float, float, tuple[int, int, int], int, tuple[int, int, int]]  # _Court.work_out()
 ROLE_COLUMNS = tuple(f"bought_{role.replace(' ', '_')}" for role in ROLES)
@@ -91,15 +91,12 @@ class _Court:
 
     def __init__(self, game: CourtOfTheThreeClans, s: CourtState) -> None:
         court = self.court = s.court[:]  # the key's own copy: the state's list changes as the game goes on
-        gaps = [x for x in range(SPACES) if court[x] is None]
-        upper = len([x for x in gaps if x < 4])
-        self.fill = (4 - upper, 4 - len(gaps) + upper)  # the cards in each court row
+        self.fill = (4 - court[:4].count(None), 4 - court[4:].count(None))  # the cards in each court row
         self.spaces: list[_Space | None] = [None] * SPACES  # space -> work_out()
         self.kinds: dict[int, tuple[float, tuple[tuple[float, int], ...]]] = {}  # kind_of[card] -> placements()
         self.strength = -1  # the Generals' (game.strength), when a fight's worth first asks
         self.pass_value = (1 + game.tax_collectors(s)) / 3 + 0.2
-        # the spaces a buy may fill, as legal_actions lists them (C4: a full court's cards are replaced, or it is closed)
-        self.targets = tuple(gaps) if gaps else () if game.closed else _ALL_SPACES
+        self.targets = _SPACES_OF[game.buy_spaces(court)]  # where a buy may go, as legal_actions lists them
 
     def work_out(self, game: CourtOfTheThreeClans, xs: Sequence[int]) -> None:
         """For each space of ``xs``: what a card placed there gains, for every clan at once
@@ -231,7 +228,7 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
     worked out once per court (the rollouts of ISMCTS call this thousands of times a
     decision, and meet the same courts again and again)."""
     known = _known(game, s)
-    row, price = s.row, game.price_at
+    row, price, base = s.row, game.price_at, game.base_value
     out = []
     for a in actions:
         if a == PASS:
@@ -249,7 +246,7 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
             card = row[p]
             assert card is not None
             parts = known.gain(game, card, x)
-            value = game.base_value[card] + parts[0] + parts[1] - parts[2]  # card_value's order of additions
+            value = base[card] + parts[0] + parts[1] - parts[2]  # card_value's order of additions
             out.append(value if a < BUY else value - price[card][p] / 3)
     return out
 

@@ -40,7 +40,8 @@ __all__ = ["CourtOfTheThreeClans"]
 _NEIGHBOURS = tuple(tuple(neighbours(x)) for x in range(SPACES))
 _ROW = tuple(tuple(row_of(x)) for x in range(SPACES))
 _PARTS = ("defeated", "court", "powers", "cp", "captured", "row_princes")  # breakdown()'s keys
-_BUYS = [[[BUY + p * SPACES + x for x in range(SPACES) if mask >> x & 1] for p in range(PLACES)] for mask in range(1 << SPACES)]  # [empty spaces' bits][place]
+_BUYS = [[[BUY + p * SPACES + x for x in range(SPACES) if bits >> x & 1] for p in range(PLACES)] for bits in range(1 << SPACES)]  # [buy_spaces()][place]
+_EVERY_SPACE = (1 << SPACES) - 1
 _CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
 
 
@@ -167,6 +168,15 @@ class CourtOfTheThreeClans(CardGame):
         cost = self.fight_cost(s, place)
         return cost is not None and cost <= s.cp and s.fights < self.fights_per_turn
 
+    def buy_spaces(self, court: Sequence[int | None]) -> int:
+        """The spaces a buy may fill, as bits (space ``x`` is ``1 << x``): the empty ones;
+        in a full court every space, its card replaced, or none when it is closed (C4)."""
+        bits = 0
+        for x in range(SPACES):
+            if court[x] is None:
+                bits |= 1 << x
+        return bits or (0 if self.closed else _EVERY_SPACE)
+
     def minister_gain(self, court: Sequence[int | None], space: int) -> int:
         """A Minister bought into ``space`` brings 1 CP per other card in its court row."""
         return sum(1 for y in row_of(space) if y != space and court[y] is not None)
@@ -244,12 +254,9 @@ class CourtOfTheThreeClans(CardGame):
                 if s.row[p] is not None:
                     out += [START + p * SPACES + x for x in empty]
         elif s.phase == BUYING:  # this runs in every rollout step
-            court, gaps = s.court, 0
-            for x in range(SPACES):
-                if court[x] is None:
-                    gaps |= 1 << x
-            if gaps or not self.closed:
-                buys = _BUYS[gaps or 255]  # a full court: any space, its card replaced (C4)
+            spaces = self.buy_spaces(s.court)
+            if spaces:
+                buys = _BUYS[spaces]
                 prince, price, cp = self.prince_of, self.price_at, s.cp
                 for p, card in enumerate(s.row):
                     if card is not None and not prince[card] and price[card][p] <= cp:
