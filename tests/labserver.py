@@ -196,7 +196,8 @@ def snapshot(board: Any, **selectors: str) -> dict[str, Any]:
 
 def click_once(page: Any, board: Any) -> bool:
     """One decision by clicking: a playable card then a lit target, or a target or a button
-    on its own; False once the game is over. Decided from one reading of the page."""
+    on its own; False once the game is over. Decided from one reading of the page; with
+    nothing to click (a bot to move), after the bot's move comes in."""
     now = snapshot(board, playable="[data-playable]:not([disabled])", direct="[data-action]:not([disabled]):not(.kum-lit)")
     if now["over"]:
         return False
@@ -205,7 +206,11 @@ def click_once(page: Any, board: Any) -> bool:
         board.locator(".kum-lit[data-action]").first.click()  # lit at once, no round trip
     elif now["direct"]:
         board.locator("[data-action]:not([disabled]):not(.kum-lit)").first.click()
-    else:
-        raise AssertionError(f"nothing to click on a board that is not over: {now}")
+    else:  # a bot's turn (its reply is late on a busy machine): wait for its move, then decide again
+        try:
+            page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
+        except Exception:
+            raise AssertionError(f"nothing to click on a board that is not over, and no move came in 20 s: {now}") from None
+        return click_once(page, board)
     page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
     return True
