@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...core.session import Session
-from .actions import Action, ActionTable, Discard, Draw, ParsedAction, Play, action_id, action_table, parse_action
+from .actions import Action, ActionTable, action_table
 from .card_game import KumRules
-from .cards import RACES, Card, Deck, MineFace, Race, _match_ids
+from .cards import RACES, Card, Deck, MineFace, Race
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
 from .events import Event, describe
 from .records import game_from_dict, game_from_record, game_record, game_to_dict
+from .resolve import resolve_action
 from .rules import is_legal, legal_ids, points, scores
 from .ruleset import Rules
 from .scenario import load_layout
@@ -390,44 +391,7 @@ class Game(Session):
         known = table.ids.get(id(action))
         if known is not None and known[0] is action:  # one of the objects legal_actions() hands out
             return known[1]
-        s = self._state
-        if isinstance(action, (Play, Draw, Discard)):
-            aid = action_id(action, s.n, s.m)
-            if (isinstance(action, Play) and action.card >= s.n) or (isinstance(action, Discard) and action.card >= s.n):
-                raise InvalidActionError(f"no card #{action.card} in this deck (ids 0..{s.n - 1})")
-            if isinstance(action, Play) and action.claim is not None and action.claim >= s.n:
-                raise IllegalActionError(f"no claimed mine {action.claim + 1}")
-            if isinstance(action, Play) and (action.slot or 0) >= s.m:
-                raise IllegalActionError(f"there is no mine {action.slot + 1}: mines are 1..{s.m}")  # type: ignore[operator]
-            return aid
-        if isinstance(action, str):
-            return self._resolve_text(parse_action(action), action)
-        raise InvalidActionError(f"an action is text, an action object or an id, got {type(action).__name__}")
-
-    def _resolve_text(self, p: ParsedAction, text: str) -> int:
-        s = self._state
-        if p.kind == "draw":
-            return action_id(Draw(p.race), s.n, s.m)
-        try:
-            ids = _match_ids(s.cards, p.card or "")
-        except KumError as exc:
-            raise InvalidActionError(f"{shown(text)}: {exc}") from None
-        hand = s.hands[s.current]
-        mine = [c for c in ids if c in hand]
-        if len(ids) == 1 or not mine:
-            card = ids[0]  # refusal() will say it is not in hand
-        elif len(mine) == 1:
-            card = mine[0]
-        else:
-            options = " or ".join(repr(self.deck[c].label) for c in mine)
-            raise InvalidActionError(f"{shown(text)} is ambiguous: {self.players[s.current]} holds {options}")
-        if p.kind == "discard":
-            return action_id(Discard(card), s.n, s.m)
-        if p.slot is not None and p.slot >= s.m:
-            raise IllegalActionError(f"{shown(text)}: there is no mine {p.slot + 1}: mines are 1..{s.m}")
-        if p.claim is not None and p.claim >= s.n:
-            raise IllegalActionError(f"{shown(text)}: no claimed mine {p.claim + 1}")
-        return action_id(Play(card, slot=p.slot, claim=p.claim), s.n, s.m)
+        return resolve_action(self._state, action, self.players)  # an object built by hand, or text
 
     def __str__(self) -> str:
         return board_text(self._state)
