@@ -8,7 +8,11 @@ speed on one core, and the role table (purchase rate; score with and without).
 ISMCTS at its default budget takes under 0.1 s a decision on this
 machine (some 3 s a game), so 500 games of it take a while; ``--save DIR`` keeps each bot's table as CSV, and with
 ``--chunk`` a stopped run goes on from the chunks it saved (chunk ``k`` is dealt from
-seed ``1000 + k``). bench/results/ holds the tables behind the figures in COURT.md.
+seed ``1000 + k``). Each saved row names the bot that played it (``bot_settings``, e.g.
+``ismcts 400 iterations, prior 0, exploration 0.25, breadth 8, rollout depth 10``): a run
+goes on only from games of the same bot, and stops at once, saying so, when the file holds
+another's (the default bot changed since, say). bench/results/ holds the tables behind the
+figures in COURT.md.
 """
 
 from __future__ import annotations
@@ -21,6 +25,27 @@ from pathlib import Path
 
 import kum_widget as kum
 from kum_widget.games.court.cards import ROLES
+
+
+def settings(bot: str) -> str:
+    """What plays as ``bot`` today, in words: a saved game is only comparable with its own kind."""
+    if bot != "ismcts":
+        return bot
+    game = kum.court.CourtOfTheThreeClans
+    return (f"ismcts {game.search_iterations} iterations, prior {game.search_prior:g}, exploration {game.search_exploration:g}, "
+            f"breadth {game.search_breadth or 'all'}, rollout depth {game.rollout_depth}")
+
+
+def saved_games(path: Path, bot: str):  # type: ignore[no-untyped-def]
+    """The games a stopped run saved in ``path``, if they are ``bot``'s as it plays today."""
+    import pandas as pd
+
+    df = pd.read_csv(path)
+    theirs = sorted(set(df["bot_settings"].astype(str))) if "bot_settings" in df else ["a bot whose settings were not saved"]
+    if theirs != [settings(bot)]:
+        raise SystemExit(f"{path} holds games of {' and '.join(theirs)}; today's bot plays as {settings(bot)}. "
+                         "Save this run to another folder (--save DIR), or move that file.")
+    return df
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -59,11 +84,13 @@ def play(bot: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
     import pandas as pd
 
     if not args.chunk:
-        return kum.simulate(game="court", games=args.games, bots=bot, executor=args.executor, progress=False)
+        df = kum.simulate(game="court", games=args.games, bots=bot, executor=args.executor, progress=False)
+        df["bot_settings"] = settings(bot)
+        return df
     parts = []
     saved = args.save / f"court_{bot}.csv" if args.save else None
     if saved is not None and saved.exists():  # go on from the chunks a stopped run saved
-        parts.append(pd.read_csv(saved))
+        parts.append(saved_games(saved, bot))
         print(f"  {bot}: {len(parts[0])} games saved in {saved}, going on", flush=True)
     done = len(parts[0]) if parts else 0
     pool = kum.lab.worker_pool(args.executor) if args.executor else None
@@ -71,7 +98,9 @@ def play(bot: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
         if first < done:
             continue
         n = min(args.chunk, args.games - first)
-        parts.append(kum.simulate(game="court", games=n, bots=bot, seed=1000 + k, executor=pool, progress=False))
+        chunk = kum.simulate(game="court", games=n, bots=bot, seed=1000 + k, executor=pool, progress=False)
+        chunk["bot_settings"] = settings(bot)
+        parts.append(chunk)
         df = pd.concat(parts, ignore_index=True)
         mean, half = interval(df["score_0"].astype(float).tolist()) if len(df) > 1 else (float("nan"), float("nan"))
         print(f"  {bot}: {len(df)} games, mean {mean:.2f} +- {half:.2f}", flush=True)
@@ -89,6 +118,9 @@ def main() -> None:
     parser.add_argument("--save", type=Path, default=None)
     parser.add_argument("--chunk", type=int, default=None, help="play in chunks of this many games, printing progress")
     args = parser.parse_args()
+    for bot in args.bots.split(",") if args.save else []:  # before hours of play, not after
+        if (args.save / f"court_{bot}.csv").exists():
+            saved_games(args.save / f"court_{bot}.csv", bot)
     print(f"random play, one core: {random_speed(300):.0f} games/s")
     print(f"{'bot':8} {'games':>5} {'mean score':>11} {'95% CI':>8} {'s/game':>7} {'Golden Age':>10}")
     tables = {}

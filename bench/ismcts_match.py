@@ -37,6 +37,7 @@ from kum_widget.bots import ISMCTSBot
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TODAY = "iterations=1000,rollout_depth=10,exploration=0.7,epsilon=0.1,prior=0,breadth=0"
+TODAY_SAVED = "ismcts 1000 iterations, prior 0, exploration 0.7, breadth all, rollout depth 10"  # court_ismcts.csv's bot_settings
 COURT_CHUNK = 40  # bench/court.py's chunk: the same seeds deal the same games
 
 
@@ -126,6 +127,8 @@ def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     if not today.exists():
         raise SystemExit(f"{today} is missing: bench/court.py --bots ismcts --chunk 40 --save bench/results makes it")
     old = pd.read_csv(today)
+    if "bot_settings" in old and set(old["bot_settings"]) != {TODAY_SAVED}:
+        raise SystemExit(f"{today} holds games of {', '.join(sorted(set(old['bot_settings'])))}, not of today's bot ({TODAY_SAVED})")
     path = RESULTS / f"ismcts_match_court_{args.tag}.csv"
     parts, start = chunks(path, pd)
     games = min(args.games, len(old))
