@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint typecheck pytest bench bench-peer env js clean voila marimo html
+.PHONY: lab test lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html
 
 env: $(VENV)/.synced js
 
@@ -65,6 +65,11 @@ bench-peer: | $(UV)
 	$(UV) sync --locked --all-extras --group hosts --group bench --python $(PYTHON)
 	$(BIN)/python bench/peer.py $(PEER_ARGS); status=$$?; \
 	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON); exit $$status
+
+# bench/speedup.py (about 3 min): the code the speed issue measured (a git revision) and today's,
+# alternately on this machine, each goal read through the speed-up (no OpenSpiel needed).
+bench-speedup: env
+	$(BIN)/python bench/speedup.py
 
 clean:
 	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,222 @@
+"""The speed issue's figures, machine-independent: the code of a base revision (the issue's
+baseline) and today's code measured alternately on this machine, and each goal read
+through the speed-up.
+
+    make bench-speedup                     # about 2 minutes
+    .venv/bin/python bench/speedup.py [--base REV] [--rounds 3] [--seconds 2] [--decisions 20]
+
+Absolute figures move with the machine, and OpenSpiel's C++ (bench/peer.py) moves less
+than our Python from one VM to another: on a VM that runs Python relatively slowly the
+ratios fall too. The issue's own baseline figures, though, were measured on the code of
+its day, so the same code measured here says how fast this machine is for exactly this
+work: ``today's figure on the issue's machine = issue baseline x (today / base)``, each
+measured here in the same minute. Rounds alternate base and today (each in a process of
+its own, importing its own package) so that a drifting VM moves both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "d1fe168"  # where the speed issue was filed (issue 10 landed; before the court): the code it measured
+# The issue's baseline figures (its "Why"), the goals (its "Goals"), and which way is better.
+Baseline = float | tuple[float, float] | None  # a figure, or the range the issue gave
+FIGURES: dict[str, tuple[str, Baseline, float | None, bool]] = {  # key: (label, the issue's baseline, goal, higher is better)
+    "greedy": ("greedy vs greedy, KUM 2p, games/s", 21.0, 100.0, True),
+    "random_bots": ("RandomBots through bot_move, games/s", 62.0, 250.0, True),
+    "api": ("public API random play, actions/s", 87_000.0, 150_000.0, True),
+    "api_ids": ("  the same through ids, actions/s", None, None, True),
+    "ismcts_kum": ("ISMCTS default budget, KUM, s/decision", (0.24, 0.39), 0.1, False),  # the issue gave a range
+    "ismcts_court": ("ISMCTS default budget, court, s/decision", None, 0.1, False),
+    "court_rules": ("court random games/s on the rules", None, 1000.0, True),
+}
+# A figure the base cannot give (it had no court) borrows the machine's factor from the
+# nearest kind of work it can: this machine's base against the issue's baseline.
+LIKE = {"ismcts_court": "ismcts_kum", "court_rules": "api"}
+
+
+# -- the measuring child: only what both revisions have --------------------------------------
+
+def _rate(step: Any, seconds: float) -> tuple[float, float]:
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions += step(games)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, actions / elapsed
+
+
+def measure(seconds: float, decisions: int) -> dict[str, float]:
+    import kum_widget as kum
+    from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot
+    from kum_widget.bots.base import bot_move
+
+    def bots(bot: Any) -> Any:
+        def step(i: int) -> int:
+            g, n = kum.Game(2, seed=i), 0
+            players = [bot(2 * i), bot(2 * i + 1)]
+            while not g.is_over:
+                g.apply(bot_move(g, players[g.current_player]))
+                n += 1
+            return n
+        return step
+
+    def api(ids: bool) -> Any:
+        rng = random.Random(0)
+
+        def step(i: int) -> int:
+            g, n = kum.Game(2, seed=i), 0
+            legal = g.legal_action_ids if ids else g.legal_actions
+            while not g.is_over:
+                g.apply(rng.choice(legal()))
+                n += 1
+            return n
+        return step
+
+    try:
+        from kum_widget.games.court import CourtOfTheThreeClans
+    except ImportError:  # a base from before the court
+        CourtOfTheThreeClans = None
+    rules = CourtOfTheThreeClans() if CourtOfTheThreeClans else None
+
+    def court(i: int) -> int:
+        rng, n = random.Random(i), 0
+        s = rules.setup(1, random.Random(i))
+        while not rules.is_over(s):
+            rules.apply(s, rng.choice(rules.legal_actions(s)))
+            n += 1
+        return n
+
+    def ismcts(new: Any, stride: int) -> float:  # peer.py's decisions: every stride-th turn with a choice
+        bot, filler = ISMCTSBot(seed=0), RandomBot(0)
+        seed, turn, times, session = 0, 0, [], new(0)
+        while len(times) < decisions:
+            if session.is_over:
+                seed += 1
+                session = new(seed)
+                continue
+            if turn % stride == 0 and len(session.legal_actions()) > 1:
+                start = time.perf_counter()
+                action = bot_move(session, bot)
+                times.append(time.perf_counter() - start)
+            else:
+                action = bot_move(session, filler)
+            session.apply(action)
+            turn += 1
+        return statistics.median(times)
+
+    out = {
+        "greedy": _rate(bots(GreedyBot), seconds)[0],
+        "random_bots": _rate(bots(RandomBot), seconds)[0],
+        "api": _rate(api(False), seconds)[1],
+        "api_ids": _rate(api(True), seconds)[1],
+        "ismcts_kum": ismcts(lambda i: kum.Game(2, seed=i), 9),
+    }
+    if rules is not None:
+        out["court_rules"] = _rate(court, seconds)[0]
+        out["ismcts_court"] = ismcts(lambda i: kum.Court(seed=i), 2)
+    return out
+
+
+# -- the parent: unpack the base, alternate the two, read the goals ----------------------------
+
+def unpack(rev: str, into: Path) -> Path:
+    """``rev``'s kum_widget/ (a git archive, no work tree touched)."""
+    known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{rev}^{{commit}}"], capture_output=True)
+    if known.returncode:
+        raise SystemExit(f"the base revision {rev} is not in this clone (a shallow one?): `git fetch --unshallow`, or --base REV")
+    archive = into / "base.tar"
+    with archive.open("wb") as f:
+        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "kum_widget"], stdout=f, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "base", filter="data")
+    return into / "base"
+
+
+def run(root: Path, seconds: float, decisions: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    cmd = [sys.executable, __file__, "--measure", "--seconds", str(seconds), "--decisions", str(decisions)]
+    done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"measuring {root} failed:\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def show(x: float | tuple[float, float]) -> str:
+    if isinstance(x, tuple):
+        return f"{show(x[0])}-{show(x[1])}"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def reached(issue: float | tuple[float, float], speedup: float, goal: float, higher: bool) -> tuple[str, str]:
+    """Today's code on the issue's machine (the baseline moved by the speed-up), and the
+    verdict; for a range, met at both ends, missed at both, or met only at its faster end."""
+    lo, hi = issue if isinstance(issue, tuple) else (issue, issue)
+    there = [x * speedup if higher else x / speedup for x in (lo, hi)]
+    ok = [x >= goal if higher else x <= goal for x in there]
+    verdict = "met" if all(ok) else "missed" if not any(ok) else "met at the range's faster end only"
+    return show((there[0], there[1]) if lo != hi else there[0]), verdict
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default=BASE, help=f"the base revision (default {BASE})")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=2.0, help="per rate, per round")
+    ap.add_argument("--decisions", type=int, default=20, help="ISMCTS decisions timed per game, per round")
+    ap.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child
+    args = ap.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.seconds, args.decisions)))
+        return
+    wall = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = unpack(args.base, Path(tmp))
+        runs: dict[str, list[dict[str, float]]] = {"base": [], "today": []}
+        for r in range(args.rounds):
+            for name, root in (("base", base), ("today", ROOT)) if r % 2 == 0 else (("today", ROOT), ("base", base)):
+                runs[name].append(run(root, args.seconds, args.decisions))
+                print(f"  round {r + 1}: {name} measured", file=sys.stderr, flush=True)
+    med = {name: {k: statistics.median(x[k] for x in got) for k in FIGURES if k in got[0]} for name, got in runs.items()}
+    print(f"speed-up against {args.base} (the issue's code), {args.rounds} alternating rounds, medians; "
+          f"Python {sys.version.split()[0]}; one core")
+    print(f"{'figure':<42} {'base':>9} {'today':>9} {'x':>6} {'issue base':>10} {'-> there':>11} {'goal':>8}  verdict")
+    for key, (label, issue, goal, higher) in FIGURES.items():
+        t = med["today"][key]
+        if key not in med["base"]:  # the base had no court: today's figure, moved by a like figure's machine factor
+            like = LIKE[key]
+            issue_like = FIGURES[like][1]
+            assert issue_like is not None and goal is not None
+            lo, hi = issue_like if isinstance(issue_like, tuple) else (issue_like, issue_like)
+            factor = (lo / med["base"][like], hi / med["base"][like])  # the issue's machine against this one, for that work
+            there, verdict = reached((t * factor[0], t * factor[1]) if lo != hi else t * factor[0], 1.0, goal, higher)
+            print(f"{label:<42} {'-':>9} {show(t):>9} {'':>6} {'(' + like + ')':>10} {there:>11} {show(goal):>8}  {verdict}")
+            continue
+        b = med["base"][key]
+        speedup = t / b if higher else b / t
+        there, verdict = "", ""
+        if issue is not None and goal is not None:
+            there, verdict = reached(issue, speedup, goal, higher)
+        elif goal is not None:
+            verdict = f"here: {'met' if (t >= goal if higher else t <= goal) else 'missed'}"
+        print(f"{label:<42} {show(b):>9} {show(t):>9} {speedup:6.2f} {'' if issue is None else show(issue):>10} "
+              f"{there:>11} {'' if goal is None else show(goal):>8}  {verdict}")
+    print("('-> there': the issue's baseline times the speed-up: today's code on the issue's machine. A figure the base lacks is\n"
+          f" today's here times the issue's machine factor for the work in brackets) wall {time.perf_counter() - wall:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
