@@ -66,7 +66,7 @@ bench-peer: | $(UV)
 	$(BIN)/python bench/peer.py $(PEER_ARGS); status=$$?; \
 	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON); exit $$status
 
-# bench/speedup.py (about 3 min): the code the speed issue measured (a git revision) and today's,
+# bench/speedup.py (about 2 min): the code the speed issue measured (a git revision) and today's,
 # alternately on this machine, each goal read through the speed-up (no OpenSpiel needed).
 bench-speedup: env
 	$(BIN)/python bench/speedup.py

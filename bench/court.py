@@ -8,10 +8,12 @@ speed on one core, and the role table (purchase rate; score with and without).
 ISMCTS at its default budget takes under 0.1 s a decision on this
 machine (some 3 s a game), so 500 games of it take a while; ``--save DIR`` keeps each bot's table as CSV, and with
 ``--chunk`` a stopped run goes on from the chunks it saved (chunk ``k`` is dealt from
-seed ``1000 + k``). Each saved row names the bot that played it (``bot_settings``, e.g.
+seed ``1000 + k``). Each saved row names the settings of the bot that played it (``bot_settings``, e.g.
 ``ismcts 400 iterations, prior 0, exploration 0.25, breadth 8, rollout depth 10``): a run
-goes on only from games of the same bot, and stops at once, saying so, when the file holds
-another's (the default bot changed since, say). bench/results/ holds the tables behind the
+goes on only from games of the same settings, and stops at once, saying so, when the file
+holds another's (the default bot changed since, say); a run without ``--chunk`` does not
+replace a saved table. The label does not name the code's version: a heuristic changed
+since plays under the same label. bench/results/ holds the tables behind the
 figures in COURT.md.
 """
 
@@ -27,13 +29,19 @@ import kum_widget as kum
 from kum_widget.games.court.cards import ROLES
 
 
+def ismcts_label(iterations: int, prior: float, exploration: float, breadth: int, rollout_depth: int) -> str:
+    """An ISMCTS bot's settings in words, as the saved tables' ``bot_settings`` column writes them."""
+    return (f"ismcts {iterations} iterations, prior {prior:g}, exploration {exploration:g}, "
+            f"breadth {breadth or 'all'}, rollout depth {rollout_depth}")
+
+
 def settings(bot: str) -> str:
-    """What plays as ``bot`` today, in words: a saved game is only comparable with its own kind."""
+    """The settings ``bot`` plays with today, in words (not the code's version): a saved game
+    is only comparable with games of the same settings."""
     if bot != "ismcts":
         return bot
     game = kum.court.CourtOfTheThreeClans
-    return (f"ismcts {game.search_iterations} iterations, prior {game.search_prior:g}, exploration {game.search_exploration:g}, "
-            f"breadth {game.search_breadth or 'all'}, rollout depth {game.rollout_depth}")
+    return ismcts_label(game.search_iterations, game.search_prior, game.search_exploration, game.search_breadth, game.rollout_depth)
 
 
 def saved_games(path: Path, bot: str):  # type: ignore[no-untyped-def]
@@ -41,7 +49,7 @@ def saved_games(path: Path, bot: str):  # type: ignore[no-untyped-def]
     import pandas as pd
 
     df = pd.read_csv(path)
-    theirs = sorted(set(df["bot_settings"].astype(str))) if "bot_settings" in df else ["a bot whose settings were not saved"]
+    theirs = sorted(set(df["bot_settings"].fillna("settings not saved").astype(str))) if "bot_settings" in df else ["a bot whose settings were not saved"]
     if theirs != [settings(bot)]:
         raise SystemExit(f"{path} holds games of {' and '.join(theirs)}; today's bot plays as {settings(bot)}. "
                          "Save this run to another folder (--save DIR), or move that file.")
@@ -121,6 +129,8 @@ def main() -> None:
     for bot in args.bots.split(",") if args.save else []:  # before hours of play, not after
         if (args.save / f"court_{bot}.csv").exists():
             saved_games(args.save / f"court_{bot}.csv", bot)
+            if not args.chunk:  # a run without chunks deals other games: it would replace the table, not go on from it
+                raise SystemExit(f"{args.save / f'court_{bot}.csv'} exists: pass --chunk to go on from it, or --save another folder")
     print(f"random play, one core: {random_speed(300):.0f} games/s")
     print(f"{'bot':8} {'games':>5} {'mean score':>11} {'95% CI':>8} {'s/game':>7} {'Golden Age':>10}")
     tables = {}

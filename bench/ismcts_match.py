@@ -30,14 +30,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from match_bots import Maker  # bench/ is on the path: the folder of this script
+from court import ismcts_label  # bench/ is on the path: the folder of this script
+from match_bots import Maker
 
 import kum_widget as kum
 from kum_widget.bots import ISMCTSBot
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TODAY = "iterations=1000,rollout_depth=10,exploration=0.7,epsilon=0.1,prior=0,breadth=0"
-TODAY_SAVED = "ismcts 1000 iterations, prior 0, exploration 0.7, breadth all, rollout depth 10"  # court_ismcts.csv's bot_settings
 COURT_CHUNK = 40  # bench/court.py's chunk: the same seeds deal the same games
 
 
@@ -127,8 +127,11 @@ def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     if not today.exists():
         raise SystemExit(f"{today} is missing: bench/court.py --bots ismcts --chunk 40 --save bench/results makes it")
     old = pd.read_csv(today)
-    if "bot_settings" in old and set(old["bot_settings"]) != {TODAY_SAVED}:
-        raise SystemExit(f"{today} holds games of {', '.join(sorted(set(old['bot_settings'])))}, not of today's bot ({TODAY_SAVED})")
+    o = options(TODAY)
+    expected = ismcts_label(o["iterations"], o["prior"], o["exploration"], o["breadth"], o["rollout_depth"])
+    saved = sorted(set(old["bot_settings"].fillna("settings not saved").astype(str))) if "bot_settings" in old else ["settings not saved"]
+    if saved != [expected]:
+        raise SystemExit(f"{today} holds games of {' and '.join(saved)}, not of today's bot ({expected})")
     path = RESULTS / f"ismcts_match_court_{args.tag}.csv"
     parts, start = chunks(path, pd)
     games = min(args.games, len(old))

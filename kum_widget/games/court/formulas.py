@@ -1,8 +1,11 @@
 """What the court's rules read of a position: prices, the Generals' strength, the fights
 within reach, the spaces a buy may fill, the Poets' and Courtesans' powers and the score
-(COURT.md). A mixin of :class:`~.rules.CourtOfTheThreeClans`, which fills the tables these
-read (``cost_of``, ``role_of``... one entry per card) when it is built; the heuristic and
-the views read the same methods, so a subclass that changes a formula changes it everywhere.
+(COURT.md). A mixin of :class:`~.rules.CourtOfTheThreeClans`, which fills the per-card
+tables these read (``cost_of``, ``role_of``...) when it is built. The rules, the views and
+the board call these methods, so a subclass may change a formula here. The heuristic
+works some out again for speed: a fight's cost (its own estimate), and in bulk the powers,
+a Minister's CP and the legal buys, for which it falls back on these methods when a
+subclass changes one of them (``plain_formulas``).
 """
 
 from __future__ import annotations
