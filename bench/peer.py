@@ -26,8 +26,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from decisions import decision_seconds  # bench/ is on the path: the folder of this script
+
 import kum_widget as kum
-from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot
+from kum_widget.bots import GreedyBot, RandomBot
 from kum_widget.bots.base import bot_move
 from kum_widget.games.court import CourtOfTheThreeClans
 
@@ -139,28 +141,6 @@ def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
     return step
 
 
-def ismcts_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> list[float]:
-    """Seconds per ISMCTS decision (default budget) at every `stride`-th turn with a real
-    choice; RandomBot plays the turns between, so the decisions spread over whole games."""
-    bot, filler = ISMCTSBot(seed=0), RandomBot(0)
-    seed, turn, times = 0, 0, []
-    session = new(seed)
-    while len(times) < decisions:
-        if session.is_over:
-            seed += 1
-            session = new(seed)
-            continue
-        if turn % stride == 0 and len(session.legal_actions()) > 1:
-            start = time.perf_counter()
-            action = bot_move(session, bot)
-            times.append(time.perf_counter() - start)
-        else:
-            action = bot_move(session, filler)
-        session.apply(action)
-        turn += 1
-    return times
-
-
 def budget(game: type) -> str:
     return f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}/{game.search_breadth or 'all'}"
 
@@ -195,8 +175,8 @@ def main() -> None:
     for _ in range(args.rounds):
         for rate in rates.values():
             rate.run(args.seconds / args.rounds)
-    kum_times = ismcts_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9)
-    court_times = ismcts_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2)
+    kum_times = decision_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9)
+    court_times = decision_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2)
 
     os_ = rates["openspiel"]
     ref_g, ref_a = os_.games_per_s, os_.actions_per_s

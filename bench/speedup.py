@@ -66,8 +66,10 @@ def _rate(step: Any, seconds: float) -> tuple[float, float]:
 
 
 def measure(seconds: float, decisions: int) -> dict[str, float]:
+    from decisions import decision_seconds  # bench/ is on the path: the folder of this script
+
     import kum_widget as kum
-    from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot
+    from kum_widget.bots import GreedyBot, RandomBot
     from kum_widget.bots.base import bot_move
 
     def bots(bot: Any) -> Any:
@@ -108,34 +110,16 @@ def measure(seconds: float, decisions: int) -> dict[str, float]:
             n += 1
         return n
 
-    def ismcts(new: Any, stride: int) -> float:  # peer.py's decisions: every stride-th turn with a choice
-        bot, filler = ISMCTSBot(seed=0), RandomBot(0)
-        seed, turn, times, session = 0, 0, [], new(0)
-        while len(times) < decisions:
-            if session.is_over:
-                seed += 1
-                session = new(seed)
-                continue
-            if turn % stride == 0 and len(session.legal_actions()) > 1:
-                start = time.perf_counter()
-                action = bot_move(session, bot)
-                times.append(time.perf_counter() - start)
-            else:
-                action = bot_move(session, filler)
-            session.apply(action)
-            turn += 1
-        return statistics.median(times)
-
     out = {
         "greedy": _rate(bots(GreedyBot), seconds)[0],
         "random_bots": _rate(bots(RandomBot), seconds)[0],
         "api": _rate(api(False), seconds)[1],
         "api_ids": _rate(api(True), seconds)[1],
-        "ismcts_kum": ismcts(lambda i: kum.Game(2, seed=i), 9),
+        "ismcts_kum": statistics.median(decision_seconds(lambda i: kum.Game(2, seed=i), decisions, 9)),
     }
     if rules is not None:
         out["court_rules"] = _rate(court, seconds)[0]
-        out["ismcts_court"] = ismcts(lambda i: kum.Court(seed=i), 2)
+        out["ismcts_court"] = statistics.median(decision_seconds(lambda i: kum.Court(seed=i), decisions, 2))
     return out
 
 
