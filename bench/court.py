@@ -44,12 +44,19 @@ def settings(bot: str) -> str:
     return ismcts_label(game.search_iterations, game.search_prior, game.search_exploration, game.search_breadth, game.rollout_depth)
 
 
+def saved_settings(df) -> list[str]:  # type: ignore[no-untyped-def]
+    """The bot settings a saved table's games were played with (one, unless it is mixed)."""
+    if "bot_settings" not in df:
+        return ["a bot whose settings were not saved"]
+    return sorted(set(df["bot_settings"].fillna("settings not saved").astype(str)))
+
+
 def saved_games(path: Path, bot: str):  # type: ignore[no-untyped-def]
     """The games a stopped run saved in ``path``, if they are ``bot``'s as it plays today."""
     import pandas as pd
 
     df = pd.read_csv(path)
-    theirs = sorted(set(df["bot_settings"].fillna("settings not saved").astype(str))) if "bot_settings" in df else ["a bot whose settings were not saved"]
+    theirs = saved_settings(df)
     if theirs != [settings(bot)]:
         raise SystemExit(f"{path} holds games of {' and '.join(theirs)}; today's bot plays as {settings(bot)}. "
                          "Save this run to another folder (--save DIR), or move that file.")

@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from court import ismcts_label  # bench/ is on the path: the folder of this script
+from court import ismcts_label, saved_settings  # bench/ is on the path: the folder of this script
 from match_bots import Maker
 
 import kum_widget as kum
@@ -129,7 +129,7 @@ def court_match(args: argparse.Namespace, pool: Any, pd: Any) -> None:
     old = pd.read_csv(today)
     o = options(TODAY)
     expected = ismcts_label(o["iterations"], o["prior"], o["exploration"], o["breadth"], o["rollout_depth"])
-    saved = sorted(set(old["bot_settings"].fillna("settings not saved").astype(str))) if "bot_settings" in old else ["settings not saved"]
+    saved = saved_settings(old)
     if saved != [expected]:
         raise SystemExit(f"{today} holds games of {' and '.join(saved)}, not of today's bot ({expected})")
     path = RESULTS / f"ismcts_match_court_{args.tag}.csv"

@@ -19,57 +19,22 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from decisions import decision_seconds  # bench/ is on the path: the folder of this script
+from workloads import Rate, Step, bots_step, decision_seconds, rules_step, session_step  # bench/ is on the path
 
 import kum_widget as kum
 from kum_widget.bots import GreedyBot, RandomBot
-from kum_widget.bots.base import bot_move
 from kum_widget.games.court import CourtOfTheThreeClans
 
 try:
     import pyspiel
 except ImportError:  # the bench group is not installed by `uv sync` alone
     sys.exit("bench/peer.py needs OpenSpiel: `make bench-peer`, or `uv sync --locked --all-extras --group bench`")
-
-Step = Callable[[int], int]  # plays game number i to the end, returns its actions (decisions)
-
-
-class Rate:
-    """Whole games of one step, timed over several runs: games/s and actions/s."""
-
-    def __init__(self, step: Step) -> None:
-        self.step, self.games, self.actions, self.seconds = step, 0, 0, 0.0
-        step(10**6)  # warm-up, untimed: first imports, first deal, caches
-
-    def run(self, seconds: float) -> None:
-        start = time.perf_counter()
-        while True:
-            self.actions += self.step(self.games)  # seeds go on across rounds: no game is played twice
-            self.games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                break
-        self.seconds += elapsed
-
-    @property
-    def games_per_s(self) -> float:
-        return self.games / self.seconds
-
-    @property
-    def actions_per_s(self) -> float:
-        return self.actions / self.seconds
-
-    @property
-    def per_game(self) -> float:
-        return self.actions / self.games
-
 
 def sample(outcomes: list[tuple[int, float]], r: float) -> int:
     for action, p in outcomes:
@@ -91,51 +56,6 @@ def openspiel_step(game: Any, rng: random.Random) -> Step:
             else:
                 s.apply_action(rng.choice(s.legal_actions()))
                 n += 1
-        return n
-
-    return step
-
-
-def bots_step(bot: type[GreedyBot] | type[RandomBot]) -> Step:
-    """Kings Under Mountains, 2 players, two bots through the lab's path (bot_move)."""
-
-    def step(i: int) -> int:
-        g = kum.Game(2, seed=i)
-        bots = [bot(2 * i), bot(2 * i + 1)]
-        n = 0
-        while not g.is_over:
-            g.apply(bot_move(g, bots[g.current_player]))
-            n += 1
-        return n
-
-    return step
-
-
-def session_step(new: Callable[[int], Any], rng: random.Random, *, ids: bool = False) -> Step:
-    """Random play through a public session (kum.Game, kum.Court): action objects, events,
-    history; ``ids=True`` through the session's integer ids (legal_action_ids, apply(id))."""
-
-    def step(i: int) -> int:
-        g = new(i)
-        legal = g.legal_action_ids if ids else g.legal_actions
-        n = 0
-        while not g.is_over:
-            g.apply(rng.choice(legal()))
-            n += 1
-        return n
-
-    return step
-
-
-def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
-    """Random play on the core protocol: rules.legal_actions(state) / rules.apply(state, id)."""
-
-    def step(i: int) -> int:
-        s = rules.setup(players, random.Random(i))
-        n = 0
-        while not rules.is_over(s):
-            rules.apply(s, rng.choice(rules.legal_actions(s)))
-            n += 1
         return n
 
     return step

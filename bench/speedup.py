@@ -55,71 +55,32 @@ LIKE = {"ismcts_court": "ismcts_kum", "court_rules": "api"}
 
 # -- the measuring child: only what both revisions have --------------------------------------
 
-def _rate(step: Any, seconds: float) -> tuple[float, float]:
-    games = actions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        actions += step(games)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, actions / elapsed
-
-
 def measure(seconds: float, decisions: int) -> dict[str, float]:
-    from decisions import decision_seconds  # bench/ is on the path: the folder of this script
+    from workloads import Rate, bots_step, decision_seconds, rules_step, session_step  # bench/ is on the path
 
     import kum_widget as kum
     from kum_widget.bots import GreedyBot, RandomBot
-    from kum_widget.bots.base import bot_move
 
-    def bots(bot: Any) -> Any:
-        def step(i: int) -> int:
-            g, n = kum.Game(2, seed=i), 0
-            players = [bot(2 * i), bot(2 * i + 1)]
-            while not g.is_over:
-                g.apply(bot_move(g, players[g.current_player]))
-                n += 1
-            return n
-        return step
+    def rate(step: Any) -> Rate:
+        r = Rate(step)
+        r.run(seconds)
+        return r
 
-    def api(ids: bool) -> Any:
-        rng = random.Random(0)
-
-        def step(i: int) -> int:
-            g, n = kum.Game(2, seed=i), 0
-            legal = g.legal_action_ids if ids else g.legal_actions
-            while not g.is_over:
-                g.apply(rng.choice(legal()))
-                n += 1
-            return n
-        return step
-
+    out = {
+        "greedy": rate(bots_step(GreedyBot)).games_per_s,
+        "random_bots": rate(bots_step(RandomBot)).games_per_s,
+        "api": rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0))).actions_per_s,
+        "api_ids": rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0), ids=True)).actions_per_s,
+        "ismcts_kum": statistics.median(decision_seconds(lambda i: kum.Game(2, seed=i), decisions, 9)),
+    }
     try:
         from kum_widget.games.court import CourtOfTheThreeClans
     except ModuleNotFoundError as exc:  # a base from before the court (a broken import in it still raises)
         if exc.name != "kum_widget.games.court":
             raise
-        CourtOfTheThreeClans = None
-    rules = CourtOfTheThreeClans() if CourtOfTheThreeClans else None
-
-    def court(i: int) -> int:
-        rng, n = random.Random(i), 0
-        s = rules.setup(1, random.Random(i))
-        while not rules.is_over(s):
-            rules.apply(s, rng.choice(rules.legal_actions(s)))
-            n += 1
-        return n
-
-    out = {
-        "greedy": _rate(bots(GreedyBot), seconds)[0],
-        "random_bots": _rate(bots(RandomBot), seconds)[0],
-        "api": _rate(api(False), seconds)[1],
-        "api_ids": _rate(api(True), seconds)[1],
-        "ismcts_kum": statistics.median(decision_seconds(lambda i: kum.Game(2, seed=i), decisions, 9)),
-    }
-    if rules is not None:
-        out["court_rules"] = _rate(court, seconds)[0]
-        out["ismcts_court"] = statistics.median(decision_seconds(lambda i: kum.Court(seed=i), decisions, 2))
+        return out
+    out["court_rules"] = rate(rules_step(CourtOfTheThreeClans(), 1, random.Random(0))).games_per_s
+    out["ismcts_court"] = statistics.median(decision_seconds(lambda i: kum.Court(seed=i), decisions, 2))
     return out
 
 
@@ -197,8 +158,8 @@ def main() -> None:
             like = LIKE[key]
             issue_like = FIGURES[like][1]
             assert issue_like is not None and goal is not None
-            factors = [x / runs["base"][r][like] for r in rounds for x in ends(issue_like)]  # the issue's machine / this one
-            estimates = [today[r] * f for r in rounds for f in factors[2 * r:2 * r + 2]]
+            # today's here times the issue's machine against this one for that work (each round, each end of a range)
+            estimates = [today[r] * e / runs["base"][r][like] for r in rounds for e in ends(issue_like)]
             print(f"{label:<42} {'-':>9} {show(t):>9} {'':>19} {'(' + like + ')':>12} "
                   f"{show((min(estimates), max(estimates))):>13} {show(goal):>8}  {verdict(estimates, goal, higher)}")
             continue

@@ -1,0 +1,117 @@
+"""The workloads the speed benchmarks time (peer.py, speedup.py): whole games of random
+play or bots, counted as games and actions, and ISMCTS think time.
+
+Each imports the package when called, not here: speedup.py's measuring child runs them
+against an older revision's ``kum_widget`` (whichever is first on the path), so they use
+only what every revision since the speed issue has.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+Step = Callable[[int], int]  # plays game number i to the end, returns its actions (decisions)
+
+
+class Rate:
+    """Whole games of one step, timed over several runs: games/s and actions/s."""
+
+    def __init__(self, step: Step) -> None:
+        self.step, self.games, self.actions, self.seconds = step, 0, 0, 0.0
+        step(10**6)  # warm-up, untimed: first imports, first deal, caches
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        while True:
+            self.actions += self.step(self.games)  # seeds go on across rounds: no game is played twice
+            self.games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        self.seconds += elapsed
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def per_game(self) -> float:
+        return self.actions / self.games
+
+
+def bots_step(bot: Any) -> Step:
+    """Kings Under Mountains, 2 players, two bots of class ``bot`` through the lab's path (bot_move)."""
+    import kum_widget as kum
+    from kum_widget.bots.base import bot_move
+
+    def step(i: int) -> int:
+        g = kum.Game(2, seed=i)
+        bots = [bot(2 * i), bot(2 * i + 1)]
+        n = 0
+        while not g.is_over:
+            g.apply(bot_move(g, bots[g.current_player]))
+            n += 1
+        return n
+
+    return step
+
+
+def session_step(new: Callable[[int], Any], rng: random.Random, *, ids: bool = False) -> Step:
+    """Random play through a public session (kum.Game, kum.Court): action objects, events,
+    history; ``ids=True`` through the session's integer ids (legal_action_ids, apply(id))."""
+
+    def step(i: int) -> int:
+        g = new(i)
+        legal = g.legal_action_ids if ids else g.legal_actions
+        n = 0
+        while not g.is_over:
+            g.apply(rng.choice(legal()))
+            n += 1
+        return n
+
+    return step
+
+
+def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
+    """Random play on the core protocol: rules.legal_actions(state) / rules.apply(state, id)."""
+
+    def step(i: int) -> int:
+        s = rules.setup(players, random.Random(i))
+        n = 0
+        while not rules.is_over(s):
+            rules.apply(s, rng.choice(rules.legal_actions(s)))
+            n += 1
+        return n
+
+    return step
+
+
+def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> list[float]:
+    """``decisions`` timings on the games ``new(0)``, ``new(1)``... (``new(seed)`` makes a session)."""
+    from kum_widget.bots import ISMCTSBot, RandomBot
+    from kum_widget.bots.base import bot_move
+
+    bot, filler = ISMCTSBot(seed=0), RandomBot(0)
+    seed, turn, times = 0, 0, []
+    session = new(seed)
+    while len(times) < decisions:
+        if session.is_over:
+            seed += 1
+            session = new(seed)
+            continue
+        if turn % stride == 0 and len(session.legal_actions()) > 1:
+            start = time.perf_counter()
+            action = bot_move(session, bot)
+            times.append(time.perf_counter() - start)
+        else:
+            action = bot_move(session, filler)
+        session.apply(action)
+        turn += 1
+    return times
