@@ -415,3 +415,26 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
     assert (Mine.search_iterations, Mine.search_prior, Mine.search_exploration, Mine.fair_heuristic) == (1000, 0.0, 0.7, False)
     assert Mine.search_breadth == 0 and Mine.best_actions is core.CardGame.best_actions
     assert (Tuned.search_iterations, Tuned.search_prior, Tuned.search_exploration) == (250, 1.5, 0.3)
+
+
+# sha256 of six decisions (move, iterations, the root's visits) of a pinned search, recorded
+# before the rollouts' heuristic took its shortcuts: a speed change that moves a search fails.
+PINNED_SEARCH = "40d5600893f1dbbe6f7fbce29156d89ff1e684f50878550b937f65d9c84794c9"
+
+
+def test_the_search_plays_the_pinned_decisions() -> None:
+    import hashlib
+    import json
+
+    out = []
+    for seed in range(6):  # from the opening to late positions, with claimed mines and without
+        game = kum.Game(2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(10 + 25 * seed):
+            game.apply(rng.choice(game.legal_actions()))
+        bot = ISMCTSBot(iterations=120, prior=3.0, exploration=0.7, breadth=0, rollout_depth=10, seed=seed)
+        move = bot.choose(game.view(game.current_player), game.legal_action_ids())
+        out.append([move, bot.last_stats["iterations"], sorted(bot.last_stats["visits"].items())])
+    assert out[0][:2] == [145, 120]
+    assert hashlib.sha256(json.dumps(out).encode()).hexdigest() == PINNED_SEARCH
+

@@ -2,7 +2,8 @@
 
 * the view built from per-deck face tables equals, key order included, the view built
   field by field (``_reference_view`` below is that former code, kept as the oracle);
-* ``score_view`` (the greedy bot reads the view, no deal) gives exactly ``score_actions``;
+* ``score_view`` (the greedy bot reads the view, no deal) gives exactly ``score_actions``,
+  and the game's ``best_actions`` (ISMCTS's rollouts) exactly the core's plain one;
 * the greedy bot plays the moves it played before these paths existed (pinned digest);
 * a bot with ``reads_view = False`` gets no view built, and plays as it did;
 * ``State.clone`` (written out field by field) copies every field the lists name;
@@ -22,6 +23,7 @@ import pytest
 from _kum_helpers import play_twins
 
 import kum_widget as kum
+from kum_widget import core
 from kum_widget.bots import GreedyBot, RandomBot, bot_move
 from kum_widget.games.kum import state as st
 from kum_widget.games.kum.actions import action_from_id, action_table
@@ -153,6 +155,26 @@ def test_score_view_equals_score_actions(players: int, rules: dict[str, Any]) ->
         assert g.game.view_heuristic(g.view(s.current), ids) == score_actions(s, ids)
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_rollouts_best_actions_are_the_heuristics_top_scores(players: int, rules: dict[str, Any]) -> None:
+    # ISMCTS's rollouts ask the game's best_actions at every step; Kings Under Mountains
+    # answers without the core's two calls on the way to the heuristic, and must name
+    # exactly what the core's plain best_actions names (with claimed mines and without).
+    game = kum.KingsUnderMountains(kum.Rules(**rules))
+    checked = with_claims = 0
+    for g in positions(players, 50 + players, rules):
+        s = g._state
+        ids = legal_ids(s)
+        if len(ids) < 2:
+            continue
+        best = game.best_actions(s, ids)
+        assert best == core.CardGame.best_actions(game, s, ids) == core.top_actions(ids, score_actions(s, ids))
+        checked += 1
+        with_claims += bool(s.claimed[s.current])
+    assert checked > 50 and 0 < with_claims < checked
 
 
 def test_view_heuristic_wants_the_view_of_the_seat_to_move() -> None:

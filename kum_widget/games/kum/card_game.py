@@ -17,7 +17,7 @@ from .actions import action_from_id, action_id, action_text
 from .board import click, kum_board
 from .cards import RACES
 from .events import Claimed, Developed, Discarded, Event, Stuck, describe
-from .heuristic import score_actions, score_view
+from .heuristic import best_actions, score_actions, score_view
 from .rules import apply_id, legal_ids, points, refusal, scores, winners
 from .ruleset import Rules
 from .sampling import Determinizer
@@ -126,6 +126,9 @@ class KumRules(CardGame):
 
     def heuristic(self, state: State, actions: list[int]) -> list[float]:
         return score_actions(state, actions)
+
+    def best_actions(self, state: State, legal: list[int]) -> list[int]:
+        return best_actions(state, legal)
 
     def view_heuristic(self, view: dict[str, Any], actions: list[int]) -> list[float]:
         """:meth:`heuristic` read from the view of the seat to move, with no position dealt
