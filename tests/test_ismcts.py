@@ -438,3 +438,33 @@ def test_the_search_plays_the_pinned_decisions() -> None:
     assert out[0][:2] == [145, 120]
     assert hashlib.sha256(json.dumps(out).encode()).hexdigest() == PINNED_SEARCH
 
+
+def test_the_search_pauses_the_cyclic_collector_and_gives_it_back() -> None:
+    import gc
+
+    seen: list[bool] = []
+
+    class Watched(kum.KingsUnderMountains):
+        fail = False
+
+        def evaluate(self, state: Any) -> list[float]:
+            seen.append(gc.isenabled())
+            if self.fail:
+                raise RuntimeError("a game's own bug")
+            return super().evaluate(state)
+
+    game, rules = mid_game(3, 30), Watched()
+    seat, ids = game.current_player, game.legal_action_ids()
+    assert gc.isenabled()
+    ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
+    assert seen and not any(seen) and gc.isenabled()  # paused while it searched, then back on
+    gc.disable()
+    try:
+        ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
+        assert not gc.isenabled()  # a caller's own choice stands
+    finally:
+        gc.enable()
+    rules.fail = True
+    with pytest.raises(RuntimeError, match="own bug"):
+        ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
+    assert gc.isenabled()  # given back when the search fails too
