@@ -3,7 +3,7 @@ issue's baseline) and today's code measured alternately on this machine, and eac
 as the issue's baseline figure times the speed-up.
 
     make bench-speedup                     # about 2 minutes
-    .venv/bin/python bench/speedup.py [--base REV] [--rounds 3] [--seconds 2] [--decisions 20]
+    .venv/bin/python bench/speedup.py [--base REV] [--rounds 3] [--seconds 2] [--decisions 20] [--slices 10]
 
 Absolute figures move with the machine, and OpenSpiel's C++ (bench/peer.py) moves less
 than our Python from one VM to another: on a VM that runs Python relatively slowly the
@@ -12,9 +12,14 @@ its day, so the same code measured here says how fast this machine is for exactl
 work: ``today's figure on the issue's machine ~ issue baseline x (today / base)``, each
 measured here in the same minute. That assumes a speed-up carries from one machine to the
 other, which holds better than a ratio to a C++ engine (the same kind of work on both
-sides) but is still an estimate. Rounds alternate base and today (each in a process of
-its own, importing its own package) so that a drifting VM moves both alike; each round
-gives its own speed-up, and a goal is called met only when every round's estimate meets it.
+sides) but is still an estimate.
+
+Base and today each run in a process of their own (importing its own package), kept for
+the whole run, and take turns in short slices (``--slices`` a round: a fifth of a second
+of a rate, two ISMCTS decisions), so that a VM whose speed drifts from one second to the
+next moves both sides alike; the games and decisions go on from slice to slice. Each
+round gives its own speed-up, and a goal is called met only when every round's estimate
+meets it.
 
 The ISMCTS rows time each day's default budget (1000 iterations then; the games' own,
 steered budgets now): a smaller search is part of that speed-up, not only faster code.
@@ -53,35 +58,47 @@ FIGURES: dict[str, tuple[str, Baseline, float | None, bool]] = {  # key: (label,
 LIKE = {"ismcts_court": "ismcts_kum", "court_rules": "api"}
 
 
-# -- the measuring child: only what both revisions have --------------------------------------
+# -- the measuring child: slices of work, only what both revisions have ---------------------
 
-def measure(seconds: float, decisions: int) -> dict[str, float]:
-    from workloads import Rate, bots_step, decision_seconds, rules_step, session_step  # bench/ is on the path
+def serve() -> None:
+    """Answer the parent's requests, one JSON line each, until stdin closes: a slice of a
+    rate (``{"key": k, "seconds": s}`` -> the games, actions and seconds it played) or of
+    ISMCTS decisions (``{"key": k, "decisions": n}`` -> their times). The first line out
+    names the work this revision has."""
+    from workloads import Rate, bots_step, decision_times, rules_step, session_step  # bench/ is on the path
 
     import kum_widget as kum
     from kum_widget.bots import GreedyBot, RandomBot
 
-    def rate(step: Any) -> Rate:
-        r = Rate(step)
-        r.run(seconds)
-        return r
-
-    out = {
-        "greedy": rate(bots_step(GreedyBot)).games_per_s,
-        "random_bots": rate(bots_step(RandomBot)).games_per_s,
-        "api": rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0))).actions_per_s,
-        "api_ids": rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0), ids=True)).actions_per_s,
-        "ismcts_kum": statistics.median(decision_seconds(lambda i: kum.Game(2, seed=i), decisions, 9)),
+    rates = {
+        "greedy": Rate(bots_step(GreedyBot)),
+        "random_bots": Rate(bots_step(RandomBot)),
+        "api": Rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0))),
+        "api_ids": Rate(session_step(lambda i: kum.Game(2, seed=i), random.Random(0), ids=True)),
     }
+    thinking = {"ismcts_kum": decision_times(lambda i: kum.Game(2, seed=i), 9)}
     try:
         from kum_widget.games.court import CourtOfTheThreeClans
     except ModuleNotFoundError as exc:  # a base from before the court (a broken import in it still raises)
         if exc.name != "kum_widget.games.court":
             raise
-        return out
-    out["court_rules"] = rate(rules_step(CourtOfTheThreeClans(), 1, random.Random(0))).games_per_s
-    out["ismcts_court"] = statistics.median(decision_seconds(lambda i: kum.Court(seed=i), decisions, 2))
-    return out
+    else:
+        rates["court_rules"] = Rate(rules_step(CourtOfTheThreeClans(), 1, random.Random(0)))
+        thinking["ismcts_court"] = decision_times(lambda i: kum.Court(seed=i), 2)
+    for gen in thinking.values():
+        next(gen)  # warm-up, untimed: the first deal, the first search
+    print(json.dumps(sorted([*rates, *thinking])), flush=True)
+    for line in sys.stdin:
+        ask = json.loads(line)
+        key = ask["key"]
+        if key in rates:
+            r = rates[key]
+            games, actions, seconds = r.games, r.actions, r.seconds
+            r.run(ask["seconds"])
+            out: dict[str, Any] = {"games": r.games - games, "actions": r.actions - actions, "seconds": r.seconds - seconds}
+        else:
+            out = {"times": [next(thinking[key]) for _ in range(ask["decisions"])]}
+        print(json.dumps(out), flush=True)
 
 
 # -- the parent: unpack the base, alternate the two, read the goals ----------------------------
@@ -102,13 +119,61 @@ def unpack(rev: str, into: Path) -> Path:
     return into / "base"
 
 
-def run(root: Path, seconds: float, decisions: int) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    cmd = [sys.executable, __file__, "--measure", "--seconds", str(seconds), "--decisions", str(decisions)]
-    done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"measuring {root} failed:\n{done.stderr}")
-    return json.loads(done.stdout.splitlines()[-1])
+class Side:
+    """One revision's measuring child, importing the ``kum_widget`` under ``root``."""
+
+    def __init__(self, root: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        self.root = root
+        self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], env=env, cwd=root,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.keys: list[str] = self._read()
+
+    def _read(self) -> Any:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait()
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise SystemExit(f"measuring {self.root} failed:\n{err}")
+        return json.loads(line)
+
+    def ask(self, **request: Any) -> Any:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def measure_round(sides: dict[str, Side], seconds: float, decisions: int, slices: int) -> dict[str, dict[str, float]]:
+    """One round: every figure of each side, the sides taking turns slice by slice (the
+    first to go alternating), so drift within the round falls on both alike."""
+    out: dict[str, dict[str, float]] = {name: {} for name in sides}
+    keys = sorted({k for side in sides.values() for k in side.keys})
+    for key in keys:
+        have = [name for name in sides if key in sides[name].keys]
+        totals = {name: [0, 0, 0.0] for name in have}
+        times: dict[str, list[float]] = {name: [] for name in have}
+        for i in range(slices):
+            for name in have if i % 2 == 0 else have[::-1]:
+                if key.startswith("ismcts"):
+                    times[name] += sides[name].ask(key=key, decisions=max(1, decisions // slices))["times"]
+                else:
+                    got = sides[name].ask(key=key, seconds=seconds / slices)
+                    t = totals[name]
+                    t[0], t[1], t[2] = t[0] + got["games"], t[1] + got["actions"], t[2] + got["seconds"]
+        for name in have:
+            if key.startswith("ismcts"):
+                out[name][key] = statistics.median(times[name])
+            else:
+                games, actions, secs = totals[name]
+                out[name][key] = (actions if key.startswith("api") else games) / secs
+    return out
 
 
 def show(x: float | tuple[float, float]) -> str:
@@ -134,21 +199,27 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=2.0, help="per rate, per round")
     ap.add_argument("--decisions", type=int, default=20, help="ISMCTS decisions timed per game, per round")
-    ap.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child
+    ap.add_argument("--slices", type=int, default=10, help="turns each side takes per figure per round")
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # the child
     args = ap.parse_args()
-    if args.measure:
-        print(json.dumps(measure(args.seconds, args.decisions)))
+    if args.serve:
+        serve()
         return
     wall = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        base = unpack(args.base, Path(tmp))
-        runs: dict[str, list[dict[str, float]]] = {"base": [], "today": []}
-        for r in range(args.rounds):
-            for name, root in (("base", base), ("today", ROOT)) if r % 2 == 0 else (("today", ROOT), ("base", base)):
-                runs[name].append(run(root, args.seconds, args.decisions))
-                print(f"  round {r + 1}: {name} measured", file=sys.stderr, flush=True)
-    print(f"speed-up against {args.base} (the issue's code), {args.rounds} alternating rounds: medians, and the "
-          f"speed-up's spread over the rounds; Python {sys.version.split()[0]}; one core")
+        sides = {"base": Side(unpack(args.base, Path(tmp))), "today": Side(ROOT)}
+        try:
+            runs: dict[str, list[dict[str, float]]] = {"base": [], "today": []}
+            for r in range(args.rounds):
+                got = measure_round(sides, args.seconds, args.decisions, args.slices)
+                for name in runs:
+                    runs[name].append(got[name])
+                print(f"  round {r + 1} measured", file=sys.stderr, flush=True)
+        finally:
+            for side in sides.values():
+                side.close()
+    print(f"speed-up against {args.base} (the issue's code), {args.rounds} rounds of {args.slices} alternating slices: medians, "
+          f"and the speed-up's spread over the rounds; Python {sys.version.split()[0]}; one core")
     print(f"{'figure':<42} {'base':>9} {'today':>9} {'x (rounds)':>19} {'issue base':>12} {'-> there':>13} {'goal':>8}  verdict")
     rounds = range(args.rounds)
     for key, (label, issue, goal, higher) in FIGURES.items():

@@ -8,9 +8,10 @@ only what every revision since the speed issue has.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 Step = Callable[[int], int]  # plays game number i to the end, returns its actions (decisions)
@@ -93,15 +94,17 @@ def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
     return step
 
 
-def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> list[float]:
-    """``decisions`` timings on the games ``new(0)``, ``new(1)``... (``new(seed)`` makes a session)."""
+def decision_times(new: Callable[[int], Any], stride: int) -> Iterator[float]:
+    """ISMCTS think times, one decision at a time, on the games ``new(0)``, ``new(1)``...
+    (``new(seed)`` makes a session): the default bot decides every ``stride``-th turn that
+    has a real choice, RandomBot plays the turns between, so decisions spread over whole games."""
     from kum_widget.bots import ISMCTSBot, RandomBot
     from kum_widget.bots.base import bot_move
 
     bot, filler = ISMCTSBot(seed=0), RandomBot(0)
-    seed, turn, times = 0, 0, []
+    seed, turn = 0, 0
     session = new(seed)
-    while len(times) < decisions:
+    while True:
         if session.is_over:
             seed += 1
             session = new(seed)
@@ -109,9 +112,13 @@ def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> 
         if turn % stride == 0 and len(session.legal_actions()) > 1:
             start = time.perf_counter()
             action = bot_move(session, bot)
-            times.append(time.perf_counter() - start)
+            yield time.perf_counter() - start
         else:
             action = bot_move(session, filler)
         session.apply(action)
         turn += 1
-    return times
+
+
+def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> list[float]:
+    """The first ``decisions`` of :func:`decision_times`."""
+    return list(itertools.islice(decision_times(new, stride), decisions))
