@@ -65,6 +65,7 @@ def serve() -> None:
     rate (``{"key": k, "seconds": s}`` -> the games, actions and seconds it played) or of
     ISMCTS decisions (``{"key": k, "decisions": n}`` -> their times). The first line out
     names the work this revision has."""
+    sys.stdout = sys.stderr  # a stray print in either revision must not break the answers' lines
     from workloads import Rate, bots_step, decision_times, rules_step, session_step  # bench/ is on the path
 
     import kum_widget as kum
@@ -87,7 +88,7 @@ def serve() -> None:
         thinking["ismcts_court"] = decision_times(lambda i: kum.Court(seed=i), 2)
     for gen in thinking.values():
         next(gen)  # warm-up, untimed: the first deal, the first search
-    print(json.dumps(sorted([*rates, *thinking])), flush=True)
+    answer(sorted([*rates, *thinking]))
     for line in sys.stdin:
         ask = json.loads(line)
         key = ask["key"]
@@ -98,7 +99,15 @@ def serve() -> None:
             out: dict[str, Any] = {"games": r.games - games, "actions": r.actions - actions, "seconds": r.seconds - seconds}
         else:
             out = {"times": [next(thinking[key]) for _ in range(ask["decisions"])]}
-        print(json.dumps(out), flush=True)
+        answer(out)
+
+
+_PROTOCOL = sys.stdout  # the answers; anything else either revision prints goes to stderr
+
+
+def answer(value: Any) -> None:
+    _PROTOCOL.write(json.dumps(value) + "\n")
+    _PROTOCOL.flush()
 
 
 # -- the parent: unpack the base, alternate the two, read the goals ----------------------------
@@ -125,8 +134,10 @@ class Side:
     def __init__(self, root: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(root)}
         self.root = root
+        # stderr is ours (not a pipe that nobody reads while the child runs, which a chatty
+        # child would fill and block on): its warnings and a traceback show as they come
         self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], env=env, cwd=root,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.keys: list[str] = self._read()
 
     def _read(self) -> Any:
@@ -134,8 +145,7 @@ class Side:
         line = self.proc.stdout.readline()
         if not line:
             self.proc.wait()
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise SystemExit(f"measuring {self.root} failed:\n{err}")
+            raise SystemExit(f"measuring {self.root} failed (exit status {self.proc.returncode}; its error is above)")
         return json.loads(line)
 
     def ask(self, **request: Any) -> Any:
@@ -150,9 +160,10 @@ class Side:
         self.proc.wait()
 
 
-def measure_round(sides: dict[str, Side], seconds: float, decisions: int, slices: int) -> dict[str, dict[str, float]]:
+def measure_round(sides: dict[str, Side], seconds: float, decisions: int, slices: int, first: int) -> dict[str, dict[str, float]]:
     """One round: every figure of each side, the sides taking turns slice by slice (the
-    first to go alternating), so drift within the round falls on both alike."""
+    first to go alternating, from ``first``: 0 or 1), so drift within the round falls on
+    both alike. The ``decisions`` are spread over the slices as evenly as they go."""
     out: dict[str, dict[str, float]] = {name: {} for name in sides}
     keys = sorted({k for side in sides.values() for k in side.keys})
     for key in keys:
@@ -160,9 +171,11 @@ def measure_round(sides: dict[str, Side], seconds: float, decisions: int, slices
         totals = {name: [0, 0, 0.0] for name in have}
         times: dict[str, list[float]] = {name: [] for name in have}
         for i in range(slices):
-            for name in have if i % 2 == 0 else have[::-1]:
+            share = decisions * (i + 1) // slices - decisions * i // slices
+            for name in have if (i + first) % 2 == 0 else have[::-1]:
                 if key.startswith("ismcts"):
-                    times[name] += sides[name].ask(key=key, decisions=max(1, decisions // slices))["times"]
+                    if share:
+                        times[name] += sides[name].ask(key=key, decisions=share)["times"]
                 else:
                     got = sides[name].ask(key=key, seconds=seconds / slices)
                     t = totals[name]
@@ -205,13 +218,20 @@ def main() -> None:
     if args.serve:
         serve()
         return
+    for name in ("rounds", "decisions", "slices"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1, got {getattr(args, name)}")
+    if not args.seconds > 0:
+        ap.error(f"--seconds must be more than 0, got {args.seconds}")
     wall = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        sides = {"base": Side(unpack(args.base, Path(tmp))), "today": Side(ROOT)}
+        sides: dict[str, Side] = {}
         try:
+            sides["base"] = Side(unpack(args.base, Path(tmp)))
+            sides["today"] = Side(ROOT)
             runs: dict[str, list[dict[str, float]]] = {"base": [], "today": []}
             for r in range(args.rounds):
-                got = measure_round(sides, args.seconds, args.decisions, args.slices)
+                got = measure_round(sides, args.seconds, args.decisions, args.slices, r % 2)
                 for name in runs:
                     runs[name].append(got[name])
                 print(f"  round {r + 1} measured", file=sys.stderr, flush=True)

@@ -468,3 +468,44 @@ def test_the_search_pauses_the_cyclic_collector_and_gives_it_back() -> None:
     with pytest.raises(RuntimeError, match="own bug"):
         ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
     assert gc.isenabled()  # given back when the search fails too
+
+
+def test_overlapping_searches_keep_the_collector_paused_until_the_last_ends() -> None:
+    # Two threads: the first search ends while the second is still searching. The second
+    # must stay paused (the first gave nothing back early), and the collector comes back on
+    # when the second ends.
+    import gc
+    import threading
+
+    first_searching, second_searching, first_done = threading.Event(), threading.Event(), threading.Event()
+    seen_by_second: list[bool] = []
+
+    class First(kum.KingsUnderMountains):
+        def evaluate(self, state: Any) -> list[float]:
+            first_searching.set()
+            second_searching.wait(10)
+            return super().evaluate(state)
+
+    class Second(kum.KingsUnderMountains):
+        def evaluate(self, state: Any) -> list[float]:
+            second_searching.set()
+            first_done.wait(10)
+            seen_by_second.append(gc.isenabled())
+            return super().evaluate(state)
+
+    game = mid_game(3, 30)
+    seat, ids = game.current_player, game.legal_action_ids()
+
+    def first() -> None:
+        ISMCTSBot(iterations=20, seed=1).decide(First(), game.view(seat), seat, ids)
+        first_done.set()
+
+    one = threading.Thread(target=first)
+    one.start()
+    assert first_searching.wait(10)
+    two = threading.Thread(target=lambda: ISMCTSBot(iterations=20, seed=2).decide(Second(), game.view(seat), seat, ids))
+    two.start()
+    one.join(30)
+    two.join(30)
+    assert first_done.is_set() and seen_by_second and not any(seen_by_second)
+    assert gc.isenabled()

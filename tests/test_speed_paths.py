@@ -3,7 +3,8 @@
 * the view built from per-deck face tables equals, key order included, the view built
   field by field (``_reference_view`` below is that former code, kept as the oracle);
 * ``score_view`` (the greedy bot reads the view, no deal) gives exactly ``score_actions``,
-  and the game's ``best_actions`` (ISMCTS's rollouts) exactly the core's plain one;
+  and the game's ``best_actions`` (ISMCTS's rollouts) exactly the core's plain one; a hand
+  with no claimed mine is valued as ``_useful`` values it (the shortcut that skips the calls);
 * the greedy bot plays the moves it played before these paths existed (pinned digest);
 * a bot with ``reads_view = False`` gets no view built, and plays as it did;
 * ``State.clone`` (written out field by field) copies every field the lists name;
@@ -175,6 +176,34 @@ def test_the_rollouts_best_actions_are_the_heuristics_top_scores(players: int, r
         checked += 1
         with_claims += bool(s.claimed[s.current])
     assert checked > 50 and 0 < with_claims < checked
+
+
+def test_a_hand_with_no_claimed_mine_is_kept_as_useful_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # _scores values a hand without calling _useful for each card when the player has no claimed
+    # mine (the rollouts' common case). Oracle: the same call with one claimed mine that no
+    # card fits, which makes _useful run for every card and add nothing.
+    from kum_widget.games.kum import heuristic
+    from kum_widget.games.kum.cards import MAX_VALUE
+
+    fits_nothing = (tuple([False] * (MAX_VALUE + 1)), 5, False, False, 0, 3)
+    plain = heuristic._scores
+    compared = []
+
+    def both(ids: Any, phase: int, *rest: Any) -> list[float]:
+        *before, claims, slot_terms = rest
+        got = plain(ids, phase, *before, claims, slot_terms)
+        if not claims and phase == st.PLAY:
+            assert got == plain(ids, phase, *before, [fits_nothing], slot_terms)
+            compared.append(len(ids))
+        return got
+
+    monkeypatch.setattr(heuristic, "_scores", both)
+    for seed in range(7, 13):
+        for g in positions(2 + seed % 3, seed, {}):
+            s = g._state
+            if s.phase == st.PLAY and legal_ids(s):
+                score_actions(s, legal_ids(s))
+    assert len(compared) > 40
 
 
 def test_view_heuristic_wants_the_view_of_the_seat_to_move() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
@@ -128,6 +129,38 @@ def _favourites(ids: Sequence[int], scores: Sequence[float], allowed: set[int], 
     return [ids[i] for i in order[:breadth]]
 
 
+class _CollectorPause:
+    """The cyclic garbage collector paused while any search runs (a context manager).
+
+    A search's tree and deals hold no cycles (reference counting frees them), so the
+    collector finds nothing in them, yet a game whose heuristic keeps growing caches sets
+    it off again and again (the court: 1,381 collections in 30 decisions, a tenth of their
+    time, none collecting anything). Searches may overlap (threads, or a search inside a
+    game's hook): the first to start pauses the collector if it was on, the last to end
+    turns it back on. Cycles made meanwhile wait for the next collection after that."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._searches = 0
+        self._resume = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._searches == 0:
+                self._resume = gc.isenabled()
+                gc.disable()
+            self._searches += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._searches -= 1
+            if self._searches == 0 and self._resume:
+                gc.enable()
+
+
+_PAUSE = _CollectorPause()
+
+
 class ISMCTSBot:
     """``ISMCTSBot(iterations=None, time_limit=None, seed=None)``: ``iterations`` None (the
     default) takes the game's ``CardGame.search_iterations``; ``time_limit`` in seconds
@@ -144,6 +177,10 @@ class ISMCTSBot:
     the search weighs at its root, the heuristic's favourites (the others are never
     played); 0 for every move, None (the default) takes the game's
     ``CardGame.search_breadth``.
+
+    While it searches, Python's cyclic garbage collector is paused (``gc``: reference
+    counting still frees everything without cycles) and turned back on when the last
+    search running ends, if it was on when the first began.
     """
 
     def __init__(
@@ -197,19 +234,8 @@ class ISMCTSBot:
     def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         if len(legal) == 1:
             return legal[0]
-        # The cyclic garbage collector is paused for the search: its tree and deals hold no
-        # cycles (reference counting frees them), so the collector finds nothing in them, yet
-        # a game whose heuristic keeps growing caches sets it off again and again (the court:
-        # 1,381 collections in 30 decisions, a tenth of their time, none collecting anything).
-        # Cycles a game makes meanwhile wait for the next collection after the decision.
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
+        with _PAUSE:
             return self._search(game, view, seat, legal, position)
-        finally:
-            if paused:
-                gc.enable()
 
     def _search(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], position: Any) -> int:
         start = time.perf_counter()

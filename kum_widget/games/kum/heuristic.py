@@ -98,7 +98,7 @@ def _scores(
     if claims:
         for card in hand:
             keep[card] = _useful(claims, own_race, values[card], races[card])
-    else:  # what _useful answers with no claimed mine, without a call a card (the rollouts' common case)
+    else:  # what _useful answers with no claimed mine, without a call per card (the rollouts' common case)
         for card in hand:
             keep[card] = _KEEP_PER_VALUE * values[card]
     offset = n * m
