@@ -201,8 +201,8 @@ def test_a_hand_with_no_claimed_mine_is_kept_as_useful_keeps_it(monkeypatch: pyt
     for seed in range(7, 13):
         for g in positions(2 + seed % 3, seed, {}):
             s = g._state
-            if s.phase == st.PLAY and legal_ids(s):
-                score_actions(s, legal_ids(s))
+            if s.phase == st.PLAY and (ids := legal_ids(s)):
+                score_actions(s, ids)
     assert len(compared) > 40
 
 
