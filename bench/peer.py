@@ -7,7 +7,10 @@ OpenSpiel's random crazy_eights games a second measure the machine; every figure
 is also given as a ratio to its OpenSpiel counterpart, which moves much less than the
 absolute figure from one machine (or one busy hour) to another. The rates are measured in
 interleaved rounds (OpenSpiel, then each of ours, then again) so that a drifting VM moves
-both sides alike. One process, one core; random choices are seeded, so runs replay.
+both sides alike. The rates are one process on one core; ISMCTS is timed as a player
+waits for it (the default bot grows its second tree in its helper process, on a second
+core) and again in one process (``parallel=False``: what a decision costs a core, the
+moves the same). Random choices are seeded, so runs replay.
 Needs the bench group: `uv sync --locked --all-extras --group bench` (make test never installs it).
 """
 
@@ -61,8 +64,15 @@ def openspiel_step(game: Any, rng: random.Random) -> Step:
     return step
 
 
+def helper_note() -> str:
+    from kum_widget.bots.helper import Helper
+
+    return "its second tree in the helper process" if Helper.worth_it() else "one core: no helper"
+
+
 def budget(game: type) -> str:
-    return f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}/{game.search_breadth or 'all'}"
+    return (f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}/{game.search_breadth or 'all'}"
+            f"/{game.search_trees}")
 
 
 def show(x: float) -> str:
@@ -97,6 +107,9 @@ def main() -> None:
             rate.run(args.seconds / args.rounds)
     kum_times = decision_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9)
     court_times = decision_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2)
+    # the same decisions in one process (the trees one after the other): the CPU a decision costs
+    kum_alone = statistics.median(decision_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9, parallel=False))
+    court_alone = statistics.median(decision_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2, parallel=False))
 
     os_ = rates["openspiel"]
     ref_g, ref_a = os_.games_per_s, os_.actions_per_s
@@ -112,14 +125,17 @@ def main() -> None:
         ("   KUM core rules.apply(id) random, actions/s", rates["kum_core"].actions_per_s, ref_a, f"{rates['kum_core'].per_game:.0f}"),
         ("5  ISMCTS s/decision, KUM 2p (vs s/OS game)", kum_s, 1 / ref_g, f"{min(kum_times):.2f}-{max(kum_times):.2f}"),
         ("   ISMCTS s/decision, court (vs s/OS game)", court_s, 1 / ref_g, f"{min(court_times):.2f}-{max(court_times):.2f}"),
+        ("   ISMCTS s/decision in one process, KUM", kum_alone, 1 / ref_g, "parallel=False"),
+        ("   ISMCTS s/decision in one process, court", court_alone, 1 / ref_g, "parallel=False"),
         ("6  court rules random, games/s", rates["court_rules"].games_per_s, ref_g, f"{rates['court_rules'].per_game:.0f}"),
         ("   kum.Court API random, games/s", rates["court_api"].games_per_s, ref_g, f"{rates['court_api'].per_game:.0f}"),
     ]
     print(
         f"peer benchmark: Python {sys.version.split()[0]}, open_spiel {version('open_spiel')}, {peer} "
         f"({peer.num_players()} players); {args.rounds} round(s) x {args.seconds / args.rounds:.2g} s per rate, "
-        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations/prior/exploration/breadth the game's, "
-        f"KUM {budget(kum.KingsUnderMountains)}, court {budget(CourtOfTheThreeClans)}); one core"
+        f"ISMCTS median of {args.decisions} decisions (the default bot: iterations/prior/exploration/breadth/trees the game's, "
+        f"KUM {budget(kum.KingsUnderMountains)}, court {budget(CourtOfTheThreeClans)}); rates on one core, ISMCTS "
+        f"as a player waits ({helper_note()}) and in one process"
     )
     print(f"{'figure':<46} {'ours':>10} {'OpenSpiel':>10} {'ours/OS':>9}  {'actions/game; s range'}")
     for label, ours, theirs, extra in rows:
@@ -130,7 +146,8 @@ def main() -> None:
     if args.json:
         out = {name: {"games_per_s": round(r.games_per_s, 2), "actions_per_s": round(r.actions_per_s), "actions_per_game": round(r.per_game, 1)}
                for name, r in rates.items()}
-        out["ismcts_s_per_decision_median"] = {"kum": round(kum_s, 4), "court": round(court_s, 4)}
+        out["ismcts_s_per_decision_median"] = {"kum": round(kum_s, 4), "court": round(court_s, 4),
+                                               "kum_one_process": round(kum_alone, 4), "court_one_process": round(court_alone, 4)}
         out["meta"] = {"open_spiel": version("open_spiel"), "peer": str(peer), "python": sys.version.split()[0], "rounds": args.rounds, "seconds": args.seconds}
         print(json.dumps(out))
 

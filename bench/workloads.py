@@ -94,14 +94,15 @@ def rules_step(rules: Any, players: int, rng: random.Random) -> Step:
     return step
 
 
-def decision_times(new: Callable[[int], Any], stride: int) -> Iterator[float]:
+def decision_times(new: Callable[[int], Any], stride: int, **options: Any) -> Iterator[float]:
     """ISMCTS think times, one decision at a time, on the games ``new(0)``, ``new(1)``...
-    (``new(seed)`` makes a session): the default bot decides every ``stride``-th turn that
-    has a real choice, RandomBot plays the turns between, so decisions spread over whole games."""
+    (``new(seed)`` makes a session): the default bot (or one with ``options``) decides every
+    ``stride``-th turn that has a real choice, RandomBot plays the turns between, so
+    decisions spread over whole games."""
     from kum_widget.bots import ISMCTSBot, RandomBot
     from kum_widget.bots.base import bot_move
 
-    bot, filler = ISMCTSBot(seed=0), RandomBot(0)
+    bot, filler = ISMCTSBot(seed=0, **options), RandomBot(0)
     seed, turn = 0, 0
     session = new(seed)
     while True:
@@ -119,6 +120,6 @@ def decision_times(new: Callable[[int], Any], stride: int) -> Iterator[float]:
         turn += 1
 
 
-def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int) -> list[float]:
+def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int, **options: Any) -> list[float]:
     """The first ``decisions`` of :func:`decision_times`."""
-    return list(itertools.islice(decision_times(new, stride), decisions))
+    return list(itertools.islice(decision_times(new, stride, **options), decisions))

@@ -12,6 +12,7 @@ from _kum_helpers import ALL_RULE_COMBOS
 import kum_widget as kum
 from kum_widget import core
 from kum_widget.bots import ISMCTSBot, RandomBot, bot_move, make_bot
+from kum_widget.games.court.rules import CourtOfTheThreeClans
 from kum_widget.games.kum.sampling import Determinizer
 from kum_widget.games.kum.views import view
 
@@ -259,6 +260,7 @@ def test_the_budget_and_the_prior_are_the_games_unless_the_bot_is_given_them() -
     ("search_prior", -1.0), ("search_prior", float("nan")), ("search_prior", None),
     ("search_exploration", -0.5), ("search_exploration", float("inf")), ("search_exploration", "0.7"),
     ("search_breadth", -1), ("search_breadth", 4.0), ("search_breadth", None),
+    ("search_trees", 0), ("search_trees", 65), ("search_trees", 2.0), ("search_trees", None),
 ])
 def test_a_games_bad_search_budget_is_refused_by_name(attribute: str, value: Any) -> None:
     from kum_widget.core.examples import Bust
@@ -414,6 +416,8 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
     assert (kum.KingsUnderMountains.search_iterations, kum.KingsUnderMountains.search_prior) == (400, 3.0)
     assert (Mine.search_iterations, Mine.search_prior, Mine.search_exploration, Mine.fair_heuristic) == (1000, 0.0, 0.7, False)
     assert Mine.search_breadth == 0 and Mine.best_actions is core.CardGame.best_actions
+    Court = type("Court", (CourtOfTheThreeClans,), {"heuristic": lambda self, s, actions: [0.0] * len(actions)})
+    assert CourtOfTheThreeClans.search_trees == 2 and Court.search_trees == 1  # two trees were matched for its heuristic
     assert (Tuned.search_iterations, Tuned.search_prior, Tuned.search_exploration) == (250, 1.5, 0.3)
 
 
@@ -422,7 +426,12 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
 PINNED_SEARCH = "40d5600893f1dbbe6f7fbce29156d89ff1e684f50878550b937f65d9c84794c9"
 
 
-def test_the_search_plays_the_pinned_decisions() -> None:
+# The same for two trees (the default since they may grow at once): the same hash whether
+# the second tree grew in the helper process or here.
+PINNED_TWO_TREES = "2c19b611bc18c7e50e6908e70d48a08174c89e2e91286cb2f38d8697dd75493c"
+
+
+def pinned_decisions(**options: Any) -> tuple[list[Any], str]:
     import hashlib
     import json
 
@@ -432,11 +441,21 @@ def test_the_search_plays_the_pinned_decisions() -> None:
         rng = random.Random(seed)
         for _ in range(10 + 25 * seed):
             game.apply(rng.choice(game.legal_actions()))
-        bot = ISMCTSBot(iterations=120, prior=3.0, exploration=0.7, breadth=0, rollout_depth=10, seed=seed)
+        bot = ISMCTSBot(iterations=120, prior=3.0, exploration=0.7, breadth=0, rollout_depth=10, seed=seed, **options)
         move = bot.choose(game.view(game.current_player), game.legal_action_ids())
         out.append([move, bot.last_stats["iterations"], sorted(bot.last_stats["visits"].items())])
+    return out, hashlib.sha256(json.dumps(out).encode()).hexdigest()
+
+
+def test_the_search_plays_the_pinned_decisions() -> None:
+    out, digest = pinned_decisions(trees=1)
     assert out[0][:2] == [145, 120]
-    assert hashlib.sha256(json.dumps(out).encode()).hexdigest() == PINNED_SEARCH
+    assert digest == PINNED_SEARCH
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_two_trees_play_the_pinned_decisions_wherever_they_grow(parallel: bool) -> None:
+    assert pinned_decisions(trees=2, parallel=parallel)[1] == PINNED_TWO_TREES
 
 
 def test_the_search_pauses_the_cyclic_collector_and_gives_it_back() -> None:

@@ -18,6 +18,12 @@ randomness; at random when it has none). With an ``evaluate`` hook it stops afte
 With a ``breadth`` (the game's ``search_breadth``), the root weighs only the moves the
 heuristic scores highest, scored once a decision on one deal (exact for a game whose
 heuristic reads only what the player sees); deeper down every move stays open.
+
+With ``trees`` (the game's ``search_trees``) above 1, independent trees share the budget
+and their roots' visits are summed (root parallelisation, Chaslot, Winands and van den
+Herik, 2008); each has its own seed and its own chain of deals, so the last can grow in
+the helper process (:mod:`.helper`) at the same time as the others grow here, and the
+move is the same wherever it grew.
 """
 
 from __future__ import annotations
@@ -27,66 +33,19 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ..core.errors import GameError, GameFault, shown
 from ..core.game import CardGame
 from .common import game_of_view, ids_of
+from .helper import Helper, serve
+from .tree import Plan, grow, merge, sampler, stats_of
 
 __all__ = ["ISMCTSBot"]
 
 _LONG = 100_000  # a rollout with no evaluate() stops here at the latest
-
-
-class _Node:
-    __slots__ = ("avail", "children", "player", "prior", "reward", "visits")
-
-    def __init__(self, player: int) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.avail = 1
-        self.reward = 0.0
-        self.player = player  # the seat whose move led here (its reward is stored)
-        self.prior: dict[int, float] | None = None  # the heuristic's opinion of each move from here, in [0, 1]
-
-
-def _prior(ids: Sequence[int], scores: Sequence[float] | None) -> dict[int, float]:
-    """The heuristic's scores of a node's moves onto [0, 1] (best 1, worst 0; all 1 with no
-    opinion). An infinite score is the end of the scale (+inf 1, -inf 0), NaN counts as 0."""
-    if scores is None:
-        return dict.fromkeys(ids, 1.0)
-    finite = [x for x in scores if math.isfinite(x)]
-    lo, hi = (min(finite), max(finite)) if finite else (0.0, 0.0)
-    span = 1.0 / (hi - lo) if hi - lo > 1e-9 else 0.0
-    out = {}
-    for a, x in zip(ids, scores, strict=True):
-        if x == math.inf:
-            out[a] = 1.0
-        elif not math.isfinite(x):
-            out[a] = 0.0
-        else:
-            out[a] = (x - lo) * span if span else 1.0
-    return out
-
-
-def _result(game: CardGame, s: Any, players: int) -> list[float]:
-    """A finished game's reward per seat in [0, 1]: a shared win splits."""
-    won = game.winners(s)
-    return [1.0 / len(won) if p in won else 0.0 for p in range(players)] if won else [1.0 / players] * players
-
-
-def _settled(root: _Node, left: int) -> bool:
-    """True when the most visited move at the root stays the most visited whatever the
-    ``left`` iterations do (the move is chosen by visits): stopping changes nothing."""
-    first = second = 0
-    for child in root.children.values():
-        v = child.visits
-        if v > first:
-            first, second = v, first
-        elif v > second:
-            second = v
-    return first - second > left
+_MAX_TREES = 64  # more trees than that share a budget into crumbs
 
 
 def _iterations(value: Any, whose: str) -> int:
@@ -107,17 +66,24 @@ def _breadth(value: Any, whose: str) -> int:
     return value
 
 
-def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int]:
-    """The iterations, the prior's weight, the exploration constant and the root's
-    breadth: the bot's, else the game's, checked either way (a bot's attributes and a
-    game's class attributes are anyone's to set)."""
+def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int]:
+    """The iterations, the prior's weight, the exploration constant, the root's breadth
+    and the trees: the bot's, else the game's, checked either way (a bot's attributes and
+    a game's class attributes are anyone's to set)."""
     name = type(game).__name__
     return (
         _iterations(game.search_iterations, f"{name}.search_iterations") if bot.iterations is None else _iterations(bot.iterations, "iterations"),
         _weight(game.search_prior, f"{name}.search_prior") if bot.prior is None else _weight(bot.prior, "prior"),
         _weight(game.search_exploration, f"{name}.search_exploration") if bot.exploration is None else _weight(bot.exploration, "exploration"),
         _breadth(game.search_breadth, f"{name}.search_breadth") if bot.breadth is None else _breadth(bot.breadth, "breadth"),
+        _trees(game.search_trees, f"{name}.search_trees") if bot.trees is None else _trees(bot.trees, "trees"),
     )
+
+
+def _trees(value: Any, whose: str) -> int:
+    if type(value) is not int or not 1 <= value <= _MAX_TREES:
+        raise GameError(f"{whose} must be a whole number from 1 to {_MAX_TREES}, got {shown(value)}")
+    return value
 
 
 def _favourites(ids: Sequence[int], scores: Sequence[float], allowed: set[int], breadth: int) -> list[int]:
@@ -159,6 +125,21 @@ class _CollectorPause:
 
 
 _PAUSE = _CollectorPause()
+HELPER = Helper(__name__)  # this process's helper: it grows a decision's last tree (kum_widget.bots.helper)
+
+
+def serve_helper(answers_fd: int) -> None:
+    """The helper process's program: grow each tree asked for."""
+    serve(answers_fd, _grow_elsewhere)
+
+
+def _grow_elsewhere(game: CardGame, view: dict[str, Any], seat: int, position: Any, seed: int, budget: int,
+                    seconds: float | None, plan: Plan) -> tuple[dict[int, tuple[int, float]], int, list[int]]:
+    """One tree grown in the helper, as it would grow here: its root's statistics."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    with _PAUSE:
+        root, done = grow(game, sampler(game, view, seat, position), random.Random(seed), budget, deadline, plan)
+    return stats_of(root, plan.root_legal), done, sorted(root.children)
 
 
 class ISMCTSBot:
@@ -178,6 +159,15 @@ class ISMCTSBot:
     played); 0 for every move, None (the default) takes the game's
     ``CardGame.search_breadth``.
 
+    ``trees``: how many trees share the budget, their roots' visits summed (root
+    parallelisation); None (the default) takes the game's ``CardGame.search_trees``.
+    ``parallel``: grow the last tree in a helper process while this one grows the others
+    (``kum_widget.bots.helper``): None (the default) when it pays (two cores or more, and
+    not inside a worker process such as the lab's), True whenever it can, False never.
+    Where a tree grows changes only the wait, never the move: each tree has its own
+    seed and its own deals, and when the helper cannot take it (a game written in a
+    notebook cell, which it cannot import) it grows here.
+
     While it searches, Python's cyclic garbage collector is paused (``gc``: reference
     counting still frees everything without cycles) and turned back on when the last
     search running ends, if it was on when the first began.
@@ -194,6 +184,8 @@ class ISMCTSBot:
         epsilon: float = 0.1,
         prior: float | None = None,
         breadth: int | None = None,
+        trees: int | None = None,
+        parallel: bool | None = None,
     ) -> None:
         if iterations is not None:
             _iterations(iterations, "iterations (or None: the game's)")
@@ -207,6 +199,10 @@ class ISMCTSBot:
             _weight(exploration, "exploration (or None: the game's)")
         if breadth is not None:
             _breadth(breadth, "breadth (or None: the game's)")
+        if trees is not None:
+            _trees(trees, "trees (or None: the game's)")
+        if parallel is not None and type(parallel) is not bool:
+            raise GameError(f"parallel must be None (when it pays), True or False, got {shown(parallel)}")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
             raise GameError(f"epsilon must be a number in [0, 1], got {shown(epsilon)}")
         self.name = "ISMCTS bot"
@@ -217,12 +213,14 @@ class ISMCTSBot:
         self.epsilon = epsilon
         self.prior = prior
         self.breadth = breadth
+        self.trees = trees
+        self.parallel = parallel
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, "
-                f"exploration={self.exploration}, breadth={self.breadth})")
+                f"exploration={self.exploration}, breadth={self.breadth}, trees={self.trees}, parallel={self.parallel})")
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
@@ -239,117 +237,64 @@ class ISMCTSBot:
 
     def _search(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], position: Any) -> int:
         start = time.perf_counter()
-        budget, w, c, breadth = _budget(game, self)
+        budget, w, c, breadth, trees = _budget(game, self)
         rng = self._rng
-        sample: Callable[[random.Random], Any]
-        if position is not None:
-            sample = lambda _rng: game.clone(position)  # noqa: E731 (perfect information: the position is public)
-        else:
-            sample = game.sampler(view, seat)
+        sample = sampler(game, view, seat, position)
         root_legal = set(legal)
         players = len(view["players"]) if isinstance(view.get("players"), list) else None
-        step, legal_of, current, over = game.step, game.legal_actions, game.current_player, game.is_over
-        heuristic, evaluate, best_of = game.heuristic, game.evaluate, game.best_actions
         probe = sample(rng)
         players = players or len(game.scores(probe))
-        probe_legal = legal_of(probe) if not over(probe) else []
-        probe_scores = heuristic(probe, probe_legal) if probe_legal else None
+        probe_legal = game.legal_actions(probe) if not game.is_over(probe) else []
+        probe_scores = game.heuristic(probe, probe_legal) if probe_legal else None
         has_heuristic = probe_scores is not None
         favourites: list[int] = []  # the root's moves when the search weighs only the heuristic's favourites
         if breadth and probe_scores is not None and len(legal) > breadth:
             favourites = _favourites(probe_legal, probe_scores, root_legal, breadth)  # of the real moves the deal allows too
             if favourites:
                 root_legal = set(favourites)
-        has_evaluate = evaluate(probe) is not None
+        has_evaluate = game.evaluate(probe) is not None
         depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
-        root = _Node(-1)
-        eps = self.epsilon
-        done = 0
+        plan = Plan(w, c, self.epsilon, depth_limit, has_heuristic, players, favourites, root_legal)
         deadline = None if self.time_limit is None else start + self.time_limit
-        log, sqrt, rnd = math.log, math.sqrt, rng.random
-        solitaire = players == 1
-        lo, hi = math.inf, -math.inf  # the solitaire's scores seen so far
-        while done < budget and len(root_legal) > 1 and (deadline is None or time.perf_counter() < deadline):  # one move: nothing to weigh
-            s = sample(rng)
-            node = root
-            path = []
-            scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0  # a solitaire's scores onto [0, 1]
-            shift = lo if solitaire and hi > lo else 0.0
-            while not over(s):
-                ids = legal_of(s)
-                if favourites and node is root:  # (or every move, for a deal that allows none of them)
-                    ids = [a for a in ids if a in root_legal] or ids
-                children = node.children
-                untried = []
-                for a in ids:  # availability: each child legal in this deal
-                    child = children.get(a)
-                    if child is None:
-                        untried.append(a)
-                    else:
-                        child.avail += 1
-                if w and len(ids) > 1:
-                    bias = node.prior
-                    if bias is None:
-                        bias = node.prior = _prior(ids, heuristic(s, ids) if has_heuristic else None)
-                    elif any(a not in bias for a in ids):  # a move this deal allows and the first did not
-                        for a, x in _prior(ids, heuristic(s, ids) if has_heuristic else None).items():
-                            bias.setdefault(a, x)
-                else:
-                    bias = None
-                if untried:
-                    if bias is not None and len(untried) > 1:  # the heuristic's favourite first
-                        top = max(bias[a] for a in untried)
-                        untried = [a for a in untried if bias[a] >= top] or untried
-                    a = untried[int(rnd() * len(untried))]
-                    child = children[a] = _Node(current(s))
-                    step(s, a)
-                    path.append(child)
-                    break
-                best_a, best_u = ids[0], -math.inf
-                for a in ids:
-                    ch = children[a]
-                    v = ch.visits
-                    u = (ch.reward / v - shift) * scale + c * sqrt(log(ch.avail) / v)
-                    if bias is not None:
-                        u += w * bias[a] / (v + 1)  # progressive bias (Chaslot et al., 2008): fades as visits grow
-                    if u > best_u:
-                        best_a, best_u = a, u
-                node = children[best_a]
-                step(s, best_a)
-                path.append(node)
-            depth = depth_limit
-            while depth > 0 and not over(s):
-                ids = legal_of(s)
-                if len(ids) == 1:
-                    a = ids[0]
-                elif not has_heuristic or rnd() < eps:
-                    a = ids[int(rnd() * len(ids))]
-                elif not (best := best_of(s, ids)):  # no opinion on this position: at random
-                    a = ids[int(rnd() * len(ids))]
-                else:  # the heuristic's favourite, ties at random
-                    a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
-                step(s, a)
-                depth -= 1
-            if solitaire:
-                result = [float(game.scores(s)[0])] if over(s) else (evaluate(s) or [float(game.scores(s)[0])])
-                lo, hi = min(lo, result[0]), max(hi, result[0])
-            else:
-                result = _result(game, s, players) if over(s) else (evaluate(s) or [0.5] * players)
-            for visited in path:
-                visited.visits += 1
-                visited.reward += result[visited.player]
-            done += 1
-            if done % 8 == 0 and _settled(root, budget - done):
-                break
-        ranked = sorted(
-            ((ch.visits, ch.reward / max(1, ch.visits), a) for a, ch in root.children.items() if a in root_legal),
-            reverse=True,
-        )
+        helped = False  # a tree grew in the helper
+        if trees == 1:
+            root, done = grow(game, sample, rng, budget, deadline, plan)
+            visits, rewards, children = merge([(stats_of(root, root_legal), done, root.children)])
+        else:
+            seeds = [rng.getrandbits(64) for _ in range(trees)]
+            budgets = [budget // trees + (i < budget % trees) for i in range(trees)]
+            grown = []
+            helper = HELPER if self.parallel is not False and (self.parallel or HELPER.worth_it()) and HELPER.acquire(game) else None
+            remote, pending = None, False
+            try:
+                pending = helper is not None and helper.submit(
+                    game, (view, seat, position, seeds[-1], budgets[-1], None if deadline is None else deadline - time.perf_counter(), plan))
+                away = pending  # the last tree grows in the helper
+                for i in range(trees - away):
+                    root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
+                                       budgets[i], deadline, plan)
+                    grown.append((stats_of(root, root_legal), done, root.children))
+                if pending:
+                    remote, pending = HELPER.answer(), False
+            finally:
+                if helper is not None:
+                    if pending:  # stopped (an error, Ctrl-C) with the helper's answer unread: a new helper next time
+                        helper.close()
+                    helper.release()
+            if away:
+                helped = remote is not None
+                if remote is None:  # the helper could not: the last tree grows here (its error, if any, shows here)
+                    root, done = grow(game, sampler(game, view, seat, position), random.Random(seeds[-1]), budgets[-1], deadline, plan)
+                    remote = (stats_of(root, root_legal), done, root.children)
+                grown.append(remote)
+            visits, rewards, children = merge(grown)
+            done = sum(g[1] for g in grown)
+        ranked = sorted(((v, rewards[a] / max(1, v), a) for a, v in visits.items()), reverse=True)
         self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0, "exploration": c,
                            "breadth": len(favourites) if favourites else len(legal),
-                           "seconds": time.perf_counter() - start, "root_children": len(root.children),
-                           "visits": {a: ch.visits for a, ch in root.children.items() if a in root_legal},
-                           "rollout_depth": depth_limit if has_evaluate else None}
+                           "seconds": time.perf_counter() - start, "root_children": children,
+                           "visits": visits, "rollout_depth": depth_limit if has_evaluate else None,
+                           "trees": trees, "helped": helped}
         if not ranked:  # no iteration ran (one favourite, or a time limit): the heuristic's favourite, else any move
             return favourites[0] if favourites else legal[rng.randrange(len(legal))]
         return ranked[0][2]

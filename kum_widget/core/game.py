@@ -77,10 +77,19 @@ class CardGame:
     A narrow root spends a small budget on the moves worth it, when the heuristic's
     favourites hold the best move (``bench/ismcts_match.py`` tells)."""
 
+    search_trees: ClassVar[int] = 1
+    """How many trees ISMCTS grows a decision when the bot is not told (its ``trees``),
+    sharing the budget and summing their roots' visits (root parallelisation): with two, a
+    machine of two cores or more grows the second in a helper process at the same time,
+    so a player waits about half as long. The move never depends on where a tree grew;
+    whether two trees of half the budget play as well as one of the whole is the game's
+    to show (``bench/ismcts_match.py`` tells)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
-            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "search_breadth", "best_actions"):
+            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "search_breadth", "search_trees",
+                         "best_actions"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(CardGame, name))
 

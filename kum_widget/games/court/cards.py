@@ -67,6 +67,11 @@ class Card:
     def __str__(self) -> str:
         return self.name
 
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str, str, int, int, int]]:
+        # A plain tuple: a slotted dataclass pickles field by field through dataclasses.fields(),
+        # ten times slower, and the table goes to ISMCTS's helper at every decision.
+        return (Card, (self.id, self.clan, self.role, self.cost, self.vp, self.strength))
+
     def to_json(self) -> dict[str, int | str]:
         return {"id": self.id, "name": self.name, "clan": self.clan, "role": self.role,
                 "cost": self.cost, "vp": self.vp, "strength": self.strength}

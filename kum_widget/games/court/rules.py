@@ -56,7 +56,7 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
     # ISMCTS: 400 iterations that exploit more and weigh the heuristic's 8 favourites at the
     # root are not shown weaker than 1000 at UCB's usual 0.7 over every move (bench/README.md:
     # -0.41 [-1.22, +0.39] over 400 paired deals), in about a third of the time
-    search_iterations, search_exploration, search_breadth = 400, 0.25, 8
+    search_iterations, search_exploration, search_breadth, search_trees = 400, 0.25, 8, 2
     defaults = {
         "table": "standard",  # C1: the card table ("standard", a CSV file's path, or CSV text)
         "first_refill": "open",  # C2: "open" (princes may appear) or "court" (set aside again)

@@ -102,23 +102,24 @@ def _scores(
         for card in hand:
             keep[card] = _KEEP_PER_VALUE * values[card]
     offset = n * m
-    out = []
+    out: list[float] = []
+    add = out.append
     for a in ids:
         if a < offset:
             card = a // m
             claims_it, value = slot_terms[a - card * m]
             if claims_it:
                 claimer = king_seat[races[card]]
-                out.append(-0.5 * keep[card] + (value if claimer == cur or claimer == -1 else -value))
+                add(-0.5 * keep[card] + (value if claimer == cur or claimer == -1 else -value))
             else:
-                out.append(-0.5 * keep[card] + value + 0.02 * values[card])  # a high top card blocks
+                add(-0.5 * keep[card] + value + 0.02 * values[card])  # a high top card blocks
         else:
             card, k = divmod(a - offset, n)
             _, pts, _, over, have, size = claims[k]
             cost = -0.3 * keep[card]
             after = have + 1
             if (over and have >= size) or (not over and after >= size):
-                out.append(cost + 2 * pts + 1)
+                add(cost + 2 * pts + 1)
                 continue
             need = size - after + (1 if over else 0)
             score = cost + pts / (need + 1)
@@ -126,7 +127,7 @@ def _scores(
                 value = values[card]
                 if not any(races[c] == own_race and FOLLOWS[value + 1][values[c]] for c in hand if c != card):
                     score -= 0.5 * pts  # full, with no own-race card to finish it
-            out.append(score - 0.05 * values[card])  # low cards leave room on the stack
+            add(score - 0.05 * values[card])  # low cards leave room on the stack
     return out
 
 
