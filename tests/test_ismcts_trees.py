@@ -89,6 +89,7 @@ def test_the_court_grows_two_trees_by_default() -> None:
     bot = ISMCTSBot(seed=1)
     bot.decide(game, view, seat, legal)
     assert bot.last_stats["trees"] == 2 and bot.last_stats["iterations"] <= 400
+    assert bot.last_stats["helped"] is Helper.worth_it()  # by default, where it pays (two cores here and in CI)
 
 
 class Touchy(kum.KingsUnderMountains):
@@ -257,3 +258,225 @@ def test_a_forked_child_leaves_its_parents_helper_alone() -> None:
     assert got == expected and helped and helper_pid not in (0, parent_helper.pid)
     assert HELPER._proc is parent_helper and parent_helper.poll() is None
     assert decide_all(bot, cases[1:]) == expected[1:] and bot.last_stats["helped"]
+
+
+class Homesick(kum.KingsUnderMountains):
+    """Kings Under Mountains whose rollouts fail in the process that made it (the helper's do not)."""
+
+    def __init__(self, home: int = 0) -> None:
+        super().__init__()
+        self.home = home or os.getpid()
+        self.calls = 0
+
+    def evaluate(self, state: Any) -> list[float]:
+        self.calls += 1
+        if os.getpid() == self.home and self.calls > 20:  # in its first tree's rollouts, not in the probe
+            raise ValueError("a bug here")
+        return super().evaluate(state)
+
+    def __reduce__(self) -> Any:
+        return (Homesick, (self.home,))
+
+
+class Doomed(kum.KingsUnderMountains):
+    """Kings Under Mountains whose rollouts end any process but the one that made it."""
+
+    def __init__(self, home: int = 0) -> None:
+        super().__init__()
+        self.home = home or os.getpid()
+
+    def evaluate(self, state: Any) -> list[float]:
+        if os.getpid() != self.home:
+            os._exit(3)
+        return super().evaluate(state)
+
+    def __reduce__(self) -> Any:
+        return (Doomed, (self.home,))
+
+
+def test_an_error_here_while_the_helper_grows_leaves_no_answer_behind() -> None:
+    cases = positions(False, 2)
+    expected = decide_all(ISMCTSBot(iterations=200, trees=2, parallel=False, seed=4), cases[1:])
+    _, view, seat, legal = cases[0]
+    with pytest.raises(ValueError, match="a bug here"):
+        ISMCTSBot(iterations=200, trees=2, parallel=True, seed=4).decide(Homesick(), view, seat, legal)
+    assert HELPER._proc is None  # stopped at once: its answer is not wanted
+    bot = ISMCTSBot(iterations=200, trees=2, parallel=True, seed=4)
+    assert decide_all(bot, cases[1:]) == expected and bot.last_stats["helped"]  # a new helper, no stale answer
+
+
+def test_a_game_the_helper_failed_on_is_not_sent_again() -> None:
+    _, view, seat, legal = positions(False, 1)[0]
+    ISMCTSBot(iterations=40, trees=2, parallel=True, seed=2).decide(Touchy(), view, seat, legal)
+    assert Touchy in HELPER._refused and kum.KingsUnderMountains not in HELPER._refused
+
+
+def test_after_three_broken_helpers_the_bot_grows_every_tree_itself() -> None:
+    _, view, seat, legal = positions(False, 1)[0]
+    expected = ISMCTSBot(iterations=60, trees=2, parallel=False, seed=3).decide(Doomed(), view, seat, legal)
+    for _ in range(3):
+        bot = ISMCTSBot(iterations=60, trees=2, parallel=True, seed=3)
+        assert bot.decide(Doomed(), view, seat, legal) == expected and not bot.last_stats["helped"]
+    bot = ISMCTSBot(iterations=60, trees=2, parallel=True, seed=3)
+    bot.decide(kum.KingsUnderMountains(), view, seat, legal)
+    assert not bot.last_stats["helped"] and HELPER._proc is None  # given up: no fourth helper
+    HELPER.restart()
+    bot.decide(kum.KingsUnderMountains(), view, seat, legal)
+    assert bot.last_stats["helped"]
+
+
+def test_an_interrupt_sent_to_the_helper_leaves_it_working() -> None:
+    import signal
+
+    cases = positions(True, 2)
+    bot = ISMCTSBot(iterations=100, trees=2, parallel=True, seed=5)
+    decide_all(bot, cases[:1])
+    proc = HELPER._proc
+    assert proc is not None
+    os.kill(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal would, to the whole group
+    time.sleep(0.2)
+    assert decide_all(bot, cases[1:]) == decide_all(ISMCTSBot(iterations=100, trees=2, parallel=False, seed=5), cases)[1:]
+    assert bot.last_stats["helped"] and HELPER._proc is proc
+
+
+def test_the_helper_imports_what_this_process_imported_not_a_copy_in_its_folder(tmp_path: Any, monkeypatch: Any) -> None:
+    shadow = tmp_path / "kum_widget"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("raise ImportError('the copy in the folder, not the one in use')\n")
+    monkeypatch.chdir(tmp_path)
+    from pathlib import Path
+
+    monkeypatch.setattr(sys, "path", [*sys.path, Path(tmp_path / "elsewhere")])  # a notebook may add a Path
+    cases = positions(True, 2)
+    bot = ISMCTSBot(iterations=80, trees=2, parallel=True, seed=7)
+    assert decide_all(bot, cases) == decide_all(ISMCTSBot(iterations=80, trees=2, parallel=False, seed=7), cases)
+    assert bot.last_stats["helped"]
+
+
+def test_a_game_module_that_searches_on_import_starts_no_helper_of_a_helper(tmp_path: Any) -> None:
+    (tmp_path / "mygame.py").write_text(textwrap.dedent("""
+        import os
+        import kum_widget as kum
+        from kum_widget.bots import ISMCTSBot
+        from kum_widget.games.court.rules import CourtOfTheThreeClans
+
+        class MyCourt(CourtOfTheThreeClans):
+            pass
+
+        court = kum.Court(seed=1)  # a module that plays a move as it is imported
+        bot = ISMCTSBot(iterations=40, trees=2, parallel=True, seed=1)
+        bot.decide(MyCourt(), court.view(0), 0, court.legal_action_ids())
+        with open(os.environ["KUM_TEST_LOG"], "a") as log:
+            log.write(f"{os.getpid()} {bot.last_stats['helped']}" + chr(10))
+    """))
+    (tmp_path / "play.py").write_text("import mygame\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(kum.__file__)))
+    log = tmp_path / "log.txt"
+    run = subprocess.run([sys.executable, "play.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": root, "KUM_TEST_LOG": str(log)})
+    assert run.returncode == 0, run.stderr
+    lines = log.read_text().split()
+    # the script's search had a helper; the helper's own (as it imported the game) had none, and started none
+    assert sorted(lines[1::2]) == ["False", "True"] and len(set(lines[0::2])) == 2
+
+
+def test_no_helper_for_a_frozen_application(monkeypatch: Any) -> None:
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert not Helper.worth_it()
+
+
+def test_by_default_only_the_games_that_ship_use_the_helper() -> None:
+    _, view, seat, legal = positions(False, 1)[0]
+    bot = ISMCTSBot(iterations=40, trees=2, seed=1)
+    bot.decide(Touchy(), view, seat, legal)
+    assert not bot.last_stats["helped"]  # a game of the user's: its code may change at run time (see .helper)
+    bot.decide(kum.KingsUnderMountains(), view, seat, legal)
+    assert bot.last_stats["helped"] is Helper.worth_it()
+
+
+def test_a_worker_process_searches_alone() -> None:
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(helped_in_a_worker) is False
+
+
+def helped_in_a_worker() -> bool:
+    game, view, seat, legal = positions(True, 1)[0]
+    bot = ISMCTSBot(seed=1)
+    bot.decide(game, view, seat, legal)
+    return bool(bot.last_stats["helped"])
+
+
+def test_a_time_limit_holds_with_the_helper() -> None:
+    game, view, seat, legal = positions(False, 1)[0]
+    bot = ISMCTSBot(iterations=10**6, time_limit=0.3, trees=2, parallel=True, seed=1)
+    bot.decide(game, view, seat, legal)  # the helper's start counts against the first search's time
+    bot.decide(game, view, seat, legal)
+    assert bot.last_stats["helped"] and 0 < bot.last_stats["iterations"] < 10**6
+
+
+def _bust() -> Any:
+    from kum_widget.core.examples import Bust
+
+    class Open(Bust):
+        perfect_information = True
+
+    return Open
+
+
+@pytest.mark.parametrize(("trees", "iterations"), [(3, 150), (4, 3), (2, 1)])
+def test_more_trees_or_fewer_iterations_than_trees_choose_alike(trees: int, iterations: int) -> None:
+    cases = positions(True, 3) + positions(False, 3)
+    here = decide_all(ISMCTSBot(iterations=iterations, trees=trees, parallel=False, seed=2), cases)
+    bot = ISMCTSBot(iterations=iterations, trees=trees, parallel=True, seed=2)
+    assert decide_all(bot, cases) == here
+
+
+def test_a_perfect_information_game_chooses_alike_wherever_its_trees_grow() -> None:
+    from kum_widget.bots import bot_move
+
+    moves = []
+    for parallel in (False, True):
+        session = kum.core.Session(_bust()(), 3, seed=5)
+        bot = ISMCTSBot(iterations=90, trees=2, parallel=parallel, seed=5)
+        got = []
+        while not session.is_over and len(got) < 6:
+            action = bot_move(session, bot)
+            got.append((action, sorted(bot.last_stats["visits"].items())))
+            session.apply(action)
+        moves.append(got)
+    assert moves[0] == moves[1] and moves[0]
+
+
+def test_a_bad_parallel_set_after_the_bot_was_made_is_refused() -> None:
+    game, view, seat, legal = positions(False, 1)[0]
+    bot = ISMCTSBot(trees=2, iterations=20)
+    bot.parallel = "no"  # type: ignore[assignment]
+    with pytest.raises(GameError, match="parallel"):
+        bot.decide(game, view, seat, legal)
+
+
+def test_cards_pickle_as_themselves_and_subclasses_too() -> None:
+    import pickle
+    from dataclasses import dataclass
+
+    from kum_widget.games.court.cards import Card as CourtCard
+    from kum_widget.games.kum.cards import Card, MineFace, Race
+
+    card = Card(3, Race.GOBLIN, 7, MineFace(3, 2, 4, True))
+    shiny = Shiny(3, Race.GOBLIN, 7, MineFace(3, 2, 4), 9)
+    court = CourtCard(1, "sun", "poet", 4, 2, 0)
+    for thing in (card, card.mine, shiny, court):
+        back = pickle.loads(pickle.dumps(thing))
+        assert back == thing and type(back) is type(thing)
+    assert pickle.loads(pickle.dumps(shiny)).shine == 9
+    assert dataclass  # (the subclass below is one)
+
+
+from dataclasses import dataclass as _dataclass  # noqa: E402 (for the subclass just below)
+
+from kum_widget.games.kum.cards import Card as _Card  # noqa: E402
+
+
+@_dataclass(frozen=True, slots=True)
+class Shiny(_Card):
+    shine: int = 0

@@ -9,12 +9,21 @@ own already; a game the helper cannot import, such as one written in a notebook 
 host with no processes; the helper busy with another thread's search, or gone), this
 process grows it too.
 
-The helper is a fresh interpreter (``python -c``, running :func:`serve`), not a
-multiprocessing child: it never runs the user's script or notebook again, so a script
-needs no ``if __name__ == "__main__":`` guard. It reads jobs on its stdin and answers on
-a pipe of its own (its stdout is its stderr, so a game that prints cannot garble the
-answers), and it ends when this process closes its stdin, at exit or on its death.
-Only a seat's view (what the bot may see) and the game's rules go to it.
+The helper is a fresh interpreter (``python -c``, running :func:`serve`, with this
+process's ``sys.path``), not a multiprocessing child: it never runs the user's script or
+notebook again, so a script needs no ``if __name__ == "__main__":`` guard. It imports the
+game's module (as pickle does), so what that module runs on import runs there too, but
+no search there starts another helper. It reads jobs on its stdin and answers on a pipe
+of its own (its stdout is its stderr, so a game that prints cannot garble the answers); it
+ignores Ctrl-C and ends when this process closes its stdin, at exit or on its death; a
+helper silent far beyond the job's time is stopped. Only a seat's view (what the bot may
+see), the game and the search's settings go to it.
+
+The helper knows a game's code as its module was when the helper first imported it: a
+class patched at run time, a module reloaded or edited since, or a game whose moves
+depend on the order of a set of strings (each process hashes strings its own way) would
+grow a different tree there. So by default (``parallel=None``) only the games that ship
+with kum_widget use it; ``parallel=True`` opens it to any game it can import.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from __future__ import annotations
 import atexit
 import os
 import pickle
+import select
 import struct
 import sys
 import threading
@@ -36,6 +46,7 @@ __all__ = ["Helper", "serve"]
 _HEADER = struct.Struct("<Q")
 _GIVE_UP = 3  # helpers lost before this process stops starting new ones
 _KEEP = 8  # the games a helper keeps, read
+_INSIDE = "KUM_WIDGET_HELPER"  # set in a helper's environment: it starts no helper of its own
 
 
 def _send(stream: BinaryIO, obj: Any) -> None:
@@ -44,15 +55,20 @@ def _send(stream: BinaryIO, obj: Any) -> None:
     stream.flush()
 
 
+def _read(stream: BinaryIO, size: int) -> bytes:
+    parts, left = [], size
+    while left:  # an unbuffered pipe may give less than asked
+        part = stream.read(left)
+        if not part:
+            raise EOFError("the other side closed the pipe")
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
 def _receive(stream: BinaryIO) -> bytes:
-    head = stream.read(_HEADER.size)
-    if len(head) < _HEADER.size:
-        raise EOFError("the other side closed the pipe")
-    (size,) = _HEADER.unpack(head)
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError("the other side closed the pipe")
-    return data
+    (size,) = _HEADER.unpack(_read(stream, _HEADER.size))
+    return _read(stream, size)
 
 
 def _cores() -> int:
@@ -71,41 +87,55 @@ class Helper:
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[bytes] | None = None
         self._answers: BinaryIO | None = None
-        self._failures = 0  # it could not start, or broke: after a few, this process grows every tree
-        self._refused: set[type] = set()  # games whose trees it could not grow (it cannot import them)
+        self._failures = 0  # helpers that could not start or broke: after a few, no more
+        self._refused: set[type] = set()  # games whose jobs failed there (it cannot import them)
         self._job: type | None = None
         self._registered = False  # close() runs at exit
         if hasattr(os, "register_at_fork"):  # a forked child must not share its parent's helper
             os.register_at_fork(after_in_child=self._forget)
 
     def _forget(self) -> None:
-        """In a forked child: the helper and its pipes are the parent's, to leave alone."""
+        """In a forked child: the helper is the parent's. Close this process's copies of
+        its pipes (the parent's stay open) and start afresh."""
+        for stream in (self._proc.stdin if self._proc is not None else None, self._answers):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
         self._lock = threading.Lock()
         self._proc, self._answers, self._job = None, None, None
 
     @staticmethod
     def worth_it() -> bool:
-        """Two cores or more, and this is not a worker process of the lab (or of anything
-        multiprocessing starts): there every core already has a process of its own."""
+        """Two cores or more, and this is neither a worker process of the lab (or of anything
+        multiprocessing starts: there every core already has a process of its own) nor a
+        helper (a game's module that searches when imported must not start helpers of
+        helpers), nor a frozen application (its ``sys.executable`` is not a Python)."""
         import multiprocessing  # here: the import costs milliseconds, and only a search asks
 
-        return _cores() >= 2 and multiprocessing.parent_process() is None
+        return (_cores() >= 2 and multiprocessing.parent_process() is None and not os.environ.get(_INSIDE)
+                and not getattr(sys, "frozen", False))
 
     def acquire(self, game: object) -> bool:
-        """Take the helper for one search of ``game`` (False: it is busy, broken, cannot
-        start, or cannot import the game: a class from a notebook cell is in ``__main__``)."""
+        """Take the helper for one job on ``game`` (False: it is busy, broken, cannot start,
+        or cannot import the game: a class from a notebook cell is in ``__main__``)."""
         kind = type(game)
-        if self._failures >= _GIVE_UP or kind in self._refused or kind.__module__ == "__main__":
+        if self._failures >= _GIVE_UP or kind in self._refused or kind.__module__ == "__main__" or os.environ.get(_INSIDE):
             return False
         if not self._lock.acquire(blocking=False):
             return False
-        if self._proc is None or self._proc.poll() is not None:
-            try:
+        try:
+            if self._proc is None or self._proc.poll() is not None:
                 self._start()
-            except (OSError, ValueError, RuntimeError):  # no processes in this host (Pyodide), no pipes...
-                self._failures = _GIVE_UP
-                self._lock.release()
-                return False
+        except Exception:  # no processes in this host (Pyodide), no pipes, no interpreter...
+            self._failures += 1
+            self._lock.release()
+            return False
+        except BaseException:  # Ctrl-C while it starts
+            self.close(kill=True)
+            self._lock.release()
+            raise
         self._job = kind
         return True
 
@@ -119,47 +149,59 @@ class Helper:
             raise RuntimeError("no sys.executable")
         import subprocess  # here: bots that never search in parallel never import it
 
+        # sys.path exactly as here (str(): a notebook may add a Path), set before the first import
+        # from it, so the helper imports the very modules this process did (not a copy in its cwd).
+        path = [os.fsdecode(p) if isinstance(p, (str, bytes, os.PathLike)) else str(p) for p in sys.path]
+        path = [p or os.getcwd() for p in path]
         read, write = os.pipe()  # the helper's answers: a pipe of its own, not its stdout
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", f"from {self._module} import serve_helper; serve_helper({write})"],
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(write,),
-                env={**os.environ, "PYTHONPATH": os.pathsep.join(p or os.getcwd() for p in sys.path)},  # imports as here
+                [sys.executable, "-c", f"import sys; sys.path[:] = {path!r}; from {self._module} import serve_helper; serve_helper({write})"],
+                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, pass_fds=(write,), env={**os.environ, _INSIDE: "1"},
+                start_new_session=True,  # Ctrl-C in a terminal stops this process's search, not its helper
             )
         except BaseException:
             os.close(read)
             raise
         finally:
             os.close(write)
-        self._answers = os.fdopen(read, "rb")
+        self._answers = os.fdopen(read, "rb", buffering=0)  # unbuffered: select() sees all there is
         if not self._registered:
             atexit.register(self.close)
             self._registered = True
 
-    def submit(self, first: Any, rest: tuple[Any, ...]) -> bool:
-        """Send one job, ``work(first, *rest)``; False when it cannot go (the caller does
-        it). ``first`` (the game) is usually the same from job to job: the helper keeps
-        the last few it read, by their bytes, and reads each only once."""
+    @staticmethod
+    def pack(first: Any, rest: tuple[Any, ...]) -> bytes | None:
+        """One job, ``work(first, *rest)``, as bytes; None when pickle cannot carry it.
+        ``first`` (the game) is usually the same from job to job: the helper keeps the
+        last few it read, by their bytes, and reads each only once."""
         try:
-            data = pickle.dumps((pickle.dumps(first, protocol=pickle.HIGHEST_PROTOCOL), rest), protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # (whatever a game's objects raise: that tree grows here instead)
-            return False
+            return pickle.dumps((pickle.dumps(first, protocol=pickle.HIGHEST_PROTOCOL), rest), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # whatever a game's objects raise: the caller does the job itself
+            return None
+
+    def send(self, job: bytes) -> bool:
+        """Send a packed job; False when the helper is gone (the caller does it)."""
         try:
             assert self._proc is not None and self._proc.stdin is not None
-            self._proc.stdin.write(_HEADER.pack(len(data)) + data)
+            self._proc.stdin.write(_HEADER.pack(len(job)) + job)
             self._proc.stdin.flush()
             return True
-        except (OSError, ValueError):  # the helper is gone
+        except (OSError, ValueError):
             self._broke()
             return False
 
-    def answer(self) -> Any:
-        """The tree sent: ``(stats, iterations, children)``, or None when the helper could
-        not grow it (the caller grows it: an error then shows in this process)."""
+    def answer(self, timeout: float) -> Any:
+        """The answer to the job sent, or None when the helper could not do it (the caller
+        does it: an error then shows in this process) or gave no answer in ``timeout``
+        seconds (it is stopped: something is wrong with it)."""
         try:
             assert self._answers is not None
+            ready, _, _ = select.select([self._answers], [], [], max(0.0, timeout))
+            if not ready:
+                raise TimeoutError("the helper did not answer")
             out = pickle.loads(_receive(self._answers))
-        except Exception:  # (gone, or garbled: a new helper next time)
+        except Exception:  # gone, silent or garbled: a new helper next time
             self._broke()
             return None
         if isinstance(out, tuple):
@@ -170,25 +212,30 @@ class Helper:
 
     def _broke(self) -> None:
         self._failures += 1
-        self.close()
+        self.close(kill=True)
 
     def restart(self) -> None:
-        """Forget every failure: the next search starts a new helper."""
+        """Forget every failure: the next job starts a new helper."""
         self.close()
         self._failures = 0
         self._refused.clear()
 
-    def close(self) -> None:
+    def close(self, *, kill: bool = False) -> None:
+        """Stop the helper: at once with ``kill`` (a job's answer is no longer wanted),
+        else by closing its input, when it has finished what it is doing."""
         import subprocess
 
         proc, self._proc = self._proc, None
         if proc is not None:
             try:
+                if kill:
+                    proc.kill()
                 if proc.stdin is not None:
                     proc.stdin.close()  # its end of the stream: it exits
                 proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 proc.kill()
+                proc.wait()
         if self._answers is not None:
             self._answers.close()
             self._answers = None
@@ -197,6 +244,9 @@ class Helper:
 def serve(answers_fd: int, work: Callable[..., Any]) -> None:
     """The helper's loop: ``work(first, *rest)`` for each job, its value (or its error's
     repr) the answer."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt is its parent's to handle: it closes our input
     sys.stdout = sys.stderr  # a game that prints writes to stderr, never into the answers
     answers = os.fdopen(answers_fd, "wb")
     jobs = sys.stdin.buffer

@@ -45,6 +45,7 @@ from .tree import Plan, grow, merge, sampler, stats_of
 __all__ = ["ISMCTSBot"]
 
 _LONG = 100_000  # a rollout with no evaluate() stops here at the latest
+_PATIENCE = 30.0  # seconds the helper may take beyond its tree's time before it is stopped as broken
 _MAX_TREES = 64  # more trees than that share a budget into crumbs
 
 
@@ -78,6 +79,16 @@ def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int
         _breadth(game.search_breadth, f"{name}.search_breadth") if bot.breadth is None else _breadth(bot.breadth, "breadth"),
         _trees(game.search_trees, f"{name}.search_trees") if bot.trees is None else _trees(bot.trees, "trees"),
     )
+
+
+def _helped(parallel: Any, game: CardGame) -> bool:
+    """Does this search send a tree to the helper (``parallel`` checked again: a bot's
+    attributes are anyone's to set)?"""
+    if parallel is not None and type(parallel) is not bool:
+        raise GameError(f"parallel must be None (when it pays), True or False, got {shown(parallel)}")
+    if parallel is None:  # the games that ship with kum_widget, where it pays (see .helper)
+        return type(game).__module__.startswith("kum_widget.") and HELPER.worth_it()
+    return parallel
 
 
 def _trees(value: Any, whose: str) -> int:
@@ -134,9 +145,10 @@ def serve_helper(answers_fd: int) -> None:
 
 
 def _grow_elsewhere(game: CardGame, view: dict[str, Any], seat: int, position: Any, seed: int, budget: int,
-                    seconds: float | None, plan: Plan) -> tuple[dict[int, tuple[int, float]], int, list[int]]:
-    """One tree grown in the helper, as it would grow here: its root's statistics."""
-    deadline = None if seconds is None else time.perf_counter() + seconds
+                    until: float | None, plan: Plan) -> tuple[dict[int, tuple[int, float]], int, list[int]]:
+    """One tree grown in the helper, as it would grow here: its root's statistics.
+    ``until``: the search's deadline on the wall clock (the one clock both processes share)."""
+    deadline = None if until is None else time.perf_counter() + (until - time.time())
     with _PAUSE:
         root, done = grow(game, sampler(game, view, seat, position), random.Random(seed), budget, deadline, plan)
     return stats_of(root, plan.root_legal), done, sorted(root.children)
@@ -162,8 +174,10 @@ class ISMCTSBot:
     ``trees``: how many trees share the budget, their roots' visits summed (root
     parallelisation); None (the default) takes the game's ``CardGame.search_trees``.
     ``parallel``: grow the last tree in a helper process while this one grows the others
-    (``kum_widget.bots.helper``): None (the default) when it pays (two cores or more, and
-    not inside a worker process such as the lab's), True whenever it can, False never.
+    (``kum_widget.bots.helper``): None (the default) for the games that ship with
+    kum_widget when it pays (two cores or more, and not inside a worker process such as the
+    lab's), True for any game it can import (the helper keeps a module as it first imported
+    it: not while the game's code changes), False never.
     Where a tree grows changes only the wait, never the move: each tree has its own
     seed and its own deals, and when the helper cannot take it (a game written in a
     notebook cell, which it cannot import) it grows here.
@@ -264,22 +278,28 @@ class ISMCTSBot:
             seeds = [rng.getrandbits(64) for _ in range(trees)]
             budgets = [budget // trees + (i < budget % trees) for i in range(trees)]
             grown = []
-            helper = HELPER if self.parallel is not False and (self.parallel or HELPER.worth_it()) and HELPER.acquire(game) else None
-            remote, pending = None, False
+            wanted = _helped(self.parallel, game) and budgets[-1] > 0 and len(root_legal) > 1
+            helper = HELPER if wanted and HELPER.acquire(game) else None
+            remote, pending, away = None, False, False
+            start_here = time.perf_counter()
             try:
-                pending = helper is not None and helper.submit(
-                    game, (view, seat, position, seeds[-1], budgets[-1], None if deadline is None else deadline - time.perf_counter(), plan))
-                away = pending  # the last tree grows in the helper
+                if helper is not None:
+                    job = helper.pack(game, (view, seat, position, seeds[-1], budgets[-1],
+                                             None if deadline is None else time.time() + deadline - time.perf_counter(), plan))
+                    if job is not None:
+                        pending = True  # from here, an interruption leaves an answer unread
+                        pending = away = helper.send(job)  # the last tree grows in the helper
                 for i in range(trees - away):
                     root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
-                                       budgets[i], deadline, plan)
+                                      budgets[i], deadline, plan)
                     grown.append((stats_of(root, root_legal), done, root.children))
-                if pending:
-                    remote, pending = HELPER.answer(), False
+                if away:  # it has had as long as this process took, and far more
+                    wait = (deadline - time.perf_counter() if deadline is not None else 5 * (time.perf_counter() - start_here)) + _PATIENCE
+                    remote, pending = HELPER.answer(wait), False
             finally:
                 if helper is not None:
                     if pending:  # stopped (an error, Ctrl-C) with the helper's answer unread: a new helper next time
-                        helper.close()
+                        helper.close(kill=True)
                     helper.release()
             if away:
                 helped = remote is not None

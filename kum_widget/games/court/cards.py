@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, SupportsIndex
 
 from ...core.errors import InvalidOptionError, shown
 
@@ -67,9 +68,11 @@ class Card:
     def __str__(self) -> str:
         return self.name
 
-    def __reduce__(self) -> tuple[type[Card], tuple[int, str, str, int, int, int]]:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         # A plain tuple: a slotted dataclass pickles field by field through dataclasses.fields(),
         # ten times slower, and the table goes to ISMCTS's helper at every decision.
+        if type(self) is not Card:  # a subclass: the dataclass's own way, which knows its fields
+            return object.__reduce_ex__(self, protocol)  # (not super(): slots=True makes a new class)
         return (Card, (self.id, self.clan, self.role, self.cost, self.vp, self.strength))
 
     def to_json(self) -> dict[str, int | str]:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, SupportsIndex
 
 from .errors import InvalidCardError, InvalidDeckError, shown
 
@@ -112,9 +113,11 @@ class MineFace:
     def __repr__(self) -> str:
         return f"MineFace.parse({str(self)!r})"
 
-    def __reduce__(self) -> tuple[type[MineFace], tuple[int, int, int, bool]]:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         # A plain tuple: a slotted dataclass pickles field by field through dataclasses.fields(),
         # ten times slower, and a deck of them goes to ISMCTS's helper at every decision.
+        if type(self) is not MineFace:  # a subclass: the dataclass's own way, which knows its fields
+            return object.__reduce_ex__(self, protocol)  # (not super(): slots=True makes a new class)
         return (MineFace, (self.defense, self.size, self.points, self.overseer))
 
 
@@ -186,7 +189,9 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
-    def __reduce__(self) -> tuple[type[Card], tuple[int, Race, int, MineFace]]:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        if type(self) is not Card:  # a subclass: the dataclass's own way, which knows its fields
+            return object.__reduce_ex__(self, protocol)  # (not super(): slots=True makes a new class)
         return (Card, (self.id, self.race, self.value, self.mine))  # as MineFace's, for speed
 
 
