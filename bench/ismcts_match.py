@@ -42,13 +42,14 @@ COURT_CHUNK = 40  # bench/court.py's chunk: the same seeds deal the same games
 
 
 def options(text: str) -> dict[str, Any]:
-    """``"iterations=500,rollout_depth=2"`` -> keyword arguments for ISMCTSBot."""
+    """``"iterations=500,rollout_depth=2,split=True"`` -> keyword arguments for ISMCTSBot."""
     out: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
         if not sep:
             raise SystemExit(f"bot options are key=value pairs, got {part!r}")
-        out[key.strip()] = float(value) if "." in value else int(value)
+        value = value.strip()
+        out[key.strip()] = {"True": True, "False": False}[value] if value in ("True", "False") else float(value) if "." in value else int(value)
     ISMCTSBot(**out)  # refuses a bad option now, not in a worker
     return out
 

@@ -261,6 +261,7 @@ def test_the_budget_and_the_prior_are_the_games_unless_the_bot_is_given_them() -
     ("search_exploration", -0.5), ("search_exploration", float("inf")), ("search_exploration", "0.7"),
     ("search_breadth", -1), ("search_breadth", 4.0), ("search_breadth", None),
     ("search_trees", 0), ("search_trees", 65), ("search_trees", 2.0), ("search_trees", None),
+    ("search_split", 1), ("search_split", None),
 ])
 def test_a_games_bad_search_budget_is_refused_by_name(attribute: str, value: Any) -> None:
     from kum_widget.core.examples import Bust
@@ -418,6 +419,7 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
     assert Mine.search_breadth == 0 and Mine.best_actions is core.CardGame.best_actions
     Court = type("Court", (CourtOfTheThreeClans,), {"heuristic": lambda self, s, actions: [0.0] * len(actions)})
     assert CourtOfTheThreeClans.search_trees == 2 and Court.search_trees == 1  # two trees were matched for its heuristic
+    assert Mine.search_trees == 1 and Mine.search_split is False
     assert (Tuned.search_iterations, Tuned.search_prior, Tuned.search_exploration) == (250, 1.5, 0.3)
 
 
@@ -429,6 +431,7 @@ PINNED_SEARCH = "40d5600893f1dbbe6f7fbce29156d89ff1e684f50878550b937f65d9c84794c
 # The same for two trees (the default since they may grow at once): the same hash whether
 # the second tree grew in the helper process or here.
 PINNED_TWO_TREES = "2c19b611bc18c7e50e6908e70d48a08174c89e2e91286cb2f38d8697dd75493c"
+PINNED_SPLIT_TREES = "8ce836145094bbe502c79d615f63aa3ef4aada4eaab606cb92daee6037eca117"  # the two trees splitting the root's moves
 
 
 def pinned_decisions(**options: Any) -> tuple[list[Any], str]:
@@ -455,7 +458,8 @@ def test_the_search_plays_the_pinned_decisions() -> None:
 
 @pytest.mark.parametrize("parallel", [False, True])
 def test_two_trees_play_the_pinned_decisions_wherever_they_grow(parallel: bool) -> None:
-    assert pinned_decisions(trees=2, parallel=parallel)[1] == PINNED_TWO_TREES
+    assert pinned_decisions(trees=2, split=False, parallel=parallel)[1] == PINNED_TWO_TREES
+    assert pinned_decisions(trees=2, split=True, parallel=parallel)[1] == PINNED_SPLIT_TREES
 
 
 def test_the_search_pauses_the_cyclic_collector_and_gives_it_back() -> None:

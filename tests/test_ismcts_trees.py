@@ -92,20 +92,28 @@ def test_the_court_grows_two_trees_by_default() -> None:
     assert bot.last_stats["helped"] is Helper.worth_it()  # by default, where it pays (two cores here and in CI)
 
 
-class Touchy(kum.KingsUnderMountains):
-    """Kings Under Mountains whose rollouts fail in any process but the one that made it."""
+class AtHome(kum.KingsUnderMountains):
+    """Kings Under Mountains that knows the process that made it (the helper's copy knows it too)."""
 
     def __init__(self, home: int = 0) -> None:
         super().__init__()
         self.home = home or os.getpid()
+        self.calls = 0
 
-    def evaluate(self, state: Any) -> list[float]:
-        if os.getpid() != self.home:
-            raise RuntimeError("not at home")
-        return super().evaluate(state)
+    def at_home(self) -> bool:
+        return os.getpid() == self.home
 
     def __reduce__(self) -> Any:
-        return (Touchy, (self.home,))
+        return (type(self), (self.home,))
+
+
+class Touchy(AtHome):
+    """Its rollouts fail in any process but the one that made it."""
+
+    def evaluate(self, state: Any) -> list[float]:
+        if not self.at_home():
+            raise RuntimeError("not at home")
+        return super().evaluate(state)
 
 
 def test_a_tree_the_helper_fails_to_grow_grows_here() -> None:
@@ -260,38 +268,23 @@ def test_a_forked_child_leaves_its_parents_helper_alone() -> None:
     assert decide_all(bot, cases[1:]) == expected[1:] and bot.last_stats["helped"]
 
 
-class Homesick(kum.KingsUnderMountains):
-    """Kings Under Mountains whose rollouts fail in the process that made it (the helper's do not)."""
-
-    def __init__(self, home: int = 0) -> None:
-        super().__init__()
-        self.home = home or os.getpid()
-        self.calls = 0
+class Homesick(AtHome):
+    """Its rollouts fail in the process that made it (the helper's do not)."""
 
     def evaluate(self, state: Any) -> list[float]:
         self.calls += 1
-        if os.getpid() == self.home and self.calls > 20:  # in its first tree's rollouts, not in the probe
+        if self.at_home() and self.calls > 20:  # in its first tree's rollouts, not in the probe
             raise ValueError("a bug here")
         return super().evaluate(state)
 
-    def __reduce__(self) -> Any:
-        return (Homesick, (self.home,))
 
-
-class Doomed(kum.KingsUnderMountains):
-    """Kings Under Mountains whose rollouts end any process but the one that made it."""
-
-    def __init__(self, home: int = 0) -> None:
-        super().__init__()
-        self.home = home or os.getpid()
+class Doomed(AtHome):
+    """Its rollouts end any process but the one that made it."""
 
     def evaluate(self, state: Any) -> list[float]:
-        if os.getpid() != self.home:
+        if not self.at_home():
             os._exit(3)
         return super().evaluate(state)
-
-    def __reduce__(self) -> Any:
-        return (Doomed, (self.home,))
 
 
 def test_an_error_here_while_the_helper_grows_leaves_no_answer_behind() -> None:
@@ -480,3 +473,43 @@ from kum_widget.games.kum.cards import Card as _Card  # noqa: E402
 @_dataclass(frozen=True, slots=True)
 class Shiny(_Card):
     shine: int = 0
+
+
+@pytest.mark.parametrize("court", [False, True], ids=["kum", "court"])
+def test_split_trees_grow_alike_here_or_in_the_helper(court: bool) -> None:
+    cases = positions(court, 5)
+    here = decide_all(ISMCTSBot(iterations=160, trees=2, split=True, parallel=False, seed=3), cases)
+    bot = ISMCTSBot(iterations=160, trees=2, split=True, parallel=True, seed=3)
+    assert decide_all(bot, cases) == here and bot.last_stats["helped"]
+
+
+def test_split_trees_deal_out_the_moves_and_play_the_best_on_average_of_their_favourites() -> None:
+    split = 0
+    for game, view, seat, legal in positions(False, 12):
+        bot = ISMCTSBot(iterations=200, trees=2, split=True, parallel=False, seed=11)
+        move = bot.decide(game, view, seat, legal)
+        stats = bot.last_stats
+        if len(legal) < 4:  # two moves a tree at least: fewer are not split
+            assert not stats["split"]
+            continue
+        split += 1
+        assert stats["split"] and set(stats["visits"]) <= set(legal)
+        scores = game.view_heuristic(view, list(legal))  # what the deal's heuristic says (it reads only the view)
+        order = [a for _, a in sorted(zip((-x for x in scores), legal, strict=True), key=lambda p: p[0])]
+        tops = []
+        for share in (order[0::2], order[1::2]):
+            seen = [a for a in share if a in stats["visits"]]
+            tops.append(max(seen, key=lambda a: (stats["visits"][a], stats["means"][a], a)))
+        assert move == max(tops, key=lambda a: (stats["means"][a], stats["visits"][a], a))
+    assert split >= 6
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_a_bad_split_is_refused(value: Any) -> None:
+    if value is not None:
+        with pytest.raises(GameError, match="split"):
+            ISMCTSBot(split=value)
+    _, view, seat, legal = positions(False, 1)[0]
+    Odd = type("Odd", (kum.KingsUnderMountains,), {"search_split": value if value is not None else "no"})
+    with pytest.raises(GameError, match=r"Odd\.search_split"):
+        ISMCTSBot(seed=1, trees=2).decide(Odd(), view, seat, legal)

@@ -29,6 +29,7 @@ with kum_widget use it; ``parallel=True`` opens it to any game it can import.
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import pickle
 import select
@@ -46,6 +47,8 @@ __all__ = ["Helper", "serve"]
 _HEADER = struct.Struct("<Q")
 _GIVE_UP = 3  # helpers lost before this process stops starting new ones
 _KEEP = 8  # the games a helper keeps, read
+_IDLE = 0.05  # seconds without a job after which the helper collects its garbage
+_COLLECT_AFTER = 100  # jobs in a row after which it collects anyway
 _INSIDE = "KUM_WIDGET_HELPER"  # set in a helper's environment: it starts no helper of its own
 
 
@@ -243,19 +246,29 @@ class Helper:
 
 def serve(answers_fd: int, work: Callable[..., Any]) -> None:
     """The helper's loop: ``work(first, *rest)`` for each job, its value (or its error's
-    repr) the answer."""
+    repr) the answer.
+
+    Its cyclic garbage collector runs only when no job has come for a moment (or after
+    many jobs in a row): a collection when one is due costs milliseconds (the court's
+    caches are large) that the parent would wait for."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt is its parent's to handle: it closes our input
     sys.stdout = sys.stderr  # a game that prints writes to stderr, never into the answers
+    gc.disable()
     answers = os.fdopen(answers_fd, "wb")
-    jobs = sys.stdin.buffer
+    jobs = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)  # unbuffered: select() sees all there is
     firsts: dict[bytes, Any] = {}
+    since = 0  # jobs since the last collection
     while True:
+        if since and (since >= _COLLECT_AFTER or not select.select([jobs], [], [], _IDLE)[0]):
+            gc.collect()
+            since = 0
         try:
             job = _receive(jobs)
         except EOFError:
             return
+        since += 1
         try:
             head, rest = pickle.loads(job)
             first = firsts.get(head)

@@ -67,10 +67,16 @@ def _breadth(value: Any, whose: str) -> int:
     return value
 
 
-def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int]:
-    """The iterations, the prior's weight, the exploration constant, the root's breadth
-    and the trees: the bot's, else the game's, checked either way (a bot's attributes and
-    a game's class attributes are anyone's to set)."""
+def _split(value: Any, whose: str) -> bool:
+    if type(value) is not bool:
+        raise GameError(f"{whose} must be True or False, got {shown(value)}")
+    return value
+
+
+def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int, bool]:
+    """The iterations, the prior's weight, the exploration constant, the root's breadth,
+    the trees and whether they split the root: the bot's, else the game's, checked either
+    way (a bot's attributes and a game's class attributes are anyone's to set)."""
     name = type(game).__name__
     return (
         _iterations(game.search_iterations, f"{name}.search_iterations") if bot.iterations is None else _iterations(bot.iterations, "iterations"),
@@ -78,6 +84,7 @@ def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int
         _weight(game.search_exploration, f"{name}.search_exploration") if bot.exploration is None else _weight(bot.exploration, "exploration"),
         _breadth(game.search_breadth, f"{name}.search_breadth") if bot.breadth is None else _breadth(bot.breadth, "breadth"),
         _trees(game.search_trees, f"{name}.search_trees") if bot.trees is None else _trees(bot.trees, "trees"),
+        _split(game.search_split, f"{name}.search_split") if bot.split is None else _split(bot.split, "split"),
     )
 
 
@@ -173,6 +180,10 @@ class ISMCTSBot:
 
     ``trees``: how many trees share the budget, their roots' visits summed (root
     parallelisation); None (the default) takes the game's ``CardGame.search_trees``.
+    ``split``: with ``trees`` above 1, deal the root's moves out to the trees (the
+    heuristic's best to the first, the second best to the second...), each tree weighing
+    its share with its part of the budget, and play the best on average of the trees'
+    most visited moves; None (the default) takes the game's ``CardGame.search_split``.
     ``parallel``: grow the last tree in a helper process while this one grows the others
     (``kum_widget.bots.helper``): None (the default) for the games that ship with
     kum_widget when it pays (two cores or more, and not inside a worker process such as the
@@ -200,6 +211,7 @@ class ISMCTSBot:
         breadth: int | None = None,
         trees: int | None = None,
         parallel: bool | None = None,
+        split: bool | None = None,
     ) -> None:
         if iterations is not None:
             _iterations(iterations, "iterations (or None: the game's)")
@@ -217,6 +229,8 @@ class ISMCTSBot:
             _trees(trees, "trees (or None: the game's)")
         if parallel is not None and type(parallel) is not bool:
             raise GameError(f"parallel must be None (when it pays), True or False, got {shown(parallel)}")
+        if split is not None:
+            _split(split, "split (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
             raise GameError(f"epsilon must be a number in [0, 1], got {shown(epsilon)}")
         self.name = "ISMCTS bot"
@@ -229,12 +243,13 @@ class ISMCTSBot:
         self.breadth = breadth
         self.trees = trees
         self.parallel = parallel
+        self.split = split
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, "
-                f"exploration={self.exploration}, breadth={self.breadth}, trees={self.trees}, parallel={self.parallel})")
+                f"exploration={self.exploration}, breadth={self.breadth}, trees={self.trees}, split={self.split}, parallel={self.parallel})")
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
@@ -251,7 +266,7 @@ class ISMCTSBot:
 
     def _search(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], position: Any) -> int:
         start = time.perf_counter()
-        budget, w, c, breadth, trees = _budget(game, self)
+        budget, w, c, breadth, trees, split = _budget(game, self)
         rng = self._rng
         sample = sampler(game, view, seat, position)
         root_legal = set(legal)
@@ -269,6 +284,14 @@ class ISMCTSBot:
         has_evaluate = game.evaluate(probe) is not None
         depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
         plan = Plan(w, c, self.epsilon, depth_limit, has_heuristic, players, favourites, root_legal)
+        plans, order = [plan] * trees, []
+        if split and trees > 1:  # each tree weighs its share of the root's moves, dealt out best first
+            order = _favourites(probe_legal, probe_scores, root_legal, len(root_legal)) if probe_scores is not None else []
+            order += sorted(root_legal - set(order))
+            if len(order) >= 2 * trees:  # two moves a tree at least (one is nothing to weigh)
+                plans = [plan._replace(favourites=order[i::trees], root_legal=set(order[i::trees])) for i in range(trees)]
+            else:
+                order = []
         deadline = None if self.time_limit is None else start + self.time_limit
         helped = False  # a tree grew in the helper
         if trees == 1:
@@ -285,14 +308,14 @@ class ISMCTSBot:
             try:
                 if helper is not None:
                     job = helper.pack(game, (view, seat, position, seeds[-1], budgets[-1],
-                                             None if deadline is None else time.time() + deadline - time.perf_counter(), plan))
+                                             None if deadline is None else time.time() + deadline - time.perf_counter(), plans[-1]))
                     if job is not None:
                         pending = True  # from here, an interruption leaves an answer unread
                         pending = away = helper.send(job)  # the last tree grows in the helper
                 for i in range(trees - away):
                     root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
-                                      budgets[i], deadline, plan)
-                    grown.append((stats_of(root, root_legal), done, root.children))
+                                      budgets[i], deadline, plans[i])
+                    grown.append((stats_of(root, plans[i].root_legal), done, root.children))
                 if away:  # it has had as long as this process took, and far more
                     wait = (deadline - time.perf_counter() if deadline is not None else 5 * (time.perf_counter() - start_here)) + _PATIENCE
                     remote, pending = HELPER.answer(wait), False
@@ -304,17 +327,24 @@ class ISMCTSBot:
             if away:
                 helped = remote is not None
                 if remote is None:  # the helper could not: the last tree grows here (its error, if any, shows here)
-                    root, done = grow(game, sampler(game, view, seat, position), random.Random(seeds[-1]), budgets[-1], deadline, plan)
-                    remote = (stats_of(root, root_legal), done, root.children)
+                    root, done = grow(game, sampler(game, view, seat, position), random.Random(seeds[-1]), budgets[-1], deadline, plans[-1])
+                    remote = (stats_of(root, plans[-1].root_legal), done, root.children)
                 grown.append(remote)
             visits, rewards, children = merge(grown)
             done = sum(g[1] for g in grown)
-        ranked = sorted(((v, rewards[a] / max(1, v), a) for a, v in visits.items()), reverse=True)
+        # the most visited move (on average the best of those); split, each tree's most visited
+        # move, and of those the best on average: visits compare only within a tree
+        ranked: list[tuple[float, float, int]] = sorted(((v, rewards[a] / max(1, v), a) for a, v in visits.items()), reverse=True)
+        if order:
+            tops = [max(((v, r / max(1, v), a) for a, (v, r) in stats.items()), default=None) for stats, _, _ in grown]
+            ranked = sorted(((t[1], t[0], t[2]) for t in tops if t is not None), reverse=True)
         self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0, "exploration": c,
                            "breadth": len(favourites) if favourites else len(legal),
                            "seconds": time.perf_counter() - start, "root_children": children,
-                           "visits": visits, "rollout_depth": depth_limit if has_evaluate else None,
-                           "trees": trees, "helped": helped}
+                           "visits": visits, "means": {a: rewards[a] / max(1, v) for a, v in visits.items()},
+                           "rollout_depth": depth_limit if has_evaluate else None,
+                           "trees": trees, "split": bool(order), "helped": helped}
         if not ranked:  # no iteration ran (one favourite, or a time limit): the heuristic's favourite, else any move
-            return favourites[0] if favourites else legal[rng.randrange(len(legal))]
+            best = favourites or order
+            return best[0] if best else legal[rng.randrange(len(legal))]
         return ranked[0][2]

@@ -85,11 +85,20 @@ class CardGame:
     whether two trees of half the budget play as well as one of the whole is the game's
     to show (``bench/ismcts_match.py`` tells)."""
 
+    search_split: ClassVar[bool] = False
+    """With ``search_trees`` above 1, whether the trees split the root's moves between them
+    when the bot is not told (its ``split``): the heuristic's favourite to the first tree,
+    the next to the second and so on, each tree weighing its share with its part of the
+    budget, as deep as one tree over every move would; the move played is the best on
+    average of the trees' most visited. Where summed trees of half the budget play worse
+    than one (they search half as deep), split trees may not (``bench/ismcts_match.py``
+    tells). A root with fewer than two moves a tree is not split."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
             for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "search_breadth", "search_trees",
-                         "best_actions"):
+                         "search_split", "best_actions"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(CardGame, name))
 
