@@ -513,3 +513,24 @@ def test_a_bad_split_is_refused(value: Any) -> None:
     Odd = type("Odd", (kum.KingsUnderMountains,), {"search_split": value if value is not None else "no"})
     with pytest.raises(GameError, match=r"Odd\.search_split"):
         ISMCTSBot(seed=1, trees=2).decide(Odd(), view, seat, legal)
+
+
+def test_the_helper_collects_its_garbage_when_idle_not_between_jobs_in_a_row() -> None:
+    probe = Helper("_helper_probe")
+    try:
+
+        def ask(litter: int) -> int:
+            job = probe.pack(None, (litter,))
+            assert job is not None and probe.send(job)
+            answer = probe.answer(30)
+            assert answer is not None
+            return int(answer[0])
+
+        assert probe.acquire(object())
+        assert ask(1000) == 0
+        assert ask(1000) == 1000  # the next job at once: the first one's litter is still there
+        time.sleep(0.3)  # idle: it collects
+        assert ask(0) == 0
+        probe.release()
+    finally:
+        probe.close()
