@@ -318,7 +318,8 @@ def test_a_heuristic_of_infinite_or_nan_scores_steers_without_failing(odd: float
 
 
 @pytest.mark.parametrize(("attribute", "value"), [("prior", -1), ("prior", "3"), ("prior", "x"), ("iterations", "10"), ("iterations", 0),
-                                                  ("exploration", -1), ("exploration", "0.7"), ("breadth", -2), ("breadth", "all")])
+                                                  ("exploration", -1), ("exploration", "0.7"), ("breadth", -2), ("breadth", "all"),
+                                                  ("trees", 0), ("split", "yes")])
 def test_a_bot_given_bad_settings_after_it_was_made_refuses_by_name(attribute: str, value: Any) -> None:
     s = kum.Game(2, seed=3)
     before = s.to_dict()

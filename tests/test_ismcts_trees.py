@@ -82,13 +82,15 @@ def test_two_trees_share_the_budget_and_differ_from_one() -> None:
     assert two.last_stats["iterations"] <= 200
 
 
-def test_the_court_grows_two_trees_by_default() -> None:
-    assert CourtOfTheThreeClans.search_trees == 2
-    assert kum.core.CardGame.search_trees == 1 and kum.KingsUnderMountains.search_trees == 1
-    game, view, seat, legal = positions(True, 1)[0]
+@pytest.mark.parametrize("court", [False, True], ids=["kum", "court"])
+def test_the_games_grow_two_trees_by_default(court: bool) -> None:
+    assert (CourtOfTheThreeClans.search_trees, CourtOfTheThreeClans.search_split) == (2, False)  # summed
+    assert (kum.KingsUnderMountains.search_trees, kum.KingsUnderMountains.search_split) == (2, True)  # split
+    assert (kum.core.CardGame.search_trees, kum.core.CardGame.search_split) == (1, False)
+    game, view, seat, legal = next(p for p in positions(court, 4) if len(p[3]) >= 4)
     bot = ISMCTSBot(seed=1)
     bot.decide(game, view, seat, legal)
-    assert bot.last_stats["trees"] == 2 and bot.last_stats["iterations"] <= 400
+    assert bot.last_stats["trees"] == 2 and bot.last_stats["iterations"] <= 400 and bot.last_stats["split"] is not court
     assert bot.last_stats["helped"] is Helper.worth_it()  # by default, where it pays (two cores here and in CI)
 
 
