@@ -178,6 +178,40 @@ def test_the_rollouts_best_actions_are_the_heuristics_top_scores(players: int, r
     assert checked > 50 and 0 < with_claims < checked
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_best_draws_work_out_the_lead_only_when_it_decides_and_name_the_same(players: int) -> None:
+    # A draw's best: the deck scores 0.5, or 1.5 when leading; best_actions sums the lead
+    # only when a Camp pile's top scores between the two. Every case names what the plain
+    # scores name: the deck alone, the deck against a pile, a pile beyond the deck.
+    game = kum.KingsUnderMountains()
+    cases = {"deck wins": 0, "the lead decides": 0, "a pile wins": 0}
+    for g in positions(players, 120, {}):
+        s = g._state
+        ids = legal_ids(s)
+        if s.phase != st.DRAW or len(ids) < 2 or s.base not in ids:
+            continue
+        sc = score_actions(s, ids)
+        top = max(v for a, v in zip(ids, sc, strict=True) if a != s.base)
+        cases["deck wins" if top < 0.5 - 1e-9 else "a pile wins" if top > 1.5 + 1e-9 else "the lead decides"] += 1
+        assert game.best_actions(s, ids) == core.top_actions(ids, sc)
+    assert min(cases.values()) > 0, cases
+
+
+@pytest.mark.parametrize("useful", [0.4, 0.5 - 2e-9, 0.5, 1.0, 1.5 - 2e-9, 1.5, 1.5 + 2e-9, 2.0])
+@pytest.mark.parametrize("lead", [-1, 0, 1])
+def test_the_best_draws_at_the_edges_of_the_deck_score(useful: float, lead: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every Camp pile's top as useful as ``useful``, the mover's lead ``lead``: ties with the
+    # deck's 0.5 and 1.5 (and near them) name what the plain scores name.
+    from kum_widget.games.kum import heuristic
+
+    s = next(g._state for seed in range(20) for g in positions(2, seed, {})
+             if g._state.phase == st.DRAW and g._state.base in legal_ids(g._state) and len(legal_ids(g._state)) > 2)
+    monkeypatch.setattr(heuristic, "_useful", lambda *_: useful)
+    monkeypatch.setattr(heuristic, "_lead", lambda *_: lead)
+    ids = legal_ids(s)
+    assert heuristic.best_actions(s, ids) == core.top_actions(ids, score_actions(s, ids))
+
+
 def test_a_hand_with_no_claimed_mine_is_kept_as_useful_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
     # _scores values a hand without calling _useful for each card when the player has no claimed
     # mine (the rollouts' common case). Oracle: the same call with one claimed mine that no

@@ -156,6 +156,18 @@ def _lead(sc: Sequence[int], cur: int) -> int:
     return sc[cur] - best
 
 
+def _claims(s: State, cur: int) -> list[Claim]:
+    d = s.cards
+    values, sizes, overseers, points = d.values, d.sizes, d.overseers, d.points
+    claims: list[Claim] = []
+    for mine in s.claimed[cur]:
+        st = s.stacks[mine]
+        over = overseers[mine]
+        claims.append((FOLLOWS[values[st[-1]] + 1] if st else FOLLOWS[0], points[mine], over and len(st) >= sizes[mine],
+                       over, len(st), sizes[mine]))
+    return claims
+
+
 def score_actions(s: State, ids: list[int]) -> list[float]:
     """A heuristic score for each action id in ``ids`` (higher is better)."""
     phase = s.phase
@@ -165,12 +177,7 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
     values = d.values
     cur = s.current
     sizes, overseers = d.sizes, d.overseers
-    claims: list[Claim] = []
-    for mine in s.claimed[cur]:
-        st = s.stacks[mine]
-        over = overseers[mine]
-        claims.append((FOLLOWS[values[st[-1]] + 1] if st else FOLLOWS[0], d.points[mine], over and len(st) >= sizes[mine],
-                       over, len(st), sizes[mine]))
+    claims = _claims(s, cur)
     own_race = s.kings[cur]
     if phase == DRAW:
         races = d.races
@@ -229,8 +236,40 @@ def score_view(view: Mapping[str, Any], ids: Sequence[int], deck: Deck) -> list[
 def best_actions(s: State, ids: list[int]) -> list[int]:
     """The ids with the top score (within 1e-9 of it, in id order): ``CardGame.best_actions``
     without its two calls on the way to :func:`score_actions` (ISMCTS asks at every rollout step)."""
-    sc = score_actions(s, ids)
-    if not sc:
-        return []
+    if s.phase == DRAW and ids:
+        sc = _draw_scores_for_best(s, ids)
+    else:
+        sc = score_actions(s, ids)
+        if not sc:
+            return []
     bar = max(sc) - 1e-9
     return [a for a, v in zip(ids, sc, strict=True) if v >= bar]
+
+
+def _draw_scores_for_best(s: State, ids: list[int]) -> list[float]:
+    """:func:`_draw_scores` as far as the best draws go: the deck's score (0.5, or 1.5 when
+    leading) is worked out only when it decides (the lead sums every seat's mines), else
+    it stands at a score that neither wins nor ties."""
+    cur, base, camp = s.current, s.base, s.camp
+    d = s.cards
+    values, races = d.values, d.races
+    claims, own_race = _claims(s, cur), s.kings[cur]
+    out: list[float] = []
+    deck = -1
+    top = -1e9
+    for a in ids:
+        if a == base:
+            deck = len(out)
+            out.append(-2e9)
+            continue
+        pile = camp[a - base - CAMP_OFFSET]
+        v = _useful(claims, own_race, values[pile[-1]], races[pile[-1]]) if pile else -1e9
+        out.append(v)
+        if v > top:
+            top = v
+    if deck >= 0:
+        if top < 0.5 - 1e-9:  # the deck wins whatever the lead
+            out[deck] = 0.5
+        elif top <= 1.5 + 1e-9:  # the lead decides (tests: test_the_best_draws_work_out_the_lead...)
+            out[deck] = 0.5 + (1.0 if _lead(scores(s), cur) > 0 else 0.0)
+    return out
