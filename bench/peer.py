@@ -7,7 +7,9 @@ OpenSpiel's random crazy_eights games a second measure the machine; every figure
 is also given as a ratio to its OpenSpiel counterpart, which moves much less than the
 absolute figure from one machine (or one busy hour) to another. The rates are measured in
 interleaved rounds (OpenSpiel, then each of ours, then again) so that a drifting VM moves
-both sides alike. The rates are one process on one core; ISMCTS is timed as a player
+both sides alike; the ISMCTS decisions take turns with short runs of OpenSpiel, which
+give their rows a reference of their own from the same seconds. The rates are one
+process on one core; ISMCTS is timed as a player
 waits for it (the default bot grows its second tree in its helper process, on a second
 core) and again in one process (``parallel=False``: what a decision costs a core, the
 moves the same). Random choices are seeded, so runs replay.
@@ -28,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from workloads import Rate, Step, bots_step, decision_seconds, rules_step, session_step  # bench/ is on the path
+from workloads import Rate, Step, bots_step, decision_times, rules_step, session_step  # bench/ is on the path
 
 import kum_widget as kum
 from kum_widget.bots import GreedyBot, RandomBot
@@ -105,14 +107,27 @@ def main() -> None:
     for _ in range(args.rounds):
         for rate in rates.values():
             rate.run(args.seconds / args.rounds)
-    kum_times = decision_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9)
-    court_times = decision_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2)
-    # the same decisions in one process (the trees one after the other): the CPU a decision costs
-    kum_alone = statistics.median(decision_seconds(lambda i: kum.Game(2, seed=i), args.decisions, stride=9, parallel=False))
-    court_alone = statistics.median(decision_seconds(lambda i: kum.Court(seed=i), args.decisions, stride=2, parallel=False))
+    # ISMCTS decisions taking turns with short runs of OpenSpiel, which gives these rows their
+    # own reference from the same seconds (a VM that drifts between the rates and here would
+    # move the ratio); then the same decisions in one process (the trees one after the other:
+    # the CPU a decision costs)
+    near = Rate(openspiel_step(peer, random.Random(1)))
+    thinking = {
+        "kum": decision_times(lambda i: kum.Game(2, seed=i), 9), "court": decision_times(lambda i: kum.Court(seed=i), 2),
+        "kum_alone": decision_times(lambda i: kum.Game(2, seed=i), 9, parallel=False),
+        "court_alone": decision_times(lambda i: kum.Court(seed=i), 2, parallel=False),
+    }
+    times: dict[str, list[float]] = {key: [] for key in thinking}
+    for _ in range(args.decisions):
+        for key, decisions in thinking.items():
+            near.run(0.1)
+            times[key].append(next(decisions))
+    kum_times, court_times = times["kum"], times["court"]
+    kum_alone, court_alone = statistics.median(times["kum_alone"]), statistics.median(times["court_alone"])
 
     os_ = rates["openspiel"]
     ref_g, ref_a = os_.games_per_s, os_.actions_per_s
+    near_g = near.games_per_s  # the reference of the ISMCTS rows
     kum_s, court_s = statistics.median(kum_times), statistics.median(court_times)
     # (figure, ours, OpenSpiel's counterpart, actions per game or spread); ratio = ours / OpenSpiel
     rows: list[tuple[str, float | None, float, str]] = [
@@ -123,10 +138,11 @@ def main() -> None:
         ("4  KUM Game.apply random, actions/s", rates["kum_api"].actions_per_s, ref_a, f"{rates['kum_api'].per_game:.0f}"),
         ("   KUM Game.apply(id) random, actions/s", rates["kum_api_ids"].actions_per_s, ref_a, f"{rates['kum_api_ids'].per_game:.0f}"),
         ("   KUM core rules.apply(id) random, actions/s", rates["kum_core"].actions_per_s, ref_a, f"{rates['kum_core'].per_game:.0f}"),
-        ("5  ISMCTS s/decision, KUM 2p (vs s/OS game)", kum_s, 1 / ref_g, f"{min(kum_times):.2f}-{max(kum_times):.2f}"),
-        ("   ISMCTS s/decision, court (vs s/OS game)", court_s, 1 / ref_g, f"{min(court_times):.2f}-{max(court_times):.2f}"),
-        ("   ISMCTS s/decision in one process, KUM", kum_alone, 1 / ref_g, "parallel=False"),
-        ("   ISMCTS s/decision in one process, court", court_alone, 1 / ref_g, "parallel=False"),
+        ("   crazy_eights games/s among the ISMCTS rows", None, near_g, ""),
+        ("5  ISMCTS s/decision, KUM 2p (vs s/OS game)", kum_s, 1 / near_g, f"{min(kum_times):.2f}-{max(kum_times):.2f}"),
+        ("   ISMCTS s/decision, court (vs s/OS game)", court_s, 1 / near_g, f"{min(court_times):.2f}-{max(court_times):.2f}"),
+        ("   ISMCTS s/decision in one process, KUM", kum_alone, 1 / near_g, "parallel=False"),
+        ("   ISMCTS s/decision in one process, court", court_alone, 1 / near_g, "parallel=False"),
         ("6  court rules random, games/s", rates["court_rules"].games_per_s, ref_g, f"{rates['court_rules'].per_game:.0f}"),
         ("   kum.Court API random, games/s", rates["court_api"].games_per_s, ref_g, f"{rates['court_api'].per_game:.0f}"),
     ]
@@ -146,6 +162,7 @@ def main() -> None:
     if args.json:
         out = {name: {"games_per_s": round(r.games_per_s, 2), "actions_per_s": round(r.actions_per_s), "actions_per_game": round(r.per_game, 1)}
                for name, r in rates.items()}
+        out["openspiel_games_per_s_among_ismcts"] = round(near_g, 2)
         out["ismcts_s_per_decision_median"] = {"kum": round(kum_s, 4), "court": round(court_s, 4),
                                                "kum_one_process": round(kum_alone, 4), "court_one_process": round(court_alone, 4)}
         out["meta"] = {"open_spiel": version("open_spiel"), "peer": str(peer), "python": sys.version.split()[0], "rounds": args.rounds, "seconds": args.seconds}
