@@ -536,3 +536,10 @@ def test_the_helper_collects_its_garbage_when_idle_not_between_jobs_in_a_row() -
         probe.release()
     finally:
         probe.close()
+
+
+def test_a_time_limit_gives_every_tree_grown_here_its_share() -> None:
+    game, view, seat, legal = next(p for p in positions(False, 6) if len(p[3]) >= 6)
+    bot = ISMCTSBot(iterations=10**6, time_limit=0.2, trees=2, split=True, parallel=False, seed=1)
+    bot.decide(game, view, seat, legal)
+    assert len(bot.last_stats["visits"]) == len(legal)  # both trees' shares weighed, not the first's alone

@@ -312,9 +312,12 @@ class ISMCTSBot:
                     if job is not None:
                         pending = True  # from here, an interruption leaves an answer unread
                         pending = away = helper.send(job)  # the last tree grows in the helper
-                for i in range(trees - away):
+                here = trees - away
+                for i in range(here):
+                    # a time limit: each tree grown here its share of the time left (else the first takes it all)
+                    due = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (here - i)
                     root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
-                                      budgets[i], deadline, plans[i])
+                                      budgets[i], due, plans[i])
                     grown.append((stats_of(root, plans[i].root_legal), done, root.children))
                 if away:  # it has had as long as this process took, and far more
                     wait = (deadline - time.perf_counter() if deadline is not None else 5 * (time.perf_counter() - start_here)) + _PATIENCE
