@@ -517,25 +517,51 @@ def test_a_bad_split_is_refused(value: Any) -> None:
         ISMCTSBot(seed=1, trees=2).decide(Odd(), view, seat, legal)
 
 
-def test_the_helper_collects_its_garbage_when_idle_not_between_jobs_in_a_row() -> None:
+def ask_probe(*jobs: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Send the probe helper ``jobs`` back to back (no idle moment between them), then
+    read their answers."""
     probe = Helper("_helper_probe")
     try:
-
-        def ask(litter: int) -> int:
-            job = probe.pack(None, (litter,))
+        assert probe.acquire(object())
+        for rest in jobs:
+            job = probe.pack(None, rest)
             assert job is not None and probe.send(job)
+        answers = []
+        for _ in jobs:
             answer = probe.answer(30)
             assert answer is not None
-            return int(answer[0])
+            answers.append(answer)
+        probe.release()
+        return answers
+    finally:
+        probe.close()
 
+
+def test_the_helper_collects_its_garbage_when_idle_not_between_jobs_in_a_row() -> None:
+    assert [a[0] for a in ask_probe((1000,), (1000,), (0,))] == [0, 1000, 2000]  # back to back: no collection
+    probe = Helper("_helper_probe")
+    try:
         assert probe.acquire(object())
-        assert ask(1000) == 0
-        assert ask(1000) == 1000  # the next job at once: the first one's litter is still there
-        time.sleep(0.3)  # idle: it collects
-        assert ask(0) == 0
+        for litter, alive in ((1000, 0), (0, 0)):
+            time.sleep(0.3)  # idle (after the first job): it collects
+            job = probe.pack(None, (litter,))
+            assert job is not None and probe.send(job)
+            assert probe.answer(30) == (alive,)
         probe.release()
     finally:
         probe.close()
+
+
+def test_the_helper_collects_once_jobs_in_a_row_leave_much_behind() -> None:
+    from kum_widget.bots.helper import _COLLECT_AT
+
+    answers = ask_probe((_COLLECT_AT + 1000,), (10,), (0,))
+    assert [a[0] for a in answers] == [0, 0, 10]  # a lot of litter: collected before the next job, busy or not
+
+
+def test_a_game_that_reads_its_input_in_the_helper_swallows_no_job() -> None:
+    first, second = ask_probe((0, True), (5,), (0,))[:2]
+    assert first == (0, "", b"") and second == (0,)  # its input is empty; the next job arrived whole
 
 
 def test_a_time_limit_gives_every_tree_grown_here_its_share() -> None:
@@ -543,3 +569,54 @@ def test_a_time_limit_gives_every_tree_grown_here_its_share() -> None:
     bot = ISMCTSBot(iterations=10**6, time_limit=0.2, trees=2, split=True, parallel=False, seed=1)
     bot.decide(game, view, seat, legal)
     assert len(bot.last_stats["visits"]) == len(legal)  # both trees' shares weighed, not the first's alone
+
+
+def test_with_no_iteration_run_every_kind_of_search_plays_the_heuristics_favourite() -> None:
+    for game, view, seat, legal in positions(False, 6):
+        scores = game.view_heuristic(view, list(legal))  # the game's heuristic reads only the view: any deal agrees
+        favourite = legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+        for trees, split in ((1, False), (2, False), (2, True)):
+            bot = ISMCTSBot(iterations=10**6, time_limit=1e-9, trees=trees, split=split, parallel=False, seed=4)
+            assert bot.decide(game, view, seat, legal) == favourite
+            assert bot.last_stats["iterations"] == 0
+
+
+def test_with_no_heuristic_and_no_iteration_run_the_move_is_any_legal_one() -> None:
+    from kum_widget.core.game import CardGame
+
+    class Plain(_bust()):  # type: ignore[misc,valid-type]
+        heuristic = CardGame.heuristic  # no opinion
+
+    session = kum.core.Session(Plain(), 3, seed=5)
+    game, legal = session.game, session.legal_action_ids()
+    moves = {ISMCTSBot(iterations=50, time_limit=1e-9, trees=2, parallel=False, seed=s).decide(game, session.view(0), 0, legal, position=session.state)
+             for s in range(30)}
+    assert moves <= set(legal) and len(moves) > 1
+
+
+def test_last_stats_names_each_split_trees_favourite_and_the_move_is_one_of_them() -> None:
+    game, view, seat, legal = next(p for p in positions(True, 12) if len(p[3]) >= 9)
+    bot = ISMCTSBot(iterations=300, trees=3, split=True, parallel=False, seed=6)
+    move = bot.decide(game, view, seat, legal)
+    stats = bot.last_stats
+    assert stats["split"] and len(stats["tops"]) == 3 and move in stats["tops"]
+    means = stats["means"]
+    assert move == max((a for a in stats["tops"] if a is not None), key=lambda a: means[a])
+    unsplit = ISMCTSBot(iterations=300, trees=3, parallel=False, seed=6)
+    unsplit.decide(game, view, seat, legal)
+    assert unsplit.last_stats["tops"] == [] and not unsplit.last_stats["split"]
+
+
+def test_the_environment_turns_the_helper_off_for_bots_made_by_name(monkeypatch: Any) -> None:
+    from kum_widget.bots import make_bot
+
+    game, view, seat, legal = positions(False, 1)[0]
+    for value, helped in (("0", False), ("off", False), ("", Helper.worth_it()), ("1", Helper.worth_it())):
+        monkeypatch.setenv("KUM_WIDGET_PARALLEL", value)
+        bot = make_bot("ismcts", seed=1)
+        bot.decide(game, view, seat, legal)
+        assert bot.last_stats["helped"] is helped, value
+    monkeypatch.setenv("KUM_WIDGET_PARALLEL", "0")
+    bot = ISMCTSBot(iterations=60, trees=2, parallel=True, seed=1)  # a bot that asks for it still gets it
+    bot.decide(game, view, seat, legal)
+    assert bot.last_stats["helped"] is True

@@ -23,7 +23,9 @@ The helper knows a game's code as its module was when the helper first imported 
 class patched at run time, a module reloaded or edited since, or a game whose moves
 depend on the order of a set of strings (each process hashes strings its own way) would
 grow a different tree there. So by default (``parallel=None``) only the games that ship
-with kum_widget use it; ``parallel=True`` opens it to any game it can import.
+with kum_widget use it; ``parallel=True`` opens it to any game it can import;
+``parallel=False`` keeps a bot's trees at home, and the environment variable
+``KUM_WIDGET_PARALLEL=0`` every bot's that did not ask for it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import struct
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     import subprocess
@@ -48,12 +50,12 @@ _HEADER = struct.Struct("<Q")
 _GIVE_UP = 3  # helpers lost before this process stops starting new ones
 _KEEP = 8  # the games a helper keeps, read
 _IDLE = 0.05  # seconds without a job after which the helper collects its garbage
-_COLLECT_AFTER = 100  # jobs in a row after which it collects anyway
+_COLLECT_AT = 100_000  # objects the collector tracks, made and not yet freed, after which it collects anyway
 _INSIDE = "KUM_WIDGET_HELPER"  # set in a helper's environment: it starts no helper of its own
 
 
-def _send(stream: BinaryIO, obj: Any) -> None:
-    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+def _frame(stream: IO[bytes], data: bytes) -> None:
+    """Write one message: its length, then its bytes."""
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
@@ -187,8 +189,7 @@ class Helper:
         """Send a packed job; False when the helper is gone (the caller does it)."""
         try:
             assert self._proc is not None and self._proc.stdin is not None
-            self._proc.stdin.write(_HEADER.pack(len(job)) + job)
-            self._proc.stdin.flush()
+            _frame(self._proc.stdin, job)
             return True
         except (OSError, ValueError):
             self._broke()
@@ -248,27 +249,31 @@ def serve(answers_fd: int, work: Callable[..., Any]) -> None:
     """The helper's loop: ``work(first, *rest)`` for each job, its value (or its error's
     repr) the answer.
 
-    Its cyclic garbage collector runs only when no job has come for a moment (or after
-    many jobs in a row): a collection when one is due costs milliseconds (the court's
-    caches are large) that the parent would wait for."""
+    Its cyclic garbage collector runs only when no job has come for a moment, or when
+    jobs in a row have left many objects behind (``gc.get_count()``: made and not yet
+    freed since the last collection): a collection costs milliseconds (the court's caches
+    are large) that the parent would wait for."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt is its parent's to handle: it closes our input
     sys.stdout = sys.stderr  # a game that prints writes to stderr, never into the answers
     gc.disable()
     answers = os.fdopen(answers_fd, "wb")
-    jobs = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)  # unbuffered: select() sees all there is
+    jobs = os.fdopen(os.dup(0), "rb", buffering=0)  # unbuffered: select() sees all there is
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)  # a game that reads its input reads nothing, and never swallows a job
+    os.close(nothing)
     firsts: dict[bytes, Any] = {}
-    since = 0  # jobs since the last collection
+    since = False  # a job since the last collection
     while True:
-        if since and (since >= _COLLECT_AFTER or not select.select([jobs], [], [], _IDLE)[0]):
+        if since and (gc.get_count()[0] >= _COLLECT_AT or not select.select([jobs], [], [], _IDLE)[0]):
             gc.collect()
-            since = 0
+            since = False
         try:
             job = _receive(jobs)
         except EOFError:
             return
-        since += 1
+        since = True
         try:
             head, rest = pickle.loads(job)
             first = firsts.get(head)
@@ -277,7 +282,7 @@ def serve(answers_fd: int, work: Callable[..., Any]) -> None:
                 if len(firsts) >= _KEEP:
                     del firsts[next(iter(firsts))]
                 firsts[head] = first
-            out: Any = work(first, *rest)
+            answer = pickle.dumps(work(first, *rest), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as error:  # (the parent does the work again and sees the error itself)
-            out = repr(error)
-        _send(answers, out)
+            answer = pickle.dumps(repr(error), protocol=pickle.HIGHEST_PROTOCOL)
+        _frame(answers, answer)

@@ -19,17 +19,20 @@ With a ``breadth`` (the game's ``search_breadth``), the root weighs only the mov
 heuristic scores highest, scored once a decision on one deal (exact for a game whose
 heuristic reads only what the player sees); deeper down every move stays open.
 
-With ``trees`` (the game's ``search_trees``) above 1, independent trees share the budget
-and their roots' visits are summed (root parallelisation, Chaslot, Winands and van den
-Herik, 2008); each has its own seed and its own chain of deals, so the last can grow in
-the helper process (:mod:`.helper`) at the same time as the others grow here, and the
-move is the same wherever it grew.
+With ``trees`` (the game's ``search_trees``) above 1, independent trees share the budget:
+either each weighs every root move and their roots' visits are summed (root
+parallelisation, Chaslot, Winands and van den Herik, 2008), or (``split``, the game's
+``search_split``) each weighs its share of the root's moves and the best on average of
+their favourites is played. Each tree has its own seed and its own chain of deals, so the
+last can grow in the helper process (:mod:`.helper`) at the same time as the others grow
+here, and the move is the same wherever it grew.
 """
 
 from __future__ import annotations
 
 import gc
 import math
+import os
 import random
 import threading
 import time
@@ -88,14 +91,22 @@ def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int
     )
 
 
+_OFF = ("0", "false", "no", "off")  # KUM_WIDGET_PARALLEL values that turn the default off
+
+
+def _parallel(value: Any) -> bool | None:
+    if value is not None and type(value) is not bool:
+        raise GameError(f"parallel must be None (when it pays), True or False, got {shown(value)}")
+    return value
+
+
 def _helped(parallel: Any, game: CardGame) -> bool:
     """Does this search send a tree to the helper (``parallel`` checked again: a bot's
     attributes are anyone's to set)?"""
-    if parallel is not None and type(parallel) is not bool:
-        raise GameError(f"parallel must be None (when it pays), True or False, got {shown(parallel)}")
-    if parallel is None:  # the games that ship with kum_widget, where it pays (see .helper)
-        return type(game).__module__.startswith("kum_widget.") and HELPER.worth_it()
-    return parallel
+    if _parallel(parallel) is None:  # the games that ship with kum_widget, where it pays (see .helper)
+        return (type(game).__module__.startswith("kum_widget.") and HELPER.worth_it()
+                and os.environ.get("KUM_WIDGET_PARALLEL", "").strip().lower() not in _OFF)
+    return bool(parallel)
 
 
 def _trees(value: Any, whose: str) -> int:
@@ -178,8 +189,9 @@ class ISMCTSBot:
     played); 0 for every move, None (the default) takes the game's
     ``CardGame.search_breadth``.
 
-    ``trees``: how many trees share the budget, their roots' visits summed (root
-    parallelisation); None (the default) takes the game's ``CardGame.search_trees``.
+    ``trees``: how many trees share the budget, their roots' visits summed unless they
+    split (root parallelisation); None (the default) takes the game's
+    ``CardGame.search_trees``.
     ``split``: with ``trees`` above 1, deal the root's moves out to the trees (the
     heuristic's best to the first, the second best to the second...), each tree weighing
     its share with its part of the budget, and play the best on average of the trees'
@@ -187,11 +199,24 @@ class ISMCTSBot:
     ``parallel``: grow the last tree in a helper process while this one grows the others
     (``kum_widget.bots.helper``): None (the default) for the games that ship with
     kum_widget when it pays (two cores or more, and not inside a worker process such as the
-    lab's), True for any game it can import (the helper keeps a module as it first imported
-    it: not while the game's code changes), False never.
+    lab's, and unless the environment variable ``KUM_WIDGET_PARALLEL`` is ``0``: the switch
+    for every bot, those made by name too), True for any game it can import (the helper
+    keeps a module as it first imported it: not while the game's code changes), False
+    never.
     Where a tree grows changes only the wait, never the move: each tree has its own
     seed and its own deals, and when the helper cannot take it (a game written in a
     notebook cell, which it cannot import) it grows here.
+
+    After each search, ``last_stats`` describes it: ``iterations`` run (fewer than the
+    ``budget`` when the choice was settled early or time ran out), the ``prior``,
+    ``exploration`` and ``breadth`` (root moves weighed) used, ``seconds``, ``trees``,
+    ``split`` (whether the trees split the root: not with fewer than two moves a tree),
+    ``helped`` (a tree grew in the helper), ``rollout_depth`` (None: rollouts play to the
+    end), ``root_children`` (moves any root tried), ``visits`` and ``means`` (each move's
+    visits and mean reward, summed over the trees) and ``tops`` (split: each tree's most
+    visited move, None for a tree that ran no iteration; the move played is the one of
+    these with the best mean). With no iteration run (a time limit too short), the bot
+    plays the heuristic's favourite on one deal, or a move at random with no heuristic.
 
     While it searches, Python's cyclic garbage collector is paused (``gc``: reference
     counting still frees everything without cycles) and turned back on when the last
@@ -227,8 +252,7 @@ class ISMCTSBot:
             _breadth(breadth, "breadth (or None: the game's)")
         if trees is not None:
             _trees(trees, "trees (or None: the game's)")
-        if parallel is not None and type(parallel) is not bool:
-            raise GameError(f"parallel must be None (when it pays), True or False, got {shown(parallel)}")
+        _parallel(parallel)
         if split is not None:
             _split(split, "split (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
@@ -293,61 +317,71 @@ class ISMCTSBot:
             else:
                 order = []
         deadline = None if self.time_limit is None else start + self.time_limit
-        helped = False  # a tree grew in the helper
         if trees == 1:
             root, done = grow(game, sample, rng, budget, deadline, plan)
-            visits, rewards, children = merge([(stats_of(root, root_legal), done, root.children)])
+            grown, helped = [(stats_of(root, root_legal), done, root.children)], False
         else:
-            seeds = [rng.getrandbits(64) for _ in range(trees)]
-            budgets = [budget // trees + (i < budget % trees) for i in range(trees)]
-            grown = []
-            wanted = _helped(self.parallel, game) and budgets[-1] > 0 and len(root_legal) > 1
-            helper = HELPER if wanted and HELPER.acquire(game) else None
-            remote, pending, away = None, False, False
-            start_here = time.perf_counter()
-            try:
-                if helper is not None:
-                    job = helper.pack(game, (view, seat, position, seeds[-1], budgets[-1],
-                                             None if deadline is None else time.time() + deadline - time.perf_counter(), plans[-1]))
-                    if job is not None:
-                        pending = True  # from here, an interruption leaves an answer unread
-                        pending = away = helper.send(job)  # the last tree grows in the helper
-                here = trees - away
-                for i in range(here):
-                    # a time limit: each tree grown here its share of the time left (else the first takes it all)
-                    due = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (here - i)
-                    root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
-                                      budgets[i], due, plans[i])
-                    grown.append((stats_of(root, plans[i].root_legal), done, root.children))
-                if away:  # it has had as long as this process took, and far more
-                    wait = (deadline - time.perf_counter() if deadline is not None else 5 * (time.perf_counter() - start_here)) + _PATIENCE
-                    remote, pending = HELPER.answer(wait), False
-            finally:
-                if helper is not None:
-                    if pending:  # stopped (an error, Ctrl-C) with the helper's answer unread: a new helper next time
-                        helper.close(kill=True)
-                    helper.release()
-            if away:
-                helped = remote is not None
-                if remote is None:  # the helper could not: the last tree grows here (its error, if any, shows here)
-                    root, done = grow(game, sampler(game, view, seat, position), random.Random(seeds[-1]), budgets[-1], deadline, plans[-1])
-                    remote = (stats_of(root, plans[-1].root_legal), done, root.children)
-                grown.append(remote)
-            visits, rewards, children = merge(grown)
-            done = sum(g[1] for g in grown)
+            grown, helped = self._grow_trees(game, view, seat, position, sample, plans, budget, deadline)
+        visits, rewards, children = merge(grown)
         # the most visited move (on average the best of those); split, each tree's most visited
         # move, and of those the best on average: visits compare only within a tree
         ranked: list[tuple[float, float, int]] = sorted(((v, rewards[a] / max(1, v), a) for a, v in visits.items()), reverse=True)
+        tops: list[int | None] = []
         if order:
-            tops = [max(((v, r / max(1, v), a) for a, (v, r) in stats.items()), default=None) for stats, _, _ in grown]
-            ranked = sorted(((t[1], t[0], t[2]) for t in tops if t is not None), reverse=True)
-        self.last_stats = {"iterations": done, "budget": budget, "prior": w if has_heuristic else 0.0, "exploration": c,
-                           "breadth": len(favourites) if favourites else len(legal),
+            firsts = [max(((v, r / max(1, v), a) for a, (v, r) in stats.items()), default=None) for stats, _, _ in grown]
+            tops = [None if t is None else t[2] for t in firsts]
+            ranked = sorted(((t[1], t[0], t[2]) for t in firsts if t is not None), reverse=True)
+        self.last_stats = {"iterations": sum(g[1] for g in grown), "budget": budget, "prior": w if has_heuristic else 0.0,
+                           "exploration": c, "breadth": len(favourites) if favourites else len(legal),
                            "seconds": time.perf_counter() - start, "root_children": children,
                            "visits": visits, "means": {a: rewards[a] / max(1, v) for a, v in visits.items()},
                            "rollout_depth": depth_limit if has_evaluate else None,
-                           "trees": trees, "split": bool(order), "helped": helped}
-        if not ranked:  # no iteration ran (one favourite, or a time limit): the heuristic's favourite, else any move
-            best = favourites or order
-            return best[0] if best else legal[rng.randrange(len(legal))]
-        return ranked[0][2]
+                           "trees": trees, "split": bool(order), "tops": tops, "helped": helped}
+        if ranked:
+            return ranked[0][2]
+        # no iteration ran (a time limit): the heuristic's favourite on the probe deal, else any move
+        best = _favourites(probe_legal, probe_scores, root_legal, 1) if probe_scores is not None else []
+        return best[0] if best else legal[rng.randrange(len(legal))]
+
+    def _grow_trees(self, game: CardGame, view: dict[str, Any], seat: int, position: Any, sample: Any, plans: list[Plan],
+                    budget: int, deadline: float | None) -> tuple[list[tuple[dict[int, tuple[int, float]], int, Any]], bool]:
+        """Two trees or more, the last in the helper when it can: each tree's root statistics,
+        and whether the helper grew one."""
+        trees = len(plans)
+        rng = self._rng
+        seeds = [rng.getrandbits(64) for _ in range(trees)]
+        budgets = [budget // trees + (i < budget % trees) for i in range(trees)]
+        grown = []
+        wanted = _helped(self.parallel, game) and budgets[-1] > 0 and len(plans[-1].root_legal) > 1
+        helper = HELPER if wanted and HELPER.acquire(game) else None
+        remote, pending, away = None, False, False
+        start = time.perf_counter()
+        try:
+            if helper is not None:
+                job = helper.pack(game, (view, seat, position, seeds[-1], budgets[-1],
+                                         None if deadline is None else time.time() + deadline - time.perf_counter(), plans[-1]))
+                if job is not None:
+                    pending = True  # from here, an interruption leaves an answer unread
+                    pending = away = helper.send(job)  # the last tree grows in the helper
+            here = trees - away
+            for i in range(here):
+                # a time limit: each tree grown here its share of the time left (else the first takes it all)
+                due = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (here - i)
+                root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
+                                  budgets[i], due, plans[i])
+                grown.append((stats_of(root, plans[i].root_legal), done, root.children))
+            if helper is not None and away:  # it has had as long as this process took, and far more
+                wait = (deadline - time.perf_counter() if deadline is not None else 5 * (time.perf_counter() - start)) + _PATIENCE
+                remote, pending = helper.answer(wait), False
+        finally:
+            if helper is not None:
+                if pending:  # stopped (an error, Ctrl-C) with the helper's answer unread: a new helper next time
+                    helper.close(kill=True)
+                helper.release()
+        if away:
+            if remote is None:  # the helper could not: the last tree grows here (its error, if any, shows here)
+                root, done = grow(game, sampler(game, view, seat, position), random.Random(seeds[-1]), budgets[-1], deadline, plans[-1])
+                remote = (stats_of(root, plans[-1].root_legal), done, root.children)
+                away = False
+            grown.append(remote)
+        return grown, away
