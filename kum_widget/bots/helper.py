@@ -50,7 +50,7 @@ _HEADER = struct.Struct("<Q")
 _GIVE_UP = 3  # helpers lost before this process stops starting new ones
 _KEEP = 8  # the games a helper keeps, read
 _IDLE = 0.05  # seconds without a job after which the helper collects its garbage
-_COLLECT_AT = 100_000  # objects the collector tracks, made and not yet freed, after which it collects anyway
+_COLLECT_AT = 500_000  # objects the collector tracks, made and not yet freed, after which it collects anyway (the court's caches swing by 200,000)
 _INSIDE = "KUM_WIDGET_HELPER"  # set in a helper's environment: it starts no helper of its own
 
 

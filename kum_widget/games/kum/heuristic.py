@@ -96,8 +96,24 @@ def _scores(
         return [-_useful(claims, own_race, values[c], races[c]) for c in (a - base - DISCARD_OFFSET for a in ids)]
     keep = {}
     if claims:
-        for card in hand:
-            keep[card] = _useful(claims, own_race, values[card], races[card])
+        for card in hand:  # _useful, inlined: once per card of every rollout move
+            v = values[card]
+            own = races[card] == own_race
+            best = _KEEP_PER_VALUE * v
+            for row, pts, full, over, _, _ in claims:
+                if not row[v]:
+                    continue
+                if full and own:
+                    worth = 2.0 * pts
+                elif not full and not own:
+                    worth = 0.4 * pts
+                elif over and own:
+                    worth = 0.5 * pts
+                else:
+                    continue
+                if worth > best:
+                    best = worth
+            keep[card] = best
     else:  # what _useful answers with no claimed mine, without a call per card (the rollouts' common case)
         for card in hand:
             keep[card] = _KEEP_PER_VALUE * values[card]
@@ -189,9 +205,26 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
     if phase == PLAY:
         deck_size, players = len(s.deck), len(s.kings)
         defenses, points = d.defenses, d.points
-        for mine, st in zip(s.mines, s.mine_stacks, strict=True):
-            slot_terms.append((False, 0.0) if mine < 0 else _slot_term(
-                defenses[mine], sizes[mine], points[mine], overseers[mine], len(st), deck_size, players))
+        stacks = s.mine_stacks
+        slot = 0
+        for mine in s.mines:  # _slot_term, inlined (and _develop_chance of a mine not begun): once per mine of every rollout move
+            if mine < 0:
+                slot_terms.append((False, 0.0))
+            else:
+                pts = points[mine]
+                after = len(stacks[slot]) + 1
+                defense = defenses[mine]
+                if after >= defense:
+                    over = overseers[mine]
+                    need = sizes[mine] + (1 if over else 0)
+                    q = 0.95 - 0.13 * need - (0.1 if over else 0.0)
+                    turns_left = deck_size / players
+                    if turns_left < 2 * need:
+                        q *= max(0.1, turns_left / (2 * need))
+                    slot_terms.append((True, pts * (2 * min(0.95, max(0.05, q)) - 1)))
+                else:
+                    slot_terms.append((False, -0.25 * pts if defense - after == 1 else 0.0))
+            slot += 1
     return _scores(ids, phase, d, s.n, s.m, cur, s.hands[cur], own_race, s.king_seat, claims, slot_terms)
 
 
