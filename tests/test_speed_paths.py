@@ -26,6 +26,7 @@ from _kum_helpers import play_twins
 import kum_widget as kum
 from kum_widget import core
 from kum_widget.bots import GreedyBot, RandomBot, bot_move
+from kum_widget.games.kum import heuristic
 from kum_widget.games.kum import state as st
 from kum_widget.games.kum.actions import action_from_id, action_table
 from kum_widget.games.kum.cards import RACES
@@ -238,6 +239,74 @@ def test_a_hand_with_no_claimed_mine_is_kept_as_useful_keeps_it(monkeypatch: pyt
             if s.phase == st.PLAY and (ids := legal_ids(s)):
                 score_actions(s, ids)
     assert len(compared) > 40
+
+
+# The former _scores, before _useful and _slot_term were inlined on the rollouts' path: the oracle.
+def _reference_scores(
+    ids: Any, phase: int, d: Any, n: int, m: int, cur: int, hand: Any, own_race: int,
+    king_seat: Any, claims: Any, slot_terms: Any,
+) -> list[float]:
+    """The PLAY and DISCARD scores, from what the player to move knows (either path)."""
+    base = heuristic.id_base(n, m)
+    values, races = d.values, d.races
+    if phase == st.DISCARD:
+        return [-heuristic._useful(claims, own_race, values[c], races[c]) for c in (a - base - heuristic.DISCARD_OFFSET for a in ids)]
+    keep = {}
+    if claims:
+        for card in hand:
+            keep[card] = heuristic._useful(claims, own_race, values[card], races[card])
+    else:  # what _useful answers with no claimed mine, without a call per card (the rollouts' common case)
+        for card in hand:
+            keep[card] = heuristic._KEEP_PER_VALUE * values[card]
+    offset = n * m
+    out: list[float] = []
+    add = out.append
+    for a in ids:
+        if a < offset:
+            card = a // m
+            claims_it, value = slot_terms[a - card * m]
+            if claims_it:
+                claimer = king_seat[races[card]]
+                add(-0.5 * keep[card] + (value if claimer == cur or claimer == -1 else -value))
+            else:
+                add(-0.5 * keep[card] + value + 0.02 * values[card])  # a high top card blocks
+        else:
+            card, k = divmod(a - offset, n)
+            _, pts, _, over, have, size = claims[k]
+            cost = -0.3 * keep[card]
+            after = have + 1
+            if (over and have >= size) or (not over and after >= size):
+                add(cost + 2 * pts + 1)
+                continue
+            need = size - after + (1 if over else 0)
+            score = cost + pts / (need + 1)
+            if over and after == size:
+                value = values[card]
+                if not any(races[c] == own_race and heuristic.FOLLOWS[value + 1][values[c]] for c in hand if c != card):
+                    score -= 0.5 * pts  # full, with no own-race card to finish it
+            add(score - 0.05 * values[card])  # low cards leave room on the stack
+    return out
+
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_inlined_keep_values_and_claim_terms_score_as_the_plain_functions(players: int) -> None:
+    checked = 0
+    for seed in range(players, players + 6):
+        for g in positions(players, seed, {}):
+            s = g._state
+            ids = legal_ids(s)
+            if s.phase != st.PLAY or not ids:
+                continue
+            d, cur = s.cards, s.current
+            terms = [(False, 0.0) if mine < 0 else heuristic._slot_term(d.defenses[mine], d.sizes[mine], d.points[mine], d.overseers[mine],
+                                                                          len(stack), len(s.deck), len(s.kings))
+                     for mine, stack in zip(s.mines, s.mine_stacks, strict=True)]
+            claims = heuristic._claims(s, cur)
+            expected = _reference_scores(ids, s.phase, d, s.n, s.m, cur, s.hands[cur], s.kings[cur], s.king_seat, claims, terms)
+            assert score_actions(s, ids) == expected
+            checked += bool(claims)
+    assert checked > 100
 
 
 def test_view_heuristic_wants_the_view_of_the_seat_to_move() -> None:

@@ -96,7 +96,7 @@ def _scores(
         return [-_useful(claims, own_race, values[c], races[c]) for c in (a - base - DISCARD_OFFSET for a in ids)]
     keep = {}
     if claims:
-        for card in hand:  # _useful, inlined: once per card of every rollout move
+        for card in hand:  # _useful, inlined: once per card of every rollout move (test_speed_paths holds them equal)
             v = values[card]
             own = races[card] == own_race
             best = _KEEP_PER_VALUE * v
