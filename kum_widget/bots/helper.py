@@ -24,8 +24,8 @@ class patched at run time, a module reloaded or edited since, or a game whose mo
 depend on the order of a set of strings (each process hashes strings its own way) would
 grow a different tree there. So by default (``parallel=None``) only the games that ship
 with kum_widget use it; ``parallel=True`` opens it to any game it can import;
-``parallel=False`` keeps a bot's trees at home, and the environment variable
-``KUM_WIDGET_PARALLEL=0`` every bot's that did not ask for it.
+``parallel=False`` keeps a bot's trees in its own process, and the environment variable
+``KUM_WIDGET_PARALLEL=0`` turns the default off for every bot not given ``parallel=True``.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ _KEEP = 8  # the games a helper keeps, read
 _IDLE = 0.05  # seconds without a job after which the helper collects its garbage
 _COLLECT_AT = 500_000  # objects the collector tracks, made and not yet freed, after which it collects anyway (the court's caches swing by 200,000)
 _INSIDE = "KUM_WIDGET_HELPER"  # set in a helper's environment: it starts no helper of its own
+SWITCH = "KUM_WIDGET_PARALLEL"  # the user's switch for the default: 0/false/no/off, or 1/true/yes/on (the default)
+_OFF, _ON = ("0", "false", "no", "off"), ("", "1", "true", "yes", "on")
 
 
 def _frame(stream: IO[bytes], data: bytes) -> None:
@@ -113,12 +115,24 @@ class Helper:
 
     @staticmethod
     def worth_it() -> bool:
-        """Two cores or more, and this is neither a worker process of the lab (or of anything
-        multiprocessing starts: there every core already has a process of its own) nor a
-        helper (a game's module that searches when imported must not start helpers of
-        helpers), nor a frozen application (its ``sys.executable`` is not a Python)."""
+        """Should a bot left to decide (``parallel=None``) use a helper? Not when the
+        environment variable ``KUM_WIDGET_PARALLEL`` is ``0``, ``false``, ``no`` or ``off``
+        (another value than those and ``1``, ``true``, ``yes``, ``on`` is ignored, with a
+        warning); else when there are two cores or more, and this is neither a worker
+        process of the lab (or of anything multiprocessing starts: there every core already
+        has a process of its own) nor a helper (a game's module that searches when imported
+        must not start helpers of helpers), nor a frozen application (its ``sys.executable``
+        is not a Python)."""
         import multiprocessing  # here: the import costs milliseconds, and only a search asks
 
+        switch = os.environ.get(SWITCH, "").strip().lower()
+        if switch in _OFF:
+            return False
+        if switch not in _ON:
+            import warnings
+
+            warnings.warn(f"{SWITCH}={os.environ[SWITCH]!r} is neither 0/false/no/off nor 1/true/yes/on: ignored",
+                          RuntimeWarning, stacklevel=2)
         return (_cores() >= 2 and multiprocessing.parent_process() is None and not os.environ.get(_INSIDE)
                 and not getattr(sys, "frozen", False))
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import gc
 import math
-import os
 import random
 import threading
 import time
@@ -91,9 +90,6 @@ def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int
     )
 
 
-_OFF = ("0", "false", "no", "off")  # KUM_WIDGET_PARALLEL values that turn the default off
-
-
 def _parallel(value: Any) -> bool | None:
     if value is not None and type(value) is not bool:
         raise GameError(f"parallel must be None (when it pays), True or False, got {shown(value)}")
@@ -104,8 +100,7 @@ def _helped(parallel: Any, game: CardGame) -> bool:
     """Does this search send a tree to the helper (``parallel`` checked again: a bot's
     attributes are anyone's to set)?"""
     if _parallel(parallel) is None:  # the games that ship with kum_widget, where it pays (see .helper)
-        return (type(game).__module__.startswith("kum_widget.") and HELPER.worth_it()
-                and os.environ.get("KUM_WIDGET_PARALLEL", "").strip().lower() not in _OFF)
+        return type(game).__module__.startswith("kum_widget.") and HELPER.worth_it()
     return bool(parallel)
 
 
@@ -199,8 +194,8 @@ class ISMCTSBot:
     ``parallel``: grow the last tree in a helper process while this one grows the others
     (``kum_widget.bots.helper``): None (the default) for the games that ship with
     kum_widget when it pays (two cores or more, and not inside a worker process such as the
-    lab's, and unless the environment variable ``KUM_WIDGET_PARALLEL`` is ``0``: the switch
-    for every bot, those made by name too), True for any game it can import (the helper
+    lab's, and unless the environment variable ``KUM_WIDGET_PARALLEL`` is ``0``, ``false``,
+    ``no`` or ``off``: the switch for every bot, those made by name too), True for any game it can import (the helper
     keeps a module as it first imported it: not while the game's code changes), False
     never.
     Where a tree grows changes only the wait, never the move: each tree has its own
@@ -212,11 +207,15 @@ class ISMCTSBot:
     ``exploration`` and ``breadth`` (root moves weighed) used, ``seconds``, ``trees``,
     ``split`` (whether the trees split the root: not with fewer than two moves a tree),
     ``helped`` (a tree grew in the helper), ``rollout_depth`` (None: rollouts play to the
-    end), ``root_children`` (moves any root tried), ``visits`` and ``means`` (each move's
-    visits and mean reward, summed over the trees) and ``tops`` (split: each tree's most
-    visited move, None for a tree that ran no iteration; the move played is the one of
-    these with the best mean). With no iteration run (a time limit too short), the bot
-    plays the heuristic's favourite on one deal, or a move at random with no heuristic.
+    end), ``root_children`` (how many moves any root tried: on a deal that allows none of
+    a root's moves, it tries others), ``visits`` (each weighed move's visits, summed over
+    the trees), ``means`` (its rewards summed over the trees, over those visits) and
+    ``tops`` (split: each tree's most visited move, None for a tree that ran no iteration;
+    the move played is the one of these with the best mean, then the most visits, then
+    the first tree's). ``iterations`` falls short of ``budget`` when the choice is
+    settled early, time runs out, the root has one move to weigh, or the budget is
+    smaller than ``trees``. With no iteration run (a time limit too short), the bot plays
+    the heuristic's favourite on one deal, or a move at random with no heuristic.
 
     While it searches, Python's cyclic garbage collector is paused (``gc``: reference
     counting still frees everything without cycles) and turned back on when the last
@@ -325,12 +324,13 @@ class ISMCTSBot:
         visits, rewards, children = merge(grown)
         # the most visited move (on average the best of those); split, each tree's most visited
         # move, and of those the best on average: visits compare only within a tree
-        ranked: list[tuple[float, float, int]] = sorted(((v, rewards[a] / max(1, v), a) for a, v in visits.items()), reverse=True)
+        ranked: list[tuple[float, ...]] = sorted(((v, rewards[a] / max(1, v), a) for a, v in visits.items()), reverse=True)
         tops: list[int | None] = []
         if order:
             firsts = [max(((v, r / max(1, v), a) for a, (v, r) in stats.items()), default=None) for stats, _, _ in grown]
             tops = [None if t is None else t[2] for t in firsts]
-            ranked = sorted(((t[1], t[0], t[2]) for t in firsts if t is not None), reverse=True)
+            # the best mean, then the most visits, then the first tree's (the heuristic's favourites)
+            ranked = sorted(((t[1], t[0], -i, t[2]) for i, t in enumerate(firsts) if t is not None), reverse=True)
         self.last_stats = {"iterations": sum(g[1] for g in grown), "budget": budget, "prior": w if has_heuristic else 0.0,
                            "exploration": c, "breadth": len(favourites) if favourites else len(legal),
                            "seconds": time.perf_counter() - start, "root_children": children,
@@ -338,7 +338,7 @@ class ISMCTSBot:
                            "rollout_depth": depth_limit if has_evaluate else None,
                            "trees": trees, "split": bool(order), "tops": tops, "helped": helped}
         if ranked:
-            return ranked[0][2]
+            return int(ranked[0][-1])
         # no iteration ran (a time limit): the heuristic's favourite on the probe deal, else any move
         best = _favourites(probe_legal, probe_scores, root_legal, 1) if probe_scores is not None else []
         return best[0] if best else legal[rng.randrange(len(legal))]

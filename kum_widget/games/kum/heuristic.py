@@ -205,14 +205,13 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
     if phase == PLAY:
         deck_size, players = len(s.deck), len(s.kings)
         defenses, points = d.defenses, d.points
-        stacks = s.mine_stacks
-        slot = 0
-        for mine in s.mines:  # _slot_term, inlined (and _develop_chance of a mine not begun): once per mine of every rollout move
+        # _slot_term inlined (with _develop_chance of a mine not begun): once per mine of every rollout move
+        for mine, st in zip(s.mines, s.mine_stacks, strict=True):
             if mine < 0:
                 slot_terms.append((False, 0.0))
             else:
                 pts = points[mine]
-                after = len(stacks[slot]) + 1
+                after = len(st) + 1
                 defense = defenses[mine]
                 if after >= defense:
                     over = overseers[mine]
@@ -224,7 +223,6 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
                     slot_terms.append((True, pts * (2 * min(0.95, max(0.05, q)) - 1)))
                 else:
                     slot_terms.append((False, -0.25 * pts if defense - after == 1 else 0.0))
-            slot += 1
     return _scores(ids, phase, d, s.n, s.m, cur, s.hands[cur], own_race, s.king_seat, claims, slot_terms)
 
 
