@@ -205,13 +205,17 @@ def score_actions(s: State, ids: list[int]) -> list[float]:
     if phase == PLAY:
         deck_size, players = len(s.deck), len(s.kings)
         defenses, points = d.defenses, d.points
-        # _slot_term inlined (with _develop_chance of a mine not begun): once per mine of every rollout move
-        for mine, st in zip(s.mines, s.mine_stacks, strict=True):
+        # _slot_term inlined (with _develop_chance of a mine not begun): once per mine of every rollout move;
+        # indexed, not zip(strict=True), which costs 1% of a search (mines and mine_stacks have one entry a slot)
+        stacks = s.mine_stacks
+        slot = -1
+        for mine in s.mines:
+            slot += 1
             if mine < 0:
                 slot_terms.append((False, 0.0))
             else:
                 pts = points[mine]
-                after = len(st) + 1
+                after = len(stacks[slot]) + 1
                 defense = defenses[mine]
                 if after >= defense:
                     over = overseers[mine]
