@@ -404,6 +404,19 @@ def test_a_narrow_root_out_of_time_plays_the_favourite_and_a_short_heuristic_is_
         ISMCTSBot(seed=1, iterations=5).decide(Short(), g.view(0), 0, ids)
 
 
+def test_a_short_heuristic_steering_the_tree_is_named() -> None:
+    class Short(kum.KingsUnderMountains):
+        def heuristic(self, state: Any, actions: list[int]) -> list[float]:
+            return [0.0] * (len(actions) - 1)
+
+    g = kum.Game(2, seed=3)
+    ids = g.legal_action_ids()
+    for trees in (1, 2):  # every move weighed, steered by the prior: the tree is the first to read the scores
+        bot = ISMCTSBot(seed=1, iterations=5, prior=1.0, breadth=0, trees=trees, split=False, parallel=False)
+        with pytest.raises(core.GameFault, match=r"the heuristic gave \d+ scores for \d+ actions"):
+            bot.decide(Short(), g.view(0), 0, ids)
+
+
 def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget() -> None:
     class Mine(kum.KingsUnderMountains):
         def heuristic(self, state: Any, actions: list[int]) -> list[float]:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from ..core.errors import GameFault
 from ..core.game import CardGame
 
 __all__ = ["Plan", "grow", "merge", "sampler", "stats_of"]
@@ -36,11 +37,13 @@ def _prior(ids: Sequence[int], scores: Sequence[float] | None) -> dict[int, floa
     opinion). An infinite score is the end of the scale (+inf 1, -inf 0), NaN counts as 0."""
     if scores is None:
         return dict.fromkeys(ids, 1.0)
+    if len(scores) != len(ids):
+        raise GameFault(f"the heuristic gave {len(scores)} scores for {len(ids)} actions")
     finite = [x for x in scores if math.isfinite(x)]
     lo, hi = (min(finite), max(finite)) if finite else (0.0, 0.0)
     span = 1.0 / (hi - lo) if hi - lo > 1e-9 else 0.0
     out = {}
-    for a, x in zip(ids, scores, strict=True):
+    for a, x in zip(ids, scores, strict=False):  # (checked above: strict costs twice as much a pair)
         if x == math.inf:
             out[a] = 1.0
         elif not math.isfinite(x):

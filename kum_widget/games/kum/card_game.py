@@ -142,16 +142,29 @@ class KumRules(CardGame):
     def evaluate(self, state: State) -> list[float]:
         """Each seat's lead in expected points, squashed into [0, 1]: a claimed mine counts
         by how far its development has got (-points at worst, +points when done)."""
+        # Plain loops, no generators: this scores the end of every rollout.
         n = len(state.kings)
         pts, sizes, over = state.cards.points, state.cards.sizes, state.cards.overseers
+        stacks = state.stacks
         value = []
-        for p in range(n):
-            v = float(sum(pts[m] for m in state.developed[p]))
-            for m in state.claimed[p]:
-                progress = len(state.stacks[m]) / (sizes[m] + (1 if over[m] else 0))
+        for developed, claimed in zip(state.developed, state.claimed, strict=False):  # one entry a seat each
+            done = 0
+            for m in developed:
+                done += pts[m]
+            v = float(done)
+            for m in claimed:
+                progress = len(stacks[m]) / (sizes[m] + (1 if over[m] else 0))
                 v += pts[m] * (2.0 * (0.35 + 0.6 * progress) - 1.0)
             value.append(v)
-        return [1.0 / (1.0 + math.exp(-(value[p] - max(value[q] for q in range(n) if q != p)) / 5.0)) for p in range(n)]
+        out = []
+        exp = math.exp
+        for p in range(n):
+            rival = -math.inf  # the best of the others
+            for q in range(n):
+                if q != p and value[q] > rival:
+                    rival = value[q]
+            out.append(1.0 / (1.0 + exp(-(value[p] - rival) / 5.0)))
+        return out
 
     def secrets(self, state: State, seat: int) -> list[Any]:
         return [{"id": c} for c in state.hands[seat]]  # an id names both faces of a card

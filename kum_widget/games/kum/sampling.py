@@ -224,8 +224,9 @@ class Determinizer:
         s.claimed = [[chain[i] for i in c] for c in self._claimed]
         s.stacks = {
             chain[i]: [chain[j] for j in stack]
-            for c, stacks in zip(self._claimed, self._cstacks, strict=True)
-            for i, stack in zip(c, stacks, strict=True)
+            # (zip(strict=True) costs twice as much a pair: _plan builds these lists in step)
+            for c, stacks in zip(self._claimed, self._cstacks, strict=False)
+            for i, stack in zip(c, stacks, strict=False)
         }
         s.developed = [[chain[i] for i in d] for d in self._developed]
         s.mines = [chain[i] if i >= 0 else -1 for i in self._mines]
