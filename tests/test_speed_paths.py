@@ -493,15 +493,3 @@ def test_the_plays_are_every_card_on_every_target_the_rules_allow(players: int, 
     assert checked > 20
 
 
-
-def test_the_plays_are_the_same_when_the_slots_cache_is_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    # _plays keeps, for each set of mine-slot tops, the slots each value may go on; the
-    # cache is cleared when full, and a cleared or tiny cache changes no play.
-    from kum_widget.games.kum import rules
-
-    cases = [g._state for seed in range(3) for g in positions(2 + seed, seed, {}) if g._state.phase == st.PLAY]
-    expected = [_plays(s) for s in cases]
-    monkeypatch.setattr(rules, "_FITS_KEPT", 3)
-    rules._FITS.clear()
-    assert [_plays(s) for s in cases] == expected
-    assert len(rules._FITS) <= 3 and len(cases) > 20

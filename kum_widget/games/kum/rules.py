@@ -45,27 +45,11 @@ def can_follow(top: int | None, value: int) -> bool:
     return FOLLOWS[0 if top is None else top + 1][value]
 
 
-_FITS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}  # the mine slots' tops -> the slots each value may go on
-_FITS_KEPT = 50_000  # at most (12 ** 4 tops for 4 slots, fewer seen): cleared when full
-
-
-def _fits(tops: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """For each creature value, the mine slots it may go on, given each slot's top
-    (FOLLOWS's row: the top's value + 1, 0 for an empty stack, -1 for a slot with no mine)."""
-    if len(_FITS) >= _FITS_KEPT:
-        _FITS.clear()
-    fits = _FITS[tops] = tuple(
-        tuple(slot for slot, top in enumerate(tops) if top >= 0 and FOLLOWS[top][v]) for v in range(MAX_VALUE + 1)
-    )
-    return fits
-
-
 def _plays(s: State) -> list[int]:
     # Hot path (once per turn). Plain loops: on Python 3.11 a comprehension is a call of
     # its own, which costs more than the few pairs it visits. Cards in id order, then
     # targets in order, so the ids (card * m + slot, then offset + card * n + k) come
-    # out sorted without a sort. Which slots take which value depends only on the slots'
-    # tops, and the same tops come back again and again in a search: _fits keeps them.
+    # out sorted without a sort.
     cards = s.cards
     values = cards.values
     follows = FOLLOWS
@@ -74,19 +58,20 @@ def _plays(s: State) -> list[int]:
     hand = sorted(s.hands[cur])
     m = s.m
     mines = s.mines
-    tops: list[int] = []
+    open_rows: list[tuple[int, tuple[bool, ...]]] = []
     slot = 0
     for st in s.mine_stacks:
-        tops.append((values[st[-1]] + 1 if st else 0) if mines[slot] >= 0 else -1)
+        if mines[slot] >= 0:
+            open_rows.append((slot, follows[values[st[-1]] + 1] if st else empty))
         slot += 1
-    key = tuple(tops)
-    fits = _FITS.get(key) or _fits(key)
     out: list[int] = []
     add = out.append
     for c in hand:
+        v = values[c]
         cm = c * m
-        for slot in fits[values[c]]:
-            add(cm + slot)
+        for slot, row in open_rows:
+            if row[v]:
+                add(cm + slot)
     claimed = s.claimed[cur]
     if claimed:
         own = s.kings[cur]
