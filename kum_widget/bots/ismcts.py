@@ -195,15 +195,15 @@ class ISMCTSBot:
     (``kum_widget.bots.helper``): None (the default) for the games that ship with
     kum_widget when it pays (two cores or more, and not inside a worker process such as the
     lab's, and unless the environment variable ``KUM_WIDGET_PARALLEL`` is ``0``, ``false``,
-    ``no`` or ``off``: the switch for every bot, those made by name too), True for any game it can import (the helper
-    keeps a module as it first imported it: not while the game's code changes), False
-    never.
+    ``no`` or ``off``: the switch for every bot, those made by name too), True for any
+    game it can import (the helper keeps a module as it first imported it: not while the
+    game's code changes), False never.
     Where a tree grows changes only the wait, never the move: each tree has its own
     seed and its own deals, and when the helper cannot take it (a game written in a
     notebook cell, which it cannot import) it grows here.
 
-    After each search, ``last_stats`` describes it: ``iterations`` run (fewer than the
-    ``budget`` when the choice was settled early or time ran out), the ``prior``,
+    After each search, ``last_stats`` describes it: the ``iterations`` run of its
+    ``budget``, the ``prior``,
     ``exploration`` and ``breadth`` (root moves weighed) used, ``seconds``, ``trees``,
     ``split`` (whether the trees split the root: not with fewer than two moves a tree),
     ``helped`` (a tree grew in the helper), ``rollout_depth`` (None: rollouts play to the
