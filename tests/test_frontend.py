@@ -132,6 +132,23 @@ def test_renders_the_board(page, artifacts: Path) -> None:  # type: ignore[no-un
     page.screenshot(path=str(artifacts / "frontend-start.png"), full_page=True)
 
 
+def test_playable_cards_are_lit_before_any_hover(page) -> None:  # type: ignore[no-untyped-def]
+    """A card that starts a legal move wears a ring at once, as a target does; a card
+    that starts none (the bot's hand) wears none; the chosen card's stronger ring wins."""
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    shadow = "el => getComputedStyle(el).boxShadow"
+    card_id = page.locator('[data-zone="hand 0"] [data-playable]').first.get_attribute("data-card")
+    playable = page.locator(f'[data-card="{card_id}"]')
+    lit = playable.evaluate(shadow)
+    plain = page.locator('[data-zone="hand 1"] .kum-card').first.evaluate(shadow)
+    assert page.locator('[data-zone="hand 1"] button').count() == 0
+    assert lit != plain and lit.count("rgb") == plain.count("rgb") + 1  # the ring, over the card's own shadow
+    playable.click()
+    assert playable.get_attribute("aria-pressed") == "true"
+    assert playable.evaluate(shadow) not in (lit, plain)
+
+
 def test_select_lights_targets_without_a_round_trip(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
