@@ -110,6 +110,11 @@ def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -
         assert steps < 500, "the game did not end"
     assert mid_shot, "no buying click after step 14 to photograph"
     board.screenshot(path=str(artifacts / "court-over.png"))
+    # each stacked pile's cards share one height (the daemons' court mixes short and tall cards): a straight edge
+    heights = board.evaluate("""b => [...b.querySelectorAll('.kum-layout-stack > .kum-zone-body')]
+        .map(z => [...z.querySelectorAll(':scope > .kum-card')].map(c => Math.round(c.getBoundingClientRect().height)))
+        .filter(hs => hs.length > 1)""")
+    assert heights and all(len(set(hs)) == 1 for hs in heights), heights
     status = board.locator(".kum-status").text_content() or ""
     assert status.startswith("Game over after turn"), status
     shown = float(board.locator("[data-score='0']").text_content() or "nan")

@@ -210,6 +210,9 @@ def test_discard_phase_offers_discards(page) -> None:  # type: ignore[no-untyped
     mount(page, w)
     discards = page.locator('[data-zone="hand 0"] [data-action^="discard"]')
     assert discards.count() == 2
+    # a card that is a move in itself: dashed like a target zone, without the chosen card's ring
+    looks = discards.first.evaluate("el => [getComputedStyle(el).outlineStyle, getComputedStyle(el).boxShadow]")
+    assert looks == ["dashed", page.locator('[data-zone="hand 1"] .kum-card').first.evaluate("el => getComputedStyle(el).boxShadow")]
     discards.first.click()
     feed_back(page, w)
     assert game.phase == "draw" and w.offered == ["draw deck"]
