@@ -178,12 +178,14 @@ function seatPanel(s, player, board, ctx) {
 }
 
 function gameOver(board, seats, on, busy, live) {
-  const columns = [];
-  for (const s of seats) for (const c of s.counters || []) if (!columns.includes(c.label)) columns.push(c.label);
+  const counter = (p, label) => ((seats.find((x) => x.seat === p.seat) || {}).counters || []).find((x) => x.label === label);
+  const labels = [];
+  for (const s of seats) for (const c of s.counters || []) if (!labels.includes(c.label)) labels.push(c.label);
+  // a counter that says what the last column says for every player (a running score) is left out, not shown twice
+  const columns = labels.filter((label) => !board.players.every((p) => p.score !== undefined && String(counter(p, label)?.value) === String(p.score)));
   const rows = board.players.map((p) => {
-    const s = seats.find((x) => x.seat === p.seat) || {};
     const cells = columns.map((label) => {
-      const c = (s.counters || []).find((x) => x.label === label);
+      const c = counter(p, label);
       return h("td", {}, c ? String(c.value) : "");
     });
     return h("tr", { class: p.winner ? "kum-winner" : "" },

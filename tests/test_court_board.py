@@ -185,6 +185,23 @@ def test_game_over_shows_the_score_breakdown() -> None:
         assert board["status"].startswith(f"Game over after turn {s.turn}: {game.score(s)} points, {game.rank(s)}")
 
 
+def test_the_finished_row_offers_no_prices_and_no_fights() -> None:
+    """Once the game is over nothing is for sale and nobody fights: the Society Row's cards
+    lie there without a price badge or a fight's prompt."""
+    seen = 0
+    for game, s in random_games({}, games=6, seed=11):
+        if not game.is_over(s):
+            continue
+        row = zone(game.board(game.view(s, 0), 0), "society row")
+        places = [z for z in row["zones"] if z.get("cards")]
+        seen += len(places)
+        for place in places:
+            assert not place.get("badges"), place
+            text = json.dumps(place["cards"])
+            assert "your strength" not in text and "Fight:" not in text, text  # (a card's own power may name CP)
+    assert seen  # some games end with cards in the row
+
+
 def test_check_game_passes_with_the_board() -> None:
     report = core.check_game(CourtOfTheThreeClans(full_court="closed"), games=4)
     assert report.ok, str(report)

@@ -227,6 +227,8 @@ def test_game_over_panel_and_cleanup(page, artifacts: Path) -> None:  # type: ig
     assert panel.count() == 1
     for seat, score in enumerate(w.game.scores()):
         assert page.locator(f'[data-score="{seat}"]').text_content() == str(score)
+    # the seats' "score" counter says what "Final score" says: one column, not two
+    assert page.locator(".kum-over thead th").all_text_contents() == ["Player", "developed", "undeveloped", "Final score"]
     page.screenshot(path=str(artifacts / "frontend-over.png"), full_page=True)
     assert page.evaluate("() => window.model.listeners()") > 0
     page.evaluate("() => window.cleanup()")

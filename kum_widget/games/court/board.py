@@ -100,6 +100,9 @@ def _place(game: CourtOfTheThreeClans, view: dict[str, Any], p: int) -> dict[str
     if card is None:
         return zone
     c = game.table[card]
+    if view["phase"] == OVER:  # nothing is for sale and nobody fights: the cards as they lie
+        zone["cards"] = [_card(game, card)]
+        return zone
     if c.prince:
         assert cost is not None
         if view["fights_per_turn"] == 0:
