@@ -746,9 +746,6 @@ def test_record_5000_digit_numbers_in_tags(tag: str) -> None:
     _, lines = record_lines(turns=0)
     value = "hand_size=" + "9" * 5000 if tag == "Rules" else "9" * 5000
     lines = [line for line in lines if not line.startswith(f"[{tag} ")] + [f'[{tag} "{value}"]']
-    if tag == "Seed":  # a whole number: any seed deals a game
-        assert kum.Game.from_record("\n".join(lines)).seed == 10**5000 - 1
-        return
     e = expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, tag.lower()[:4], "5000 digits")
     assert len(str(e)) < 200
 

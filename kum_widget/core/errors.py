@@ -10,7 +10,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Iterable
 
-__all__ = ["GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError", "shown", "shown_names"]
+__all__ = ["GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError", "cut", "shown", "shown_names"]
 
 
 class GameError(ValueError):
@@ -58,6 +58,11 @@ _BRIEF = _Brief()
 def shown(value: object, width: int = 60) -> str:
     """``repr(value)`` cut to ``width`` characters, safe for any value (messages quote it)."""
     text = _BRIEF.repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def cut(text: str, width: int = 200) -> str:
+    """``text`` cut to ``width`` characters (a message quoting another error's text)."""
     return text if len(text) <= width else text[: width - 3] + "..."
 
 

@@ -103,10 +103,10 @@ class CardGame:
                     setattr(cls, name, getattr(CardGame, name))
 
     def __init__(self, **options: Any) -> None:
-        unknown = sorted(set(options) - set(self.defaults))
+        unknown = [k for k in options if k not in self.defaults]  # keys of any type: nothing sorted or formatted whole
         if unknown:
             known = ", ".join(self.defaults) or "none"
-            raise InvalidOptionError(f"{self.title or type(self).__name__}: unknown option {unknown[0]!r} (options: {known})")
+            raise InvalidOptionError(f"{self.title or type(self).__name__}: unknown option {shown(unknown[0], 44)} (options: {known})")
         for key, value in options.items():
             default = self.defaults[key]
             if type(value) is not type(default) and not (type(default) is float and type(value) is int):
@@ -124,6 +124,9 @@ class CardGame:
         """The same game with some options changed (``simulate``'s rule variants)."""
         if not isinstance(options, Mapping):
             raise InvalidOptionError(f"options must be a mapping of option names to values, got {shown(options)}")
+        bad = [k for k in options if not isinstance(k, str)]
+        if bad:  # ** takes text keys only (a TypeError otherwise)
+            raise InvalidOptionError(f"{self.title or type(self).__name__}: an option's name is text, got {shown(bad[0])}")
         return type(self)(**{**self.rules, **options})
 
     def check_players(self, players: int) -> None:

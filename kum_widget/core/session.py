@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from . import records
-from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, shown
+from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
 from .game import CardGame
 
 __all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
@@ -63,7 +63,7 @@ def new_session(game: CardGame, players: Any = None, *, seed: int | None = None,
             raise InvalidOptionError(f"{type(game).__name__}.new_session() must return a core Session, got {type(session).__name__}")
         return session
     if setup:
-        raise InvalidOptionError(f"{game.title or game.name}: unknown option {sorted(setup)[0]!r} for a new game")
+        raise InvalidOptionError(f"{game.title or game.name}: unknown option {shown(next(iter(setup)), 44)} for a new game")
     return Session(game, players, seed=seed)
 
 
@@ -287,21 +287,35 @@ class Session:
         """Take back up to ``steps`` actions; return how many were undone."""
         steps = min(self._steps(steps), len(self._history))
         if steps:
-            keep = len(self._history) - steps
-            self._future.extend(reversed(self._history[keep:]))
-            self._future_movers.extend(reversed(self._movers[keep:]))
-            del self._history[keep:], self._logs[keep:], self._movers[keep:]
-            del self._checkpoints[keep // CHECKPOINT_EVERY + 1:]
-            self._state = self._rebuilt()
+            self._take_back(steps)
             self._changed()
         return steps
+
+    def _take_back(self, steps: int) -> None:
+        """Undo's work, without telling listeners. The slow part (the position rebuilt)
+        comes first, so a Ctrl-C during it leaves the session as it was."""
+        keep = len(self._history) - steps
+        state = self._position_after(keep)
+        self._future.extend(reversed(self._history[keep:]))
+        self._future_movers.extend(reversed(self._movers[keep:]))
+        del self._history[keep:], self._logs[keep:], self._movers[keep:]
+        del self._checkpoints[keep // CHECKPOINT_EVERY + 1:]
+        self._state = state
 
     def redo(self, steps: int = 1) -> int:
         """Re-apply up to ``steps`` undone actions; return how many were redone."""
         steps = min(self._steps(steps), len(self._future))
-        for _ in range(steps):
-            self._future_movers.pop()
-            self._push(self._future.pop())
+        done = 0
+        try:
+            for _ in range(steps):
+                self._push(self._future[-1])  # taken off the redo list only once it is played
+                self._future.pop()
+                self._future_movers.pop()
+                done += 1
+        except BaseException:  # a game fault or Ctrl-C part-way: the steps already redone go back
+            if done:
+                self._take_back(done)
+            raise
         if steps:
             self._changed()
         return steps
@@ -311,8 +325,9 @@ class Session:
         showing this session follows."""
         if not isinstance(other, Session) or type(other.game) is not type(self.game):
             raise InvalidOptionError(f"load takes a session of the same game, got {type(other).__name__}")
+        state = other.game.clone(other._state)  # first: a Ctrl-C during the copy changes nothing
         self.game, self._names, self._seed = other.game, other._names, other._seed
-        self._state = other.game.clone(other._state)
+        self._state = state
         self._copy_history(other, self)
         self._load_extra(other)
         self._changed()
@@ -426,7 +441,10 @@ class Session:
         except Exception as exc:  # a bug in the game's apply(): put the position back, say so
             self._state = self._rebuilt()
             raise GameFault(f"{self._title()}'s apply() failed on {self._text(aid)!r} "
-                            f"({type(exc).__name__}: {exc}); the position is as it was") from exc
+                            f"({type(exc).__name__}: {cut(str(exc))}); the position is as it was") from exc
+        except BaseException:  # Ctrl-C (KeyboardInterrupt) part-way through: the position as it was
+            self._state = self._rebuilt()
+            raise
         events = list(events) if events else []  # the log's own list, whatever the game kept
         history = self._history
         history.append(aid)

@@ -289,6 +289,8 @@ class Game(Session):
     def describe(self, event: Event, viewer: int | None = None, *, spectator: bool = False) -> str:
         """An event as a sentence for ``viewer`` (None: the full table), hiding a deck
         draw from other seats; ``spectator=True`` hides it from everyone."""
+        if not isinstance(event, Event):
+            raise InvalidStateError(f"describe takes an event of this game (from apply() or log), got {shown(event)}")
         if viewer is not None:
             viewer = self._seat(viewer)
         return describe(event, self.deck, self.players, -1 if spectator else viewer)
@@ -378,6 +380,8 @@ class Game(Session):
                 raise InvalidActionError(f"{card} is not a card of this game's deck")
             return f"#{card.id}"
         if type(card) is int:
+            if not 0 <= card < len(self.deck):  # before formatting: a huge int cannot be written out
+                raise InvalidActionError(f"card id must be 0..{len(self.deck) - 1}, got {shown(card)}")
             return f"#{card}"
         if isinstance(card, str):
             return card

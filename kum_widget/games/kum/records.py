@@ -87,8 +87,8 @@ def _start_state(cls: type[Game], players: Any, kings: Any, rules: Rules, seed: 
         raise InvalidStateError(f"first_player: expected a seat 0..{len(names) - 1}, got {shown(first)}")
     if layout is not None:
         return load_layout(rules, names, king_ids, layout, seed=None, first=first, strict=True)
-    if type(seed) is not int or seed < 0:
-        raise InvalidStateError(f"seed: expected a whole number >= 0 (or a layout), got {shown(seed)}")
+    if type(seed) is not int or not 0 <= seed < 2**64:  # as kum.Game(seed=...) takes them
+        raise InvalidStateError(f"seed: expected a whole number 0..2**64-1 (or a layout), got {shown(seed)}")
     return setup(rules, names, seed, [RACES[k] for k in king_ids], first)
 
 
