@@ -267,3 +267,12 @@ def test_a_game_fault_during_redo_takes_back_the_steps_redone() -> None:
         FaultsLater.fail_at = None
     assert _snapshot(session) == before  # the steps redone before the fault went back (they stayed, unannounced)
     assert session.redo(4) == 4
+
+
+def test_a_saved_option_a_game_s_own_init_fails_on_is_a_save_error() -> None:
+    """Expeditions (written from GAMES.md) formats a bad 'hand' into its message: a 5001-digit
+    one raised Python's bare ValueError through Session.from_dict."""
+    data = core.Session(Expeditions(), 2, seed=3).to_dict()
+    data["options"]["hand"] = 10**5000
+    with pytest.raises(core.InvalidSaveError, match=r"options: Expeditions\(\.\.\.\) refused them \(ValueError"):
+        core.Session.from_dict(data, game=Expeditions())

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import GameError, InvalidSaveError, shown
+from .errors import GameError, InvalidSaveError, cut, shown
 from .game import CardGame
 from .registry import game_class
 
@@ -53,8 +53,8 @@ def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) 
         return cls(**options)
     except GameError as exc:
         raise InvalidSaveError(f"options: {exc}") from None
-    except TypeError as exc:  # a game whose __init__ takes other arguments
-        raise InvalidSaveError(f"options: {exc}") from None
+    except Exception as exc:  # a game whose __init__ takes other arguments, or fails on a value it did not expect
+        raise InvalidSaveError(f"options: {cls.__name__}(...) refused them ({type(exc).__name__}: {cut(str(exc))})") from None
 
 
 def _replay(session: Session, texts: Any, where: str) -> None:
