@@ -7,6 +7,7 @@ from __future__ import annotations
 import _thread
 import os
 import re
+import socket
 import stat
 import threading
 import time
@@ -64,12 +65,26 @@ def test_save_replay_refuses_a_fifo_and_leaves_it(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["pipe"]  # no temporary file left beside it
 
 
-def test_save_replay_refuses_a_device() -> None:
-    before = os.stat(os.devnull)
-    with pytest.raises(core.InvalidOptionError, match="not a regular file"):
-        kum.save_replay(kum.Game(seed=1), os.devnull)  # as root this replaced /dev/null
-    after = os.stat(os.devnull)
-    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+def test_save_replay_refuses_a_device_and_a_socket(tmp_path: Path) -> None:
+    """As root, save_replay(g, os.devnull) replaced /dev/null. The device here is a copy of
+    /dev/null made in a temporary folder (as root), so a regression cannot touch the real one;
+    without root nothing in /dev can be replaced anyway, and /dev/null itself is tried."""
+    if os.geteuid() == 0:
+        device = tmp_path / "null"
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    else:
+        device = Path(os.devnull)
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(tmp_path / "sock"))
+    try:
+        for node in (device, tmp_path / "sock"):
+            before = node.lstat()
+            with pytest.raises(core.InvalidOptionError, match="not a regular file"):
+                kum.save_replay(kum.Game(seed=1), node)
+            after = node.lstat()
+            assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    finally:
+        sock.close()
 
 
 def test_save_replay_cuts_a_long_path_in_its_message(tmp_path: Path) -> None:
