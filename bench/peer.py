@@ -8,11 +8,9 @@ is also given as a ratio to its OpenSpiel counterpart, which moves much less tha
 absolute figure from one machine (or one busy hour) to another. The rates are measured in
 interleaved rounds (OpenSpiel, then each of ours, then again) so that a drifting VM moves
 both sides alike; the ISMCTS decisions take turns with short runs of OpenSpiel, which
-give their rows a reference of their own from the same seconds. The rates are one
-process on one core; ISMCTS is timed as a player
-waits for it (the default bot grows its second tree in its helper process, on a second
-core) and again in one process (``parallel=False``: what a decision costs a core, the
-moves the same). Random choices are seeded, so runs replay.
+give their rows a reference of their own from the same seconds. Everything runs in one
+process on one core: ISMCTS is timed as a player waits for it, the default bot growing
+its trees one after the other. Random choices are seeded, so runs replay.
 Needs the bench group: `uv sync --locked --all-extras --group bench` (make test never installs it).
 """
 
@@ -93,12 +91,6 @@ def example_step(game: Any, seed: int) -> Step:
     return step
 
 
-def helper_note() -> str:
-    from kum_widget.bots.helper import Helper
-
-    return "its second tree in the helper process" if Helper.worth_it() else "one core: no helper"
-
-
 def budget(game: type) -> str:
     return (f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}/{game.search_breadth or 'all'}"
             f"/{game.search_trees}")
@@ -137,21 +129,15 @@ def main() -> None:
             rate.run(args.seconds / args.rounds)
     # ISMCTS decisions taking turns with short runs of OpenSpiel, which gives these rows their
     # own reference from the same seconds (a VM that drifts between the rates and here would
-    # move the ratio); then the same decisions in one process (the trees one after the other:
-    # the CPU a decision costs)
+    # move the ratio)
     near = Rate(openspiel_step(peer, random.Random(1)))
-    thinking = {
-        "kum": decision_times(lambda i: kum.Game(2, seed=i), 9), "court": decision_times(lambda i: kum.Court(seed=i), 2),
-        "kum_alone": decision_times(lambda i: kum.Game(2, seed=i), 9, parallel=False),
-        "court_alone": decision_times(lambda i: kum.Court(seed=i), 2, parallel=False),
-    }
+    thinking = {"kum": decision_times(lambda i: kum.Game(2, seed=i), 9), "court": decision_times(lambda i: kum.Court(seed=i), 2)}
     times: dict[str, list[float]] = {key: [] for key in thinking}
     for _ in range(args.decisions):
         for key, decisions in thinking.items():
             near.run(0.1)
             times[key].append(next(decisions))
     kum_times, court_times = times["kum"], times["court"]
-    kum_alone, court_alone = statistics.median(times["kum_alone"]), statistics.median(times["court_alone"])
 
     os_ = rates["openspiel"]
     ref_g, ref_a = os_.games_per_s, os_.actions_per_s
@@ -170,8 +156,6 @@ def main() -> None:
         ("   crazy_eights games/s among the ISMCTS rows", None, near_g, ""),
         ("5  ISMCTS s/decision, KUM 2p (vs s/OS game)", kum_s, 1 / near_g, f"{min(kum_times):.2f}-{max(kum_times):.2f}"),
         ("   ISMCTS s/decision, court (vs s/OS game)", court_s, 1 / near_g, f"{min(court_times):.2f}-{max(court_times):.2f}"),
-        ("   ISMCTS s/decision in one process, KUM", kum_alone, 1 / near_g, "parallel=False"),
-        ("   ISMCTS s/decision in one process, court", court_alone, 1 / near_g, "parallel=False"),
         ("6  court rules random, games/s", rates["court_rules"].games_per_s, ref_g, f"{rates['court_rules'].per_game:.0f}"),
         ("   kum.Court API random, games/s", rates["court_api"].games_per_s, ref_g, f"{rates['court_api'].per_game:.0f}"),
     ]
@@ -179,8 +163,7 @@ def main() -> None:
         f"peer benchmark: Python {sys.version.split()[0]}, open_spiel {version('open_spiel')}, {peer} "
         f"({peer.num_players()} players); {args.rounds} round(s) x {args.seconds / args.rounds:.2g} s per rate, "
         f"ISMCTS median of {args.decisions} decisions (the default bot: iterations/prior/exploration/breadth/trees the game's, "
-        f"KUM {budget(kum.KingsUnderMountains)}, court {budget(CourtOfTheThreeClans)}); rates on one core, ISMCTS "
-        f"as a player waits ({helper_note()}) and in one process"
+        f"KUM {budget(kum.KingsUnderMountains)}, court {budget(CourtOfTheThreeClans)}); one process on one core"
     )
     print(f"{'figure':<46} {'ours':>10} {'OpenSpiel':>10} {'ours/OS':>9}  {'actions/game; s range'}")
     for label, ours, theirs, extra in rows:
@@ -192,8 +175,7 @@ def main() -> None:
         out = {name: {"games_per_s": round(r.games_per_s, 2), "actions_per_s": round(r.actions_per_s), "actions_per_game": round(r.per_game, 1)}
                for name, r in rates.items()}
         out["openspiel_games_per_s_among_ismcts"] = round(near_g, 2)
-        out["ismcts_s_per_decision_median"] = {"kum": round(kum_s, 4), "court": round(court_s, 4),
-                                               "kum_one_process": round(kum_alone, 4), "court_one_process": round(court_alone, 4)}
+        out["ismcts_s_per_decision_median"] = {"kum": round(kum_s, 4), "court": round(court_s, 4)}
         out["meta"] = {"open_spiel": version("open_spiel"), "peer": str(peer), "python": sys.version.split()[0], "rounds": args.rounds, "seconds": args.seconds}
         print(json.dumps(out))
 

@@ -23,8 +23,8 @@ meets it.
 
 The ISMCTS rows time each day's default budget (1000 iterations then; the games' own,
 steered budgets now): a smaller search is part of that speed-up, not only faster code.
-They are what a player waits: today's court grows the second of its two trees in the
-bot's helper process, on the second core (the rates are one process on one core).
+They are what a player waits, and like the rates one process on one core: the bot grows
+its trees one after the other.
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ def main() -> None:
             for side in sides.values():
                 side.close()
     print(f"speed-up against {args.base} (the issue's code), {args.rounds} rounds of {args.slices} alternating slices: medians, "
-          f"and the speed-up's spread over the rounds; Python {sys.version.split()[0]}; rates on one core, ISMCTS as a player waits (the court: its helper on a second core)")
+          f"and the speed-up's spread over the rounds; Python {sys.version.split()[0]}; one process on one core each side")
     print(f"{'figure':<42} {'base':>9} {'today':>9} {'x (rounds)':>19} {'issue base':>12} {'-> there':>13} {'goal':>8}  verdict")
     rounds = range(args.rounds)
     for key, (label, issue, goal, higher) in FIGURES.items():

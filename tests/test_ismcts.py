@@ -412,7 +412,7 @@ def test_a_short_heuristic_steering_the_tree_is_named() -> None:
     g = kum.Game(2, seed=3)
     ids = g.legal_action_ids()
     for trees in (1, 2):  # every move weighed, steered by the prior: the tree is the first to read the scores
-        bot = ISMCTSBot(seed=1, iterations=5, prior=1.0, breadth=0, trees=trees, split=False, parallel=False)
+        bot = ISMCTSBot(seed=1, iterations=5, prior=1.0, breadth=0, trees=trees, split=False)
         with pytest.raises(core.GameFault, match=r"the heuristic gave \d+ scores for \d+ actions"):
             bot.decide(Short(), g.view(0), 0, ids)
 
@@ -442,8 +442,7 @@ def test_a_game_that_writes_its_own_heuristic_starts_from_the_core_search_budget
 PINNED_SEARCH = "40d5600893f1dbbe6f7fbce29156d89ff1e684f50878550b937f65d9c84794c9"
 
 
-# The same for two trees (the default since they may grow at once): the same hash whether
-# the second tree grew in the helper process or here.
+# The same for two trees (the games' default), summed and split.
 PINNED_TWO_TREES = "2c19b611bc18c7e50e6908e70d48a08174c89e2e91286cb2f38d8697dd75493c"
 PINNED_SPLIT_TREES = "8ce836145094bbe502c79d615f63aa3ef4aada4eaab606cb92daee6037eca117"  # the two trees splitting the root's moves
 
@@ -470,79 +469,6 @@ def test_the_search_plays_the_pinned_decisions() -> None:
     assert digest == PINNED_SEARCH
 
 
-@pytest.mark.parametrize("parallel", [False, True])
-def test_two_trees_play_the_pinned_decisions_wherever_they_grow(parallel: bool) -> None:
-    assert pinned_decisions(trees=2, split=False, parallel=parallel)[1] == PINNED_TWO_TREES
-    assert pinned_decisions(trees=2, split=True, parallel=parallel)[1] == PINNED_SPLIT_TREES
-
-
-def test_the_search_pauses_the_cyclic_collector_and_gives_it_back() -> None:
-    import gc
-
-    seen: list[bool] = []
-
-    class Watched(kum.KingsUnderMountains):
-        fail = False
-
-        def evaluate(self, state: Any) -> list[float]:
-            seen.append(gc.isenabled())
-            if self.fail:
-                raise RuntimeError("a game's own bug")
-            return super().evaluate(state)
-
-    game, rules = mid_game(3, 30), Watched()
-    seat, ids = game.current_player, game.legal_action_ids()
-    assert gc.isenabled()
-    ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
-    assert seen and not any(seen) and gc.isenabled()  # paused while it searched, then back on
-    gc.disable()
-    try:
-        ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
-        assert not gc.isenabled()  # a caller's own choice stands
-    finally:
-        gc.enable()
-    rules.fail = True
-    with pytest.raises(RuntimeError, match="own bug"):
-        ISMCTSBot(iterations=20, seed=1).decide(rules, game.view(seat), seat, ids)
-    assert gc.isenabled()  # given back when the search fails too
-
-
-def test_overlapping_searches_keep_the_collector_paused_until_the_last_ends() -> None:
-    # Two threads: the first search ends while the second is still searching. The second
-    # must stay paused (the first gave nothing back early), and the collector comes back on
-    # when the second ends.
-    import gc
-    import threading
-
-    first_searching, second_searching, first_done = threading.Event(), threading.Event(), threading.Event()
-    seen_by_second: list[bool] = []
-
-    class First(kum.KingsUnderMountains):
-        def evaluate(self, state: Any) -> list[float]:
-            first_searching.set()
-            second_searching.wait(10)
-            return super().evaluate(state)
-
-    class Second(kum.KingsUnderMountains):
-        def evaluate(self, state: Any) -> list[float]:
-            second_searching.set()
-            first_done.wait(10)
-            seen_by_second.append(gc.isenabled())
-            return super().evaluate(state)
-
-    game = mid_game(3, 30)
-    seat, ids = game.current_player, game.legal_action_ids()
-
-    def first() -> None:
-        ISMCTSBot(iterations=20, seed=1).decide(First(), game.view(seat), seat, ids)
-        first_done.set()
-
-    one = threading.Thread(target=first)
-    one.start()
-    assert first_searching.wait(10)
-    two = threading.Thread(target=lambda: ISMCTSBot(iterations=20, seed=2).decide(Second(), game.view(seat), seat, ids))
-    two.start()
-    one.join(30)
-    two.join(30)
-    assert first_done.is_set() and seen_by_second and not any(seen_by_second)
-    assert gc.isenabled()
+def test_two_trees_play_the_pinned_decisions() -> None:
+    assert pinned_decisions(trees=2, split=False)[1] == PINNED_TWO_TREES
+    assert pinned_decisions(trees=2, split=True)[1] == PINNED_SPLIT_TREES

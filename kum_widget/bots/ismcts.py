@@ -23,31 +23,28 @@ With ``trees`` (the game's ``search_trees``) above 1, independent trees share th
 either each weighs every root move and their roots' visits are summed (root
 parallelisation, Chaslot, Winands and van den Herik, 2008), or (``split``, the game's
 ``search_split``) each weighs its share of the root's moves and the best on average of
-their favourites is played. Each tree has its own seed and its own chain of deals, so the
-last can grow in the helper process (:mod:`.helper`) at the same time as the others grow
-here, and the move is the same wherever it grew.
+their favourites is played. Each tree has its own seed and its own chain of deals. The
+trees grow one after the other in the bot's own process: a search starts no process and
+leaves Python's garbage collector alone (its settings are the program's, a kernel's).
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import random
-import threading
 import time
+import warnings
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ..core.errors import GameError, GameFault, shown
 from ..core.game import CardGame
 from .common import game_of_view, ids_of
-from .helper import Helper, serve
 from .tree import Plan, grow, merge, sampler, stats_of
 
 __all__ = ["ISMCTSBot"]
 
 _LONG = 100_000  # a rollout with no evaluate() stops here at the latest
-_PATIENCE = 30.0  # seconds the helper may take beyond its tree's time before it is stopped as broken
 _MAX_TREES = 64  # more trees than that share a budget into crumbs
 
 
@@ -90,20 +87,6 @@ def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int
     )
 
 
-def _parallel(value: Any) -> bool | None:
-    if value is not None and type(value) is not bool:
-        raise GameError(f"parallel must be None (when it pays), True or False, got {shown(value)}")
-    return value
-
-
-def _helped(parallel: Any, game: CardGame) -> bool:
-    """Does this search send a tree to the helper (``parallel`` checked again: a bot's
-    attributes are anyone's to set)?"""
-    if _parallel(parallel) is None:  # the games that ship with kum_widget, where it pays (see .helper)
-        return type(game).__module__.startswith("kum_widget.") and HELPER.worth_it()
-    return bool(parallel)
-
-
 def _trees(value: Any, whose: str) -> int:
     if type(value) is not int or not 1 <= value <= _MAX_TREES:
         raise GameError(f"{whose} must be a whole number from 1 to {_MAX_TREES}, got {shown(value)}")
@@ -117,54 +100,6 @@ def _favourites(ids: Sequence[int], scores: Sequence[float], allowed: set[int], 
         raise GameFault(f"the heuristic gave {len(scores)} scores for {len(ids)} actions")
     order = sorted((i for i in range(len(ids)) if ids[i] in allowed), key=lambda i: -scores[i] if scores[i] == scores[i] else math.inf)
     return [ids[i] for i in order[:breadth]]
-
-
-class _CollectorPause:
-    """The cyclic garbage collector paused while any search runs (a context manager).
-
-    A search's tree and deals hold no cycles (reference counting frees them), so the
-    collector finds nothing in them, yet a game whose heuristic keeps growing caches sets
-    it off again and again (the court: 1,381 collections in 30 decisions, a tenth of their
-    time, none collecting anything). Searches may overlap (threads, or a search inside a
-    game's hook): the first to start pauses the collector if it was on, the last to end
-    turns it back on. Cycles made meanwhile wait for the next collection after that."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._searches = 0
-        self._resume = False
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._searches == 0:
-                self._resume = gc.isenabled()
-                gc.disable()
-            self._searches += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._searches -= 1
-            if self._searches == 0 and self._resume:
-                gc.enable()
-
-
-_PAUSE = _CollectorPause()
-HELPER = Helper(__name__)  # this process's helper: it grows a decision's last tree (kum_widget.bots.helper)
-
-
-def serve_helper(answers_fd: int) -> None:
-    """The helper process's program: grow each tree asked for."""
-    serve(answers_fd, _grow_elsewhere)
-
-
-def _grow_elsewhere(game: CardGame, view: dict[str, Any], seat: int, position: Any, seed: int, budget: int,
-                    until: float | None, plan: Plan) -> tuple[dict[int, tuple[int, float]], int, list[int]]:
-    """One tree grown in the helper, as it would grow here: its root's statistics.
-    ``until``: the search's deadline on the wall clock (the one clock both processes share)."""
-    deadline = None if until is None else time.perf_counter() + (until - time.time())
-    with _PAUSE:
-        root, done = grow(game, sampler(game, view, seat, position), random.Random(seed), budget, deadline, plan)
-    return stats_of(root, plan.root_legal), done, sorted(root.children)
 
 
 class ISMCTSBot:
@@ -191,23 +126,15 @@ class ISMCTSBot:
     heuristic's best to the first, the second best to the second...), each tree weighing
     its share with its part of the budget, and play the best on average of the trees'
     most visited moves; None (the default) takes the game's ``CardGame.search_split``.
-    ``parallel``: grow the last tree in a helper process while this one grows the others
-    (``kum_widget.bots.helper``): None (the default) for the games that ship with
-    kum_widget when it pays (two cores or more, and not inside a worker process such as the
-    lab's, and unless the environment variable ``KUM_WIDGET_PARALLEL`` is ``0``, ``false``,
-    ``no`` or ``off``: the switch for every bot, those made by name too), True for any
-    game it can import (the helper keeps a module as it first imported it: not while the
-    game's code changes), False never.
-    Where a tree grows changes only the wait, never the move: each tree has its own
-    seed and its own deals, and when the helper cannot take it (a game written in a
-    notebook cell, which it cannot import) it grows here.
+    The trees grow one after the other in this process, each with its own seed and its own
+    chain of deals. ``parallel`` (None, True or False), from earlier versions, is accepted
+    and does nothing (True or False with a ``DeprecationWarning``).
 
     After each search, ``last_stats`` describes it: the ``iterations`` run of its
     ``budget``, the ``prior``,
     ``exploration`` and ``breadth`` (root moves weighed) used, ``seconds``, ``trees``,
     ``split`` (whether the trees split the root: not with fewer than two moves a tree),
-    ``helped`` (a tree grew in the helper), ``rollout_depth`` (None: rollouts play to the
-    end), ``root_children`` (how many moves any root tried: on a deal that allows none of
+    ``rollout_depth`` (None: rollouts play to the end), ``root_children`` (how many moves any root tried: on a deal that allows none of
     a root's moves, it tries others), ``visits`` (each weighed move's visits, summed over
     the trees), ``means`` (its rewards summed over the trees, over those visits) and
     ``tops`` (split: each tree's most visited move, None for a tree that ran no iteration;
@@ -217,9 +144,7 @@ class ISMCTSBot:
     smaller than ``trees``. With no iteration run (a time limit too short), the bot plays
     the heuristic's favourite on one deal, or a move at random with no heuristic.
 
-    While it searches, Python's cyclic garbage collector is paused (``gc``: reference
-    counting still frees everything without cycles) and turned back on when the last
-    search running ends, if it was on when the first began.
+    A search starts no process and never touches Python's garbage collector.
     """
 
     def __init__(
@@ -251,7 +176,11 @@ class ISMCTSBot:
             _breadth(breadth, "breadth (or None: the game's)")
         if trees is not None:
             _trees(trees, "trees (or None: the game's)")
-        _parallel(parallel)
+        if parallel is not None:
+            if type(parallel) is not bool:
+                raise GameError(f"parallel must be None, True or False (and does nothing now), got {shown(parallel)}")
+            warnings.warn("ISMCTSBot(parallel=...) does nothing: every tree grows in the bot's own process "
+                          "(the helper process is gone); leave it out", DeprecationWarning, stacklevel=2)
         if split is not None:
             _split(split, "split (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
@@ -265,14 +194,13 @@ class ISMCTSBot:
         self.prior = prior
         self.breadth = breadth
         self.trees = trees
-        self.parallel = parallel
         self.split = split
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, "
-                f"exploration={self.exploration}, breadth={self.breadth}, trees={self.trees}, split={self.split}, parallel={self.parallel})")
+                f"exploration={self.exploration}, breadth={self.breadth}, trees={self.trees}, split={self.split})")
 
     def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
@@ -284,8 +212,7 @@ class ISMCTSBot:
     def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         if len(legal) == 1:
             return legal[0]
-        with _PAUSE:
-            return self._search(game, view, seat, legal, position)
+        return self._search(game, view, seat, legal, position)
 
     def _search(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], position: Any) -> int:
         start = time.perf_counter()
@@ -318,9 +245,9 @@ class ISMCTSBot:
         deadline = None if self.time_limit is None else start + self.time_limit
         if trees == 1:
             root, done = grow(game, sample, rng, budget, deadline, plan)
-            grown, helped = [(stats_of(root, root_legal), done, root.children)], False
+            grown = [(stats_of(root, root_legal), done, root.children)]
         else:
-            grown, helped = self._grow_trees(game, view, seat, position, sample, plans, budget, deadline)
+            grown = self._grow_trees(game, view, seat, position, sample, plans, budget, deadline)
         visits, rewards, children = merge(grown)
         # the most visited move (on average the best of those); split, each tree's most visited
         # move, and of those the best on average: visits compare only within a tree
@@ -336,7 +263,7 @@ class ISMCTSBot:
                            "seconds": time.perf_counter() - start, "root_children": children,
                            "visits": visits, "means": {a: rewards[a] / max(1, v) for a, v in visits.items()},
                            "rollout_depth": depth_limit if has_evaluate else None,
-                           "trees": trees, "split": bool(order), "tops": tops, "helped": helped}
+                           "trees": trees, "split": bool(order), "tops": tops}
         if ranked:
             return int(ranked[0][-1])
         # no iteration ran (a time limit): the heuristic's favourite on the probe deal, else any move
@@ -344,44 +271,17 @@ class ISMCTSBot:
         return best[0] if best else legal[rng.randrange(len(legal))]
 
     def _grow_trees(self, game: CardGame, view: dict[str, Any], seat: int, position: Any, sample: Any, plans: list[Plan],
-                    budget: int, deadline: float | None) -> tuple[list[tuple[dict[int, tuple[int, float]], int, Any]], bool]:
-        """Two trees or more, the last in the helper when it can: each tree's root statistics,
-        and whether the helper grew one."""
+                    budget: int, deadline: float | None) -> list[tuple[dict[int, tuple[int, float]], int, Any]]:
+        """Two trees or more, one after the other: each tree's root statistics."""
         trees = len(plans)
         rng = self._rng
         seeds = [rng.getrandbits(64) for _ in range(trees)]
         budgets = [budget // trees + (i < budget % trees) for i in range(trees)]
         grown = []
-        wanted = _helped(self.parallel, game) and budgets[-1] > 0 and len(plans[-1].root_legal) > 1
-        helper = HELPER if wanted and HELPER.acquire(game) else None
-        remote, pending, away = None, False, False
-        start = time.perf_counter()
-        try:
-            if helper is not None:
-                job = helper.pack(game, (view, seat, position, seeds[-1], budgets[-1],
-                                         None if deadline is None else time.time() + deadline - time.perf_counter(), plans[-1]))
-                if job is not None:
-                    pending = True  # from here, an interruption leaves an answer unread
-                    pending = away = helper.send(job)  # the last tree grows in the helper
-            here = trees - away
-            for i in range(here):
-                # a time limit: each tree grown here its share of the time left (else the first takes it all)
-                due = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (here - i)
-                root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
-                                  budgets[i], due, plans[i])
-                grown.append((stats_of(root, plans[i].root_legal), done, root.children))
-            if helper is not None and away:  # it has had as long as this process took, and far more
-                wait = (deadline - time.perf_counter() if deadline is not None else 5 * (time.perf_counter() - start)) + _PATIENCE
-                remote, pending = helper.answer(wait), False
-        finally:
-            if helper is not None:
-                if pending:  # stopped (an error, Ctrl-C) with the helper's answer unread: a new helper next time
-                    helper.close(kill=True)
-                helper.release()
-        if away:
-            if remote is None:  # the helper could not: the last tree grows here (its error, if any, shows here)
-                root, done = grow(game, sampler(game, view, seat, position), random.Random(seeds[-1]), budgets[-1], deadline, plans[-1])
-                remote = (stats_of(root, plans[-1].root_legal), done, root.children)
-                away = False
-            grown.append(remote)
-        return grown, away
+        for i in range(trees):
+            # a time limit: each tree its share of the time left (else the first takes it all)
+            due = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (trees - i)
+            root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
+                              budgets[i], due, plans[i])
+            grown.append((stats_of(root, plans[i].root_legal), done, root.children))
+        return grown

@@ -2,8 +2,8 @@
 expand, roll out, back up) and the sum of several trees' roots.
 
 A tree needs only the game, a source of deals, its own random generator, a budget and
-the :class:`Plan` of its decision, all of which pickle: so a tree grows the same in this
-process or in the helper (:mod:`.helper`).
+the :class:`Plan` of its decision: the trees of one decision grow independently, each
+the same whichever grows first.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def _settled(root: _Node, left: int) -> bool:
 
 def sampler(game: CardGame, view: dict[str, Any], seat: int, position: Any) -> Callable[[random.Random], Any]:
     """A tree's source of deals (a sampler may keep a chain from deal to deal: each tree
-    has its own, so a tree grows the same here or in the helper)."""
+    has its own, so no tree's deals depend on another's)."""
     if position is not None:
         return lambda _rng: game.clone(position)  # perfect information: the position is public
     return game.sampler(view, seat)
@@ -100,7 +100,7 @@ def merge(trees: Sequence[tuple[dict[int, tuple[int, float]], int, Any]]) -> tup
 
 
 class Plan(NamedTuple):
-    """What every tree of one decision searches with (picklable: a tree may grow elsewhere)."""
+    """What every tree of one decision searches with."""
 
     prior: float
     exploration: float

@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,12 +30,12 @@ CHECKS = {
     "action text round trip": "each legal action's text reads back as that action",
     "records round trip": "record() and to_dict() read back as the same game",
     "undo and redo": "undoing and redoing gives back the same positions",
-    "views are JSON-safe": "every seat's view survives json.dumps and json.loads unchanged",
+    "views are JSON-safe": "every seat's view survives json.dumps and json.loads unchanged (no NaN, no infinity)",
     "scores and summary": "one score per seat; the lab's summary is JSON-safe",
     "hidden cards stay hidden": "no seat's view holds another seat's secrets",
     "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
     "heuristic reads only the view": "the heuristic changes nothing, and scores a position dealt from the player's view as the real one",
-    "best actions agree": "best_actions() names exactly the legal actions the heuristic scores top (within 1e-9), changing nothing",
+    "best actions agree": "best_actions() names exactly the legal actions the heuristic scores top (within 1e-9), changing nothing; no score is NaN",
     "board is valid": "the board description follows the schema, and every click names a card or zone on it",
 }
 
@@ -99,6 +100,49 @@ class _Where:
 
 def _where(s: Session, seed: int) -> _Where:
     return _Where(s, seed)
+
+
+def _not_json(tree: Any, path: str) -> str | None:
+    """Where ``tree`` (named ``path``) holds a number JSON cannot carry (NaN, an
+    infinity), in words: ``"NaN is not JSON (at view['odds'][1])"``; None when it holds none."""
+    if isinstance(tree, float):
+        return None if math.isfinite(tree) else f"{'NaN' if tree != tree else repr(tree)} is not JSON (at {path})"
+    if isinstance(tree, dict):
+        items: Any = tree.items()
+    elif isinstance(tree, (list, tuple)):
+        items = enumerate(tree)
+    else:
+        return None
+    for key, value in items:
+        found = _not_json(value, f"{path}[{key!r}]")
+        if found:
+            return found
+    return None
+
+
+def _nan_equal(a: Any, b: Any) -> bool:
+    """``a == b``, but a NaN equals a NaN (a view that holds one is named once, by the
+    JSON check, not again by every check that compares views)."""
+    if a == b:
+        return True
+    if isinstance(a, float) and isinstance(b, float):
+        return a != a and b != b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_nan_equal(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_nan_equal(x, y) for x, y in zip(a, b, strict=True))
+    return False
+
+
+def _same(game: CardGame, a: Any, b: Any) -> bool:
+    """``game.same(a, b)``; with the default ``same`` (the full views equal), a NaN in
+    both views at one place counts as equal there."""
+    return game.same(a, b) or (type(game).same is CardGame.same and _nan_equal(game.view(a, None), game.view(b, None)))
+
+
+def _same_session(game: CardGame, a: Session, b: Session) -> bool:
+    """``a == b``, through :func:`_same` for the positions."""
+    return a == b or (a.game == b.game and a._names == b._names and a._history == b._history and _same(game, a._state, b._state))
 
 
 def _contains(tree: Any, secret: Any) -> bool:
@@ -182,7 +226,7 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
     before = game.view(state, None)
     if legal:
         game.apply(copy, legal[0])
-        if game.view(state, None) != before:
+        if not _nan_equal(game.view(state, None), before):
             report.fail("clones are independent", f"applying {s.action_text(legal[0])!r} to a clone changed the original {where}")
     # text forms read back
     for a in legal:
@@ -197,7 +241,7 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             break
     # the rollouts' shortcut names the heuristic's favourites
     if legal:
-        _check_best_actions(game, state, list(legal), where, report)
+        _check_best_actions(game, s, list(legal), where, report)
     # an illegal action changes nothing
     sid = s.state_id
     for bad in (max(legal, default=0) + 1 + rng.randrange(1000), -1 - rng.randrange(1000), "no such action"):
@@ -212,17 +256,20 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             pass
         except Exception as exc:
             report.fail("illegal actions are refused", f"{bad!r} raised {type(exc).__name__} (expected a clear GameError) {where}")
-        if s.state_id != sid or game.view(s._state, None) != before:
+        if s.state_id != sid or not _nan_equal(game.view(s._state, None), before):
             report.fail("illegal actions are refused", f"refusing {bad!r} changed the position {where}")
     # views: JSON-safe; no secrets of others; determinize fits
     for seat in [None, *range(s.num_players)]:
+        view: Any = None
+        dumped = None
         try:
             view = game.view(state, seat)
-            text = json.dumps(view)
+            dumped = json.dumps(view, allow_nan=False)
         except (TypeError, ValueError) as exc:
-            report.fail("views are JSON-safe", f"view for seat {seat} is not JSON: {exc} {where}")
-            continue
-        if json.loads(text) != view:
+            report.fail("views are JSON-safe", f"view for seat {seat} is not JSON: {_not_json(view, 'view') or exc} {where}")
+            if view is None:  # view() itself failed
+                continue
+        if dumped is not None and json.loads(dumped) != view:
             report.fail("views are JSON-safe", f"view for seat {seat} changes through JSON (tuples? int keys?) {where}")
         if seat is None:
             continue
@@ -246,14 +293,14 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
                     "the game has no heuristic()" if not legal or game.heuristic(game.clone(state), list(legal)) is None else
                     "the game has no determinize(): the heuristic's fairness cannot be tested, so fair_heuristic = True would be unproven")
                 continue
-            if game.view(dealt, seat) != view:
+            if not _nan_equal(game.view(dealt, seat), view):
                 report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else {where}")
             elif legal:
                 copy = game.clone(state)
                 real = game.heuristic(copy, list(legal))
-                if not game.same(copy, state):
+                if not _same(game, copy, state):
                     report.fail("heuristic reads only the view", f"heuristic() changed the position it scored {where}")
-                elif game.heuristic(dealt, list(legal)) != real:
+                elif not _nan_equal(game.heuristic(dealt, list(legal)), real):
                     report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view "
                                 f"otherwise than the real one: it reads cards the player cannot see {where}")
     board = game.board(game.view(state, s.current_player), s.current_player)
@@ -265,9 +312,11 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             report.fail("board is valid", f"{problems[0]} {where}")
 
 
-def _check_best_actions(game: CardGame, state: Any, legal: list[int], where: _Where, report: CheckReport) -> None:
-    """``best_actions`` names exactly the heuristic's top actions, and neither changes the position."""
+def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Where, report: CheckReport) -> None:
+    """``best_actions`` names exactly the heuristic's top actions, and neither changes the
+    position; the heuristic scores no action NaN."""
     check = "best actions agree"
+    state = s._state
     copy = game.clone(state)
     try:
         scores = game.heuristic(copy, list(legal))
@@ -275,7 +324,12 @@ def _check_best_actions(game: CardGame, state: Any, legal: list[int], where: _Wh
     except Exception as exc:
         report.fail(check, f"heuristic() failed: {type(exc).__name__}: {exc} {where}")
         return
-    if not game.same(copy, state):
+    nan = [a for a, x in zip(legal, scores, strict=True) if x != x] if scores is not None else []
+    if nan:
+        report.fail(check, f"heuristic() scored {s.action_text(nan[0])!r} NaN ({len(nan)} of {len(legal)} actions): a score must "
+                    f"be a number (in play a NaN counts as the worst score) {where}")
+        return
+    if not _same(game, copy, state):
         report.fail(check, f"heuristic() changed the position it scored {where}")
         return
     try:
@@ -283,7 +337,7 @@ def _check_best_actions(game: CardGame, state: Any, legal: list[int], where: _Wh
     except Exception as exc:
         report.fail(check, f"best_actions() raised {type(exc).__name__}: {exc} {where}")
         return
-    if not game.same(copy, state):
+    if not _same(game, copy, state):
         report.fail(check, f"best_actions() changed the position it read {where}")
     elif best != want:
         report.fail(check, f"best_actions() gave {best!r:.80} where the heuristic's top scores are {want!r:.80} "
@@ -295,10 +349,11 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
     scores = s.scores()
     if len(scores) != s.num_players or not all(isinstance(v, (int, float)) for v in scores):
         report.fail("scores and summary", f"scores() must give one number per seat, got {scores!r:.60} {where}")
+    summary = s.summary()
     try:
-        json.dumps(s.summary())
+        json.dumps(summary, allow_nan=False)
     except (TypeError, ValueError) as exc:
-        report.fail("scores and summary", f"summary() is not JSON-safe: {exc} {where}")
+        report.fail("scores and summary", f"summary() is not JSON-safe: {_not_json(summary, 'summary()') or exc} {where}")
     again = Session(game, s.num_players, seed=seed)
     try:
         for a in choices:
@@ -306,7 +361,7 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
     except GameError as exc:
         report.fail("deterministic by seed", f"replaying the same seed and choices failed at action {again.move_number + 1}: {exc} {where}")
         return
-    if not game.same(again._state, s._state) or again.logs != s.logs:
+    if not _same(game, again._state, s._state) or again.logs != s.logs:
         report.fail("deterministic by seed", f"replaying the same seed and choices gave another position {where}")
     for name in ("record()", "to_dict()"):
         try:
@@ -317,7 +372,7 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
         except Exception as exc:
             report.fail("records round trip", f"{name} did not read back: {type(exc).__name__}: {exc} {where}")
             continue
-        if back != s:
+        if not _same_session(game, back, s):
             report.fail("records round trip", f"{name} read back as another game {where}")
     views = []
     probe = Session(game, s.num_players, seed=seed)
@@ -326,8 +381,8 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
         probe.apply(a)
     k = min(len(choices), 7)
     probe.undo(k)
-    if k and game.view(probe._state, None) != views[-k]:
+    if k and not _nan_equal(game.view(probe._state, None), views[-k]):
         report.fail("undo and redo", f"undo({k}) did not give back the position {k} actions earlier {where}")
     probe.redo(k)
-    if not game.same(probe._state, s._state):
+    if not _same(game, probe._state, s._state):
         report.fail("undo and redo", f"redo({k}) after undo({k}) did not give back the same position {where}")

@@ -79,11 +79,9 @@ class CardGame:
 
     search_trees: ClassVar[int] = 1
     """How many trees ISMCTS grows a decision when the bot is not told (its ``trees``),
-    sharing the budget and summing their roots' visits (root parallelisation): with two, a
-    machine of two cores or more grows the second in a helper process at the same time,
-    so a player waits about half as long. The move never depends on where a tree grew;
-    whether two trees of half the budget play as well as one of the whole is the game's
-    to show (``bench/ismcts_match.py`` tells)."""
+    sharing the budget and summing their roots' visits (root parallelisation), one after the
+    other; whether two trees of half the budget play as well as one of the whole is the
+    game's to show (``bench/ismcts_match.py`` tells)."""
 
     search_split: ClassVar[bool] = False
     """With ``search_trees`` above 1, whether the trees split the root's moves between them
@@ -328,12 +326,40 @@ def top_actions(legal: Sequence[int], scores: Sequence[float]) -> list[int]:
     """The actions of ``legal`` whose scores are within 1e-9 of the top one, in order:
     what :meth:`CardGame.best_actions` gives by default (and what the checker expects).
 
+    A NaN score (a bug in the game's heuristic: ``check_game`` names it) counts as the
+    worst: never top while another action has a score, and when every score is NaN every
+    action ties. Scores that are not numbers are a :class:`GameFault`.
+
     >>> top_actions([3, 5, 8], [0.5, 2.0, 2.0])
     [5, 8]
+    >>> top_actions([3, 5], [float("nan"), 0.5])
+    [5]
     """
-    if len(scores) != len(legal):
-        raise GameFault(f"the heuristic gave {len(scores)} scores for {len(legal)} actions")
-    if len(scores) == 0:  # (not `not scores`: a heuristic may give a numpy array)
-        return []
-    bar = max(scores) - 1e-9
-    return [a for a, x in zip(legal, scores, strict=False) if x >= bar]  # (checked above: strict costs twice as much)
+    try:
+        if len(scores) != len(legal):
+            raise GameFault(f"the heuristic gave {len(scores)} scores for {len(legal)} actions")
+        if len(scores) == 0:  # (not `not scores`: a heuristic may give a numpy array)
+            return []
+        top = max(scores)  # (a NaN compares false both ways: max() keeps one only when it comes first)
+        if top != top:
+            numbers = [x for x in scores if x == x]
+            if not numbers:  # every score NaN: no opinion, every action ties
+                return list(legal)
+            top = max(numbers)
+        bar = top - 1e-9
+        return [a for a, x in zip(legal, scores, strict=False) if x >= bar]  # (checked above: strict costs twice as much)
+    except TypeError:  # not numbers (or no list of them)
+        raise GameFault(f"the heuristic's scores must be numbers, {_not_numbers(legal, scores)}") from None
+
+
+def _not_numbers(legal: Sequence[int], scores: Any) -> str:
+    """Which of ``scores`` is not a number, in words (for :func:`top_actions`' error)."""
+    from numbers import Real
+
+    try:
+        for a, x in zip(legal, scores, strict=False):
+            if not isinstance(x, Real):
+                return f"got {shown(x)} for action {shown(a)}"
+    except TypeError:
+        pass
+    return f"got {shown(scores)}"

@@ -37,8 +37,7 @@ class KumRules(CardGame):
     fair_heuristic = True  # score_actions reads the mover's hand, the table and the deck's size
     # ISMCTS steered by the heuristic: 400 iterations play as well as 1000 unsteered, in under
     # half the time; as two trees that split the root's moves, as well again (51.0% [44.5%,
-    # 57.5%] against the 1000), the second tree growing at once in the helper process
-    # (bench/README.md: the paired matches on 100 deals)
+    # 57.5%] against the 1000; bench/README.md: the paired matches on 100 deals)
     search_iterations, search_prior, search_trees, search_split = 400, 3.0, 2, True
 
     def __init__(self, rules: Rules | None = None, **options: Any) -> None:

@@ -115,7 +115,7 @@ class MineFace:
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         # A plain tuple: a slotted dataclass pickles field by field through dataclasses.fields(),
-        # ten times slower, and a deck of them goes to ISMCTS's helper at every decision.
+        # ten times slower, wherever a card is pickled or deep-copied.
         if type(self) is not MineFace:  # a subclass: the dataclass's own way, which knows its fields
             return object.__reduce_ex__(self, protocol)  # (not super(): slots=True makes a new class)
         return (MineFace, (self.defense, self.size, self.points, self.overseer))
