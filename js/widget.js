@@ -2,16 +2,30 @@
 // actions the kernel sent, and sends the chosen action with the state id. It never
 // writes a trait: the kernel answers every message ({kind: "answer", id}), so a
 // click is released even when nothing changes (a refusal, an undo with nothing to undo).
+//
+// Private parts: the traits are what a saved notebook keeps, so the kernel may send part
+// of what the board shows in a message instead ({kind: "private", id, traits}), named by
+// the trait private_id. The view keeps it in its own memory, never on the model (a save
+// writes the model), lays it over the traits while its id is the one they name, and asks
+// for it ({kind: "view"}) when it has not got it (a new view, a reloaded page).
 import { applySelection, buildBoard, indexLegal } from "./board.js";
 import { h } from "./dom.js";
 
-const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step"];
+const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id"];
 const ANSWER_TIMEOUT_MS = 30_000; // past this, say the kernel is not answering, and let go
+const PRIVATE_WAIT_MS = 2_000; // traits whose private part has not come by then are drawn without it
 let views = 0; // tokens unique across the views on a page
 
-function read(model) {
+/** The traits, with the private part laid over them when it is the one they name;
+ * `waiting`: they name one this view has not got. */
+function read(model, priv) {
   const m = {};
   for (const name of TRAITS) m[name] = model.get(name);
+  const want = m.private_id || 0;
+  m.waiting = want !== 0 && !(priv && priv.id === want);
+  if (want !== 0 && !m.waiting) {
+    for (const [name, value] of Object.entries(priv.traits)) if (TRAITS.includes(name) && name !== "private_id") m[name] = value;
+  }
   m.bot_seats = m.bot_seats || {};
   return m;
 }
@@ -23,6 +37,18 @@ function render({ model, el }) {
   const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "" };
   let frame = 0;
   let timer = 0;
+  let priv = null; // this view's private part: {id, traits}; only ever here, never on the model
+  let waitTimer = 0;
+
+  // Ask the kernel for the private part the traits name (not a click: nothing waits on
+  // its answer, and a page with no kernel behind it just draws the traits).
+  function ask() {
+    try {
+      model.send({ kind: "view", id: `${view}:view` });
+    } catch (_) {
+      // no kernel to ask (a static page): the public traits are the board
+    }
+  }
 
   function release() {
     ui.pending = null;
@@ -33,7 +59,7 @@ function render({ model, el }) {
   const on = {
     select(card) {
       ui.selected = ui.selected === card ? null : card;
-      applySelection(root, read(model), ui); // local and in place: no round trip, no rebuild
+      applySelection(root, read(model, priv), ui); // local and in place: no round trip, no rebuild
     },
     act(action) {
       on.send({ kind: "act", action });
@@ -100,7 +126,7 @@ function render({ model, el }) {
     const active = document.activeElement;
     const inside = root.contains(active);
     const focused = inside && active !== root ? active.dataset.key || active.dataset.control : null;
-    const m = read(model);
+    const m = read(model, priv);
     ui.drawnSince = true;
     buildBoard(root, m, ui, on);
     applySelection(root, m, ui);
@@ -117,6 +143,19 @@ function render({ model, el }) {
     let next = key ? root.querySelector(`[data-key="${CSS.escape(key)}"], [data-control="${CSS.escape(key)}"]`) : null;
     if (!usable(next)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
     (usable(next) ? next : root).focus({ preventScroll: true });
+  }
+
+  function onPrivate(msg) {
+    const traits = msg.traits && typeof msg.traits === "object" && !Array.isArray(msg.traits) ? msg.traits : null;
+    const next = Number.isInteger(msg.id) && msg.id > 0 && traits ? { id: msg.id, traits } : null;
+    if (priv && next && priv.id === next.id) return; // already here (another view asked again)
+    priv = next;
+    if (next && next.id === model.get("private_id")) changed(); // the traits waited for it
+  }
+
+  function onMessage(msg) {
+    if (msg && msg.kind === "private") onPrivate(msg);
+    else onAnswer(msg);
   }
 
   function onAnswer(msg) {
@@ -136,8 +175,16 @@ function render({ model, el }) {
     queueMicrotask(() => {
       if (!frame) return; // cleaned up meanwhile
       frame = 0;
+      if (read(model, priv).waiting) {
+        // These traits go with a private part sent right after them: draw both at once,
+        // not the public table for a moment. If it does not come, ask, then draw without it.
+        if (!waitTimer) waitTimer = setTimeout(() => { waitTimer = 0; ask(); release(); draw(); }, PRIVATE_WAIT_MS);
+        return;
+      }
+      clearTimeout(waitTimer);
+      waitTimer = 0;
       release(); // the kernel has spoken; its answer to the click may follow
-      if (ui.selected !== null && !indexLegal(model.get("legal")).bySource.has(ui.selected)) ui.selected = null;
+      if (ui.selected !== null && !indexLegal(read(model, priv).legal).bySource.has(ui.selected)) ui.selected = null;
       draw();
       // Timings for bench/latency.py: when the click was sent, the update arrived, the board was rebuilt.
       const detail = { stateId: model.get("state_id"), sentAt: ui.sentAt, arrivedAt, renderedAt: performance.now() };
@@ -167,13 +214,16 @@ function render({ model, el }) {
   });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);
-  model.on("msg:custom", onAnswer);
-  draw();
+  model.on("msg:custom", onMessage);
+  draw(); // at once, from the traits: a page with no kernel behind it shows them
+  if (read(model, priv).waiting) ask(); // this new view has not got the private part they name
   return () => {
     for (const name of TRAITS) model.off(`change:${name}`, changed);
-    model.off("msg:custom", onAnswer);
+    model.off("msg:custom", onMessage);
     clearTimeout(timer);
+    clearTimeout(waitTimer);
     frame = 0;
+    priv = null;
     root.remove();
   };
 }

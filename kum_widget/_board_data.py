@@ -14,7 +14,7 @@ from typing import Any
 
 from .core.session import Session
 
-__all__ = ["Viewer", "board_payload", "last_move", "legal_payload", "log_lines", "static_path", "view_of", "zone_ids"]
+__all__ = ["Viewer", "board_payload", "bot_label", "last_move", "legal_payload", "log_lines", "static_path", "static_text", "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
 _STATIC = Path(__file__).parent / "static"
@@ -26,6 +26,23 @@ def static_path(name: str) -> Path:
     if not path.exists():
         raise RuntimeError(f"{path} is missing: build the front-end with `make js` (or `make lab`)")
     return path
+
+
+def static_text(name: str) -> str:
+    """The text of a built front-end file, read once. A widget class holds its ``_esm`` and
+    ``_css`` as text, not as a Path: anywidget watches a Path's file and keeps every widget
+    made from it alive for ever (a closed board, its game and its bots were never freed).
+    The text has a line break, so anywidget never takes it for a file name."""
+    text = static_path(name).read_text(encoding="utf-8")
+    return text if "\n" in text else text + "\n"
+
+
+def bot_label(bot: Any) -> str:
+    """A bot's name as the board shows it: text, at most 40 characters (a bot object's
+    ``name`` may be anything)."""
+    name = getattr(bot, "name", None)
+    text = name if isinstance(name, str) and name.strip() else type(bot).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class Viewer:
@@ -67,7 +84,7 @@ def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | No
             "seat": p,
             "name": name,
             "current": p == cur and not over,
-            **({"bot": (bots[p].name if bots and p in bots else None)} if bots and p in bots else {}),
+            **({"bot": bot_label(bots[p])} if bots and p in bots else {}),
             **({"winner": True} if p in winners else {}),
             **({"score": _number(session.scores()[p])} if over else {}),
         }

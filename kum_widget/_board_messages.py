@@ -1,6 +1,9 @@
 """The board's browser messages: one per click, each checked before anything changes, and
 each answered (``{"kind": "answer", "id": ...}``) so the page never waits for a change that
 will not come. ``GameWidget`` mixes this in; the page can write nothing else (``set_state``).
+One message is not a click: ``{"kind": "view"}``, from a view that has not got the private
+part the traits name (a hot seat's hand, see ``widget.py``); it changes nothing, and the
+private part is sent again before its answer.
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .bots import BOT_NAMES
-from .core.errors import GameError, shown
+from .core.errors import GameError, cut, shown, shown_names
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -25,6 +28,7 @@ _MSG_FIELDS = {
     "ready": set(),
     "new_game": {"seed", "bot"},
     "replay": set(),
+    "view": set(),  # a new view (or a reloaded page) asks for the private part it shows
 }
 
 
@@ -35,12 +39,14 @@ class BrowserMessages:
         _game: Session
         _bots: dict[int, Any]
         _offered: list[str]
+        _private_due: bool
         error: str
         state_id: int
 
         def hold_sync(self) -> AbstractContextManager[None]: ...
         def send(self, content: dict[str, Any]) -> None: ...
         def _sync(self) -> None: ...
+        def _send_private(self) -> None: ...
         def ready(self) -> None: ...
         def undo(self) -> int: ...
         def redo(self) -> int: ...
@@ -60,8 +66,9 @@ class BrowserMessages:
             except GameError as exc:
                 self.error = str(exc)
             except Exception as exc:  # never a traceback in the notebook for a click
-                self.error = f"internal error ({type(exc).__name__}): {exc}"
+                self.error = f"internal error ({type(exc).__name__}): {cut(str(exc))}"
                 self._sync()
+        self._send_private()  # (hold_sync sent it, unless nothing at all changed)
         self.send({"kind": "answer", "id": token, "state_id": self.state_id, **extra})
 
     def _handle_browser(self, content: Any) -> dict[str, Any] | None:
@@ -69,11 +76,14 @@ class BrowserMessages:
             raise GameError("refused a message from the board: not an object")
         kind = content.get("kind")
         if not isinstance(kind, str) or kind not in _MSG_FIELDS:
-            raise GameError(f"refused a message from the board: unknown kind {str(kind)[:40]!r}")
+            raise GameError(f"refused a message from the board: unknown kind {shown(kind, 50)}")
         extra = set(content) - _MSG_FIELDS[kind] - {"kind", "state_id", "id"}
         if extra:
-            raise GameError(f"refused a {shown(kind)} message: unknown field {str(sorted(map(str, extra))[0])[:40]!r}")
+            raise GameError(f"refused a {shown(kind)} message: unknown field {shown_names(extra, 1)}")
         sid = content.get("state_id")
+        if kind == "view":  # changes nothing: the private part (if any) is sent again, before the answer
+            self._private_due = True
+            return None
         if type(sid) is not int or sid != self._game.state_id:
             raise GameError("that click was on an old board (the game has moved on); try again")
         if kind == "ready":
@@ -109,7 +119,7 @@ class BrowserMessages:
         bots = None
         if bot is not None:
             if not isinstance(bot, str) or bot not in BOT_NAMES:
-                raise GameError(f"new game: unknown bot {str(bot)[:20]!r}")
+                raise GameError(f"new game: unknown bot {shown(bot, 30)}")
             if not self._bots:
                 raise GameError("new game: this board has no bot seat to change")
             bots = dict.fromkeys(self._bots, bot)

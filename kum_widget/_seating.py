@@ -21,7 +21,7 @@ def check_game_options(options: Mapping[str, Any], where: str, *, kum: bool = Tr
     known = GAME_OPTIONS if kum else SESSION_OPTIONS
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise GameError(f"{where}: unknown option {unknown[0]!r}; the game options are {', '.join(known)}")
+        raise GameError(f"{where}: unknown option {shown(unknown[0])}; the game options are {', '.join(known)}")
 
 
 def check_bots(bots: Any, players: int | None) -> dict[int, Any]:

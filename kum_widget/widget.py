@@ -11,24 +11,35 @@ Who sees what (D6): one human and bots, the human's seat (``seat``); two or more
 humans on one screen (hot seat), the seat that last said "I am X" on the pass
 screen, and only the public table while the pass screen shows, during a bot's turn
 nobody has claimed, and at game over; ``reveal=True``, the full table.
+
+What may be kept: the synced traits outlive the moment (nbclient's ``store_widget_state``
+and JupyterLab's "Save widget state" write them into the notebook), so they hold what
+the board's picture and a replay file hold (``_replay_viewer``): in a hot seat the public
+table, always. The hand of the seat at the screen (its board, legal actions and log) goes
+to the page in a custom message, ``{"kind": "private", "id": n, "traits": {...}}``, sent
+after the traits it goes with, which name it (``private_id``: n, or 0 for none); the page
+keeps it in the view's memory, never on the model, and a view that has not got it (a new
+view, a reloaded page) asks with ``{"kind": "view"}``. A one-human board syncs the human's
+own seat as before: its picture and replay file show that seat too, and a page that waits
+for no message renders at once (static exports, other hosts).
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import anywidget
 import traitlets as t
 
-from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines, static_path
+from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines, static_text
 from ._board_forms import BoardForms
 from ._board_messages import BrowserMessages
 from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, bot_move, make_bot
-from .core.errors import GameError, shown
+from .core.errors import GameError, GameFault, cut, shown, shown_names
 from .core.game import CardGame
 from .core.registry import game_class
 from .core.session import Session, new_session
@@ -56,8 +67,8 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
     seconds, before each bot move, so a reader can follow it.
     """
 
-    _esm = static_path("widget.js")
-    _css = static_path("widget.css")
+    _esm = static_text("widget.js")  # text, not a Path: see static_text (a closed board must be freed)
+    _css = static_text("widget.css")
 
     board = t.Dict().tag(sync=True)
     legal = t.Dict().tag(sync=True)
@@ -81,6 +92,9 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
     the game's history: lower undoes, higher redoes (up to ``max_step``), as for a replay.
     Bots wait while there is something to redo."""
     max_step = t.Int(0).tag(sync=True)
+    private_id = t.Int(0).tag(sync=True)
+    """Hot seat: the id of the private part (the hand of the seat at the screen) the page
+    shows over these traits; it comes in a message of its own (0: none, the traits are all)."""
 
     def __init__(
         self,
@@ -94,7 +108,7 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         # Every check before anything is built, so a refused call leaves nothing behind.
         if isinstance(game, Session):
             if game_options:
-                raise GameError(f"pass either a game or game options, not both ({', '.join(game_options)})")
+                raise GameError(f"pass either a game or game options, not both ({shown_names(game_options, 3)})")
             specs = check_bots(bots, game.num_players)
         elif game is None or isinstance(game, CardGame):
             rules = game if game is not None else None
@@ -110,7 +124,7 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
             game = new_session(rules, **game_options)
             check_bots(specs, game.num_players)
         else:
-            raise GameError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {type(game).__name__}")
+            raise GameError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {cut(type(game).__name__, 60)}")
         assert isinstance(game, Session)
         humans = [s for s in range(game.num_players) if s not in specs]
         if seat is None:
@@ -127,6 +141,9 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         self._closed = False
         self._at_screen: int | None = None  # hot seat: who said "I am X" since the last pass screen
         self._offered: list[str] = []
+        self._private: dict[str, Any] | None = None  # the private part the traits name (never a trait)
+        self._private_serial = 0
+        self._private_due = False  # to be sent after the traits that name it
         super().__init__(seat=seat, reveal=reveal, bot_delay=float(bot_delay))
         self._set_bot_seats()
         game.on_change(self._on_game_change)
@@ -199,10 +216,7 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         check_game_options(game_options, "new_game", kum=kum)
         rules = self._game.game
         if "rules" in game_options:
-            changes = game_options.pop("rules")
-            if callable(getattr(changes, "options", None)) and not isinstance(changes, dict):
-                changes = changes.options()  # a game's rules object (kum.CourtRules): its options
-            rules = rules.with_options(changes if changes is not None else {})
+            rules = self._new_rules(rules, game_options.pop("rules"))
         if "players" in game_options:
             fresh = new_session(rules, seed=seed, **game_options)  # the players, seed and rules are checked first
             specs = check_bots(self._specs if bots is None else bots, fresh.num_players)
@@ -226,7 +240,8 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
 
     def run_bots(self, max_moves: int = 10_000) -> int:
         """Let bot seats move now, synchronously, until a human is to move (a redo list
-        is given up, as by any new move); return how many moves they made."""
+        is given up, as by any new move); return how many moves they made. A move the
+        game refuses stops them (the board says why)."""
         if type(max_moves) is not int or max_moves < 0:
             raise GameError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
         self._cancel_bots()
@@ -234,18 +249,21 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         self._running_bots = True
         try:
             while moves < max_moves and self._bot_to_move():
-                self._bot_step()
+                if not self._bot_step():
+                    break
                 moves += 1
         finally:
             self._running_bots = False
         return moves
 
     def close(self) -> None:
-        """Close the board: it stops following the game and its bots stop."""
+        """Close the board: it stops following the game and its bots stop; the board, its
+        game (unless held elsewhere) and its bots can then be freed."""
         if getattr(self, "_closed", True) is False:  # (a half-built board has nothing to undo)
             self._closed = True
             self._cancel_bots()
             self._game.on_change(self._on_game_change, remove=True)
+            self.layout.close()  # the board's own Layout widget, which ipywidgets would keep open for ever
         super().close()
 
     # -- validation of what the kernel side sets -------------------------------------
@@ -262,8 +280,27 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
 
     @staticmethod
     def _check_delay(delay: Any) -> None:
-        if type(delay) not in (int, float) or not math.isfinite(delay) or not 0 <= delay <= 60:
+        # compared as it is (NaN compares false): float() of a huge whole number overflows
+        if type(delay) not in (int, float) or not 0 <= delay <= 60:
             raise GameError(f"bot_delay must be a number of seconds from 0 to 60, got {shown(delay)}")
+
+    @staticmethod
+    def _new_rules(game: CardGame, changes: Any) -> CardGame:
+        """``game`` with the rule changes ``new_game(rules=...)`` was given: a mapping of
+        option names to values, the game's rules object (``kum.Rules``, ``kum.CourtRules``)
+        or None (the rules as they are)."""
+        if changes is None:
+            return game.with_options({})
+        if callable(getattr(changes, "options", None)) and not isinstance(changes, Mapping):
+            changes = changes.options()  # a game's rules object (kum.CourtRules): its options
+        elif not isinstance(changes, Mapping) and not callable(getattr(changes, "to_dict", None)):
+            raise GameError(f"new_game: rules must map rule options to values (or be the game's rules object), got {shown(changes)}")
+        try:
+            return game.with_options(changes)
+        except GameError:
+            raise
+        except Exception as exc:  # a game's own with_options or __init__ refusing them its own way
+            raise GameError(f"new_game: the rules {shown(changes)} were refused ({type(exc).__name__}: {cut(str(exc))})") from exc
 
     @t.validate("seat")
     def _valid_seat(self, proposal: Any) -> int:
@@ -331,16 +368,44 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         )
         actions = game.legal_action_ids() if may_act else []
         self._offered = [game.action_text(a) for a in actions]
-        board = board_payload(game, viewer, bots=self._bots, status=self._status(pass_to))
+        status = self._status(pass_to)
+        drawn = self._drawn(viewer, status, actions)
+        kept = self._replay_viewer()  # whom the traits may be drawn for: a save keeps them
+        private = None
+        if (kept.kind, kept.seat) != (viewer.kind, viewer.seat):  # a hot seat's seat at the screen
+            private, drawn = drawn, self._drawn(kept, status, [])
         with self.hold_sync():
             self.max_step = game.move_number + game.redo_count
             self.step = game.move_number  # after max_step, which bounds it
-            self.last_move = last_move(game, self._bots, board)
-            self.board = board
-            self.legal = {"actions": legal_payload(game, actions)}
-            self.log_lines = log_lines(game, viewer)
+            self.last_move = drawn["last_move"]
+            self.board = drawn["board"]
+            self.legal = drawn["legal"]
+            self.log_lines = drawn["log_lines"]
             self.pass_to = pass_to
             self.state_id = game.state_id
+            if private != self._private:
+                self._private = private
+                self._private_serial += private is not None
+                self._private_due = True  # sent when the traits are (send_state)
+            self.private_id = self._private_serial if private is not None else 0
+
+    def _drawn(self, viewer: Viewer, status: str | None, actions: list[int]) -> dict[str, Any]:
+        """The traits that draw the board for ``viewer``: its board, legal actions, log, last move."""
+        game = self._game
+        board = board_payload(game, viewer, bots=self._bots, status=status)
+        return {"board": board, "legal": {"actions": legal_payload(game, actions)},
+                "log_lines": log_lines(game, viewer), "last_move": last_move(game, self._bots, board)}
+
+    def send_state(self, key: Any = None) -> None:
+        """ipywidgets' sending of the traits (at the end of every ``hold_sync``); then the
+        private part they name, if it changed: the page gets it after them, before any answer."""
+        super().send_state(key)
+        self._send_private()
+
+    def _send_private(self) -> None:
+        if self._private_due and getattr(self, "comm", None) is not None and not self._holding_sync:
+            self._private_due = False
+            self.send({"kind": "private", "id": self.private_id, "traits": self._private})
 
     def _status(self, pass_to: str) -> str | None:
         """The board's status line when the widget knows better than the game."""
@@ -358,7 +423,7 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         return None
 
     def _set_bot_seats(self) -> None:
-        self.bot_seats = {str(s): {"name": b.name, "kind": self._kinds[s]} for s, b in self._bots.items()}
+        self.bot_seats = {str(s): {"name": bot_label(b), "kind": self._kinds[s]} for s, b in self._bots.items()}
 
     def _on_display_change(self, change: Any) -> None:
         self._sync()
@@ -378,7 +443,7 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
             self._sync()
             self._schedule_bots()
         except Exception as exc:  # the game has changed: say so on the board, never split silently
-            self.error = f"the board could not follow the game ({type(exc).__name__}: {exc}); run a cell to refresh"
+            self.error = f"the board could not follow the game ({type(exc).__name__}: {cut(str(exc))}); run a cell to refresh"
             raise
 
     # -- bots ------------------------------------------------------------------------
@@ -407,17 +472,46 @@ class GameWidget(BoardForms, BrowserMessages, anywidget.AnyWidget):
         self.thinking = True
         self._sync()  # the status says who is thinking
 
-    def _bot_step(self) -> None:
+    def _bot_step(self) -> bool:
+        """One bot move (the loop's timer calls it, and ``run_bots``); False when none was
+        made. Nothing escapes: on the timer an exception would only reach the loop's log,
+        leaving a board that says the bot is thinking and offers nothing."""
         self._pending = None
         self.thinking = False
         if not self._bot_to_move():
-            return
+            return False
         game = self._game
-        bot = self._bots[game.current_player]
+        seat = game.current_player
+        name = game.players[seat]  # the seat's name: checked text (a bot's own name may be anything)
         try:
-            action = bot_move(game, bot)
-        except Exception as exc:  # a broken bot must not stop the game
-            action = random.Random(game.state_id).choice(game.legal_actions())
-            self.error = f"{bot.name} failed ({type(exc).__name__}: {exc}); it played a random legal move instead"
-        game.apply(action)  # listeners re-sync and schedule the next step
+            try:
+                action = bot_move(game, self._bots[seat])
+            except Exception as exc:  # a broken bot must not stop the game
+                action = random.Random(game.state_id).choice(game.legal_actions())
+                self.error = f"{name} failed ({self._fault(exc)}); it played a random legal move instead"
+            game.apply(action)  # listeners re-sync and schedule the next step
+        except Exception as exc:  # the game refused the move (a bug in the game): the position is as it was
+            with self.hold_sync():
+                self.error = f"{name} could not move ({self._fault(exc)}); the game is as it was: Undo, or start a New game"
+                self._sync_quietly()
+            return False
+        return True
+
+    @staticmethod
+    def _fault(exc: BaseException) -> str:
+        """What failed in a bot's or a game's own code, for the board, which every seat
+        reads: the error's type and message, cut, but never the move it was about (a
+        bot's move names cards of its hidden hand). A game's fault is told by the game's
+        own error; the core's refusal of a bot's move by its type alone."""
+        if isinstance(exc, GameFault) and exc.__cause__ is not None:
+            exc = exc.__cause__  # the game's own error, not the move it failed on
+        elif isinstance(exc, GameError):
+            return f"{type(exc).__name__}: its move was not a legal action now"
+        return f"{type(exc).__name__}: {cut(str(exc))}"
+
+    def _sync_quietly(self) -> None:
+        try:
+            self._sync()  # the status no longer says the bot is thinking
+        except Exception:  # a board that cannot be drawn: the error already says what failed
+            pass
 

@@ -11,26 +11,49 @@ __all__ = ["Recorded", "browser_msg", "browser_write", "hand_ids", "run_on_own_l
 
 
 class Recorded(kum.GameWidget):
-    """A board that keeps what it sends to the browser, as the page would see it."""
+    """A board that keeps what it sends to the browser, as the page would see it.
+
+    ``synced`` is the model's state as the page holds it (what a saved notebook keeps);
+    ``page`` is what the page draws: those traits, with a hot seat's private part (a
+    ``{"kind": "private"}`` message, kept in the view's memory only) laid over them when
+    its id is the one the traits name. While the traits name a private part that has not
+    come yet, the page draws nothing new (``checks`` run at each drawing)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.sent: list[dict[str, Any]] = []
         self.page: dict[str, Any] = {}
+        self.synced: dict[str, Any] = {}
+        self.private_msg: dict[str, Any] | None = None
         self.checks: list[Any] = []
         super().__init__(*args, **kwargs)
-        self.page = json.loads(json.dumps(self.get_state()))
+        self.synced = json.loads(json.dumps(self.get_state()))
+        self.page = dict(self.synced)
 
     def _send(self, msg: dict[str, Any], buffers: Any = None) -> None:
         msg = json.loads(json.dumps(msg))  # only JSON crosses to the browser
         self.sent.append(msg)
         if msg.get("method") == "update":
-            self.page.update(msg["state"])
-            for check in self.checks:
-                check(self)
+            self.synced.update(msg["state"])
+            self._draw()
+        elif msg.get("method") == "custom" and msg["content"].get("kind") == "private":
+            self.private_msg = msg["content"]
+            self._draw()
         super()._send(msg, buffers)
 
+    def _draw(self) -> None:
+        want = self.synced.get("private_id", 0)
+        private = self.private_msg if self.private_msg and self.private_msg.get("id") == want else None
+        if want and private is None:
+            return  # the page waits for the private part these traits name
+        self.page = {**self.synced, **((private or {}).get("traits") or {})}
+        for check in self.checks:
+            check(self)
+
     def answers(self) -> list[dict[str, Any]]:
-        return [m["content"] for m in self.sent if m.get("method") == "custom"]
+        return [m["content"] for m in self.sent if m.get("method") == "custom" and m["content"].get("kind") == "answer"]
+
+    def privates(self) -> list[dict[str, Any]]:
+        return [m["content"] for m in self.sent if m.get("method") == "custom" and m["content"].get("kind") == "private"]
 
     def updates(self) -> list[dict[str, Any]]:
         return [m["state"] for m in self.sent if m.get("method") == "update"]

@@ -22,7 +22,7 @@ from _board_helpers import Recorded, zone
 import kum_widget as kum
 
 STATIC = Path(kum.__file__).parent / "static"
-TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step"]
+TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id"]
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
 <body style="margin:0;width:820px"><div id="host"></div>
@@ -57,6 +57,7 @@ window.mount = (state) => {
   window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") });
 };
 window.update = (state) => { for (const [k, v] of Object.entries(state)) window.model.set(k, v); };
+window.remount = () => { window.cleanup(); window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") }); };
 window.custom = (msg) => window.model.custom(msg);
 window.ready = true;
 </script></body></html>"""
@@ -371,3 +372,81 @@ def test_save_replay_button_downloads_the_file_the_kernel_wrote(page, browser, t
     offline.screenshot(path=str(artifacts / "frontend-saved-replay.png"), full_page=True)
     assert requests == [] and errors == []
     offline.close()
+
+
+# -- a hot seat's private part: in the view's memory, never on the model (issue 32, item 5) ------
+
+
+def private_marks(game: kum.Game, seat: int) -> list[str]:
+    return [m for c in game.hand(seat) if not game._state.known[c.id] for m in (f"card {c.id}", c.label)]
+
+
+def model_text(page) -> str:  # type: ignore[no-untyped-def]
+    """Everything on the stand-in model: what a save of the page's widget state writes."""
+    return str(page.evaluate("() => JSON.stringify(window.model.state)"))
+
+
+def test_the_stand_in_model_fires_no_change_for_an_equal_value(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    before = page.evaluate("() => window.model.changes")
+    page.evaluate("state => window.update(state)", traits(w))  # every trait again, equal
+    assert page.evaluate("() => window.model.changes") == before
+    page.evaluate("() => window.update({error: 'x'})")
+    assert page.evaluate("() => window.model.changes") == before + 1
+
+
+def test_hot_seat_hand_is_shown_from_the_private_part_and_never_set_on_the_model(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4), bot_delay=0)
+    mount(page, w)
+    marks = private_marks(w.game, 0)
+    page.locator('.kum-pass [data-control="ready"]').click()
+    feed_back(page, w)  # the traits (naming the private part), the private part, the answer
+    assert page.locator(".kum-pass").count() == 0 and page.locator('[data-zone="hand 0"] [data-playable]').count() >= 1
+    assert page.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
+    assert page.locator('[data-zone="hand 1"] [data-card^="card "]').count() == 0
+    page.screenshot(path=str(artifacts / "frontend-hot-seat-hand.png"), full_page=True)
+    text = model_text(page)
+    assert '"private_id":' in text and [m for m in marks if m in text] == []  # the model holds the public table
+    # a move by clicking, from the private legal actions: the kernel takes it
+    page.locator('[data-zone="hand 0"] [data-playable]').first.click()
+    page.locator(".kum-target[data-action]").first.click()
+    feed_back(page, w)
+    assert w.game.phase == "draw" and page.locator('[data-zone="deck"][data-action="draw deck"]').count() == 1
+    page.locator('[data-action="draw deck"]').click()
+    feed_back(page, w)
+    assert page.locator(".kum-pass").count() == 1 and page.locator('[data-card^="card "]').count() == 0  # behind the pass screen
+    assert [m for m in private_marks(w.game, 0) + private_marks(w.game, 1) if m in model_text(page)] == []
+
+
+def test_a_new_view_asks_for_the_private_part_and_shows_the_hand(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4), bot_delay=0)
+    w.ready()  # from a cell: Ada at the screen before any view is drawn
+    mount(page, w)  # a view with only the traits: the public table at once, and a request
+    assert page.locator('[data-card^="card "]').count() == 0 and page.locator(".kum-seat").count() == 2
+    sent = page.evaluate("() => window.model.sent")
+    assert [m["kind"] for m in sent] == ["view"] and not page.evaluate("() => document.querySelector('.kum-widget').hasAttribute('aria-busy')")
+    feed_back(page, w)
+    page.wait_for_selector('[data-zone="hand 0"] [data-playable]')
+    assert page.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
+    page.evaluate("() => window.remount()")  # the page reloaded (or a second view): it asks again
+    assert [m["kind"] for m in page.evaluate("() => window.model.sent")] == ["view"]
+    feed_back(page, w)
+    page.wait_for_selector('[data-zone="hand 0"] [data-playable]')
+    assert w.error == ""
+
+
+def test_traits_whose_private_part_does_not_come_are_drawn_without_it(page) -> None:  # type: ignore[no-untyped-def]
+    # a host that delivers no custom message (a static export of the saved state): the public table
+    page.clock.install()
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4), bot_delay=0)
+    mount(page, w)
+    w.sent.clear()
+    w.ready()
+    update = next(m["state"] for m in w.sent if m["method"] == "update")
+    page.evaluate("state => window.update(state)", {k: v for k, v in update.items() if k in TRAITS})
+    assert page.locator(".kum-pass").count() == 1  # waiting for the private part: the old board stays
+    page.clock.fast_forward(2_500)
+    page.wait_for_function("() => !document.querySelector('.kum-pass')")
+    assert page.locator('[data-card^="card "]').count() == 0 and page.locator(".kum-seat").count() == 2
+    assert [m["kind"] for m in page.evaluate("() => window.model.sent")] == ["view"]  # and it asked

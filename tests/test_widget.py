@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from _board_helpers import hand_ids, zone
+from _board_helpers import Recorded, hand_ids, zone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,17 +158,18 @@ def test_two_widgets_on_one_game_stay_in_step() -> None:
 
 
 def test_hot_seat_hides_hand_behind_pass_screen() -> None:
-    w = kum.GameWidget(kum.Game(["Ada", "Bo"], seed=4))
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4))
     assert w.pass_to == "Ada" and w.offered == []
-    assert hand_ids(w.board, 0) == hand_ids(w.board, 1) == [None] * 6
+    assert hand_ids(w.page["board"], 0) == hand_ids(w.page["board"], 1) == [None] * 6
     send(w, kind="ready")
-    assert w.pass_to == "" and w.offered and w.board["shown_seat"] == 0
+    assert w.pass_to == "" and w.offered and w.page["board"]["shown_seat"] == 0  # what the page shows ...
+    assert w.board["shown_seat"] is None and hand_ids(w.board, 0) == [None] * 6  # ... not what it keeps
     click(w, w.offered[0])
     click(w, next(t for t in w.offered if t.startswith("draw")))
     assert w.pass_to == "Bo" and w.offered == []
-    assert hand_ids(w.board, 0) == hand_ids(w.board, 1) == [None] * 6
+    assert hand_ids(w.page["board"], 0) == hand_ids(w.page["board"], 1) == [None] * 6
     send(w, kind="ready")
-    assert w.board["shown_seat"] == 1 and w.offered
+    assert w.page["board"]["shown_seat"] == 1 and w.offered
 
 
 def test_bot_that_raises_is_reported_and_game_goes_on() -> None:

@@ -7,14 +7,19 @@ seat)`` does not; while a pass screen shows, only the public view; in hot seat t
 seat is the one that last confirmed on the pass screen (or nobody), and at game over
 nobody. Undo, redo, replay steps, new games and cell changes are in the mix; bots are
 spies that check they are shown only their own seat's view.
+
+What the page keeps on its model (the synced traits: what a notebook saved with its
+widget state holds) is checked too: in a hot seat, only the public table, whoever is at
+the screen; the seat's hand comes in a message the view keeps to itself (issue 32, item 5).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from _board_helpers import Recorded, run_on_own_loop, unpack_replay
+from _board_helpers import Recorded, hand_ids, run_on_own_loop, send, unpack_replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +90,23 @@ def check_page(w: Recorded, tracker: Tracker) -> None:
     assert set(page["last_move"]) <= {"seat", "bot", "target"}
     assert page["last_move"].get("target", "mine 1").startswith(("mine ", "claimed ", "deck", "camp "))  # a zone, never a card
     assert page["reveal"] is False
+    check_synced(w, humans)
+
+
+def check_synced(w: Recorded, humans: list[int]) -> None:
+    """The traits as the model holds them: in a hot seat the public table (a save keeps
+    them), with the private part named by ``private_id``; otherwise all the page shows."""
+    synced, game = w.synced, w.game
+    if len(humans) < 2:
+        assert synced["private_id"] == 0 and synced["board"] == w.page["board"] and synced["legal"] == w.page["legal"]
+        return
+    public = Viewer("public")
+    board = synced["board"]
+    assert board["shown_seat"] is None and board["spectator"] is True
+    expected = board_payload(game, public, bots=w.bots)
+    assert {k: v for k, v in board.items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
+    assert synced["legal"] == {"actions": []} and synced["log_lines"] == log_lines(game, public)
+    assert (synced["private_id"] != 0) == (w.page["board"].get("shown_seat") is not None)
 
 
 OPS = st.one_of(
@@ -202,3 +224,63 @@ def test_every_arrangement_is_covered_at_least_once() -> None:
 def test_a_game_played_to_the_end_in_hot_seat_with_a_bot() -> None:
     ops = [("ready", 0), ("act", 0)] * 400 + [("replay", 0)]
     run_on_own_loop(play([False, True, False], 11, ops))
+
+
+# -- what a saved notebook keeps (issue 32, item 5) -----------------------------------------------
+
+
+def private_marks(game: kum.Game, seat: int) -> list[str]:
+    """What gives ``seat``'s hand away: its unknown cards' ids and labels."""
+    return [m for c in game.hand(seat) if not game._state.known[c.id] for m in (f'"card {c.id}"', c.label)]
+
+
+def test_a_hot_seat_boards_synced_state_holds_no_hand_and_the_page_gets_it_by_message() -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4))
+    marks = private_marks(w.game, 0)
+    w.sent.clear()
+    send(w, "ready", token="r")  # "I am Ada"
+    assert [m["method"] for m in w.sent] == ["update", "custom", "custom"]
+    private, answer = w.sent[1]["content"], w.sent[2]["content"]
+    assert private["kind"] == "private" and answer == {"kind": "answer", "id": "r", "state_id": w.state_id}
+    # the traits name the private part that follows them; the page draws the two together
+    assert w.synced["private_id"] == private["id"] == w.private_id > 0
+    assert sorted(private["traits"]) == ["board", "last_move", "legal", "log_lines"]
+    assert hand_ids(w.page["board"], 0) == [c.id for c in w.game.hand(0)] and w.page["legal"]["actions"]
+    at_rest = json.dumps(w.get_state())  # what nbclient and JupyterLab's save write to the notebook
+    assert [m for m in marks if m in at_rest] == []
+    assert all(m not in json.dumps(w.synced) for m in marks)
+    # a new view (or a reloaded page) asks: the private part again, then the answer; nothing changes
+    w.sent.clear()
+    before = w.game.to_dict()
+    send(w, "view", token="v")
+    assert [m["content"]["kind"] for m in w.sent] == ["private", "answer"] and w.sent[0]["content"] == private
+    assert w.error == "" and w.game.to_dict() == before
+    # the pass screen: the private part is withdrawn, and the traits name none
+    w.act(next(t for t in w.offered if t.startswith("play")))
+    w.act(next(t for t in w.offered if t.startswith("draw")))
+    assert w.pass_to == "Bo" and w.private_id == 0 and w.privates()[-1]["traits"] is None
+    assert hand_ids(w.page["board"], 0) == [None] * len(w.game.hand(0))
+
+
+def test_a_view_message_on_a_board_with_nothing_private_is_answered() -> None:
+    w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
+    w.sent.clear()
+    send(w, "view", token="v")
+    assert [m["content"]["kind"] for m in w.sent] == ["private", "answer"]
+    assert w.sent[0]["content"] == {"kind": "private", "id": 0, "traits": None} and w.error == ""
+    send(w, "view", token="x", extra=1)  # hostile: a field it does not take
+    assert "unknown field" in w.error and w.answers()[-1]["id"] == "x"
+
+
+def test_reveal_and_one_human_boards_sync_everything_they_show() -> None:
+    # a one-human board's picture and replay file show the human's own seat: its traits do too
+    # (no message to wait for: a static export or another host draws them as they are)
+    for w in (Recorded(bots={1: "greedy"}, seed=3, bot_delay=0), Recorded(kum.Game(["Ada", "Bo"], seed=4), reveal=True)):
+        assert w.private_id == 0 and w.privates() == [] and w.page == w.synced
+        assert w.board["shown_seat"] == (0 if not w.reveal else None) and w.legal["actions"]
+    hot = Recorded(kum.Game(["Ada", "Bo"], seed=4))
+    hot.ready()
+    assert hot.private_id > 0
+    hot.reveal = True  # from a cell: the full table, in the traits; the private part withdrawn
+    assert hot.private_id == 0 and hot.privates()[-1]["traits"] is None and hot.board["shown_seat"] is None
+    assert hand_ids(hot.board, 0) != [None] * 6 and hot.page == hot.synced

@@ -37,6 +37,7 @@ HOSTILE_VALUES: dict[str, list[Any]] = {
     "thinking": [True],
     "bot_choices": [["evil"]],
     "bot_delay": [0, -1, 1e308],
+    "private_id": [0, 1, 10**9, -1],
 }
 
 
@@ -95,11 +96,11 @@ def test_undo_after_ready_shows_the_pass_screen_again() -> None:
     take_turn(w)
     assert w.pass_to == "Bo"
     send(w, "ready")
-    assert w.board["shown_seat"] == 1
+    assert w.page["board"]["shown_seat"] == 1
     send(w, "undo")
     assert w.error == "" and w.game.current_player == 0
     assert w.pass_to == "Ada" and w.offered == [] and w.legal == {"actions": []}
-    assert all(i is None for p in (0, 1) for i in hand_ids(w.board, p))
+    assert all(i is None for p in (0, 1) for i in hand_ids(w.page["board"], p))
     before = w.game.to_dict()
     send(w, "act", action="draw camp orc")  # Bo tries to draw for Ada
     assert "not your turn" in w.error and w.game.to_dict() == before
@@ -135,8 +136,8 @@ def test_hot_seat_game_over_shows_only_the_public_table() -> None:
     w = Recorded(game, bot_delay=0)
     while not game.is_over:
         game.apply(game.legal_actions()[-1])
-    assert w.pass_to == "" and w.board.get("shown_seat") is None and w.board["spectator"] is True
-    assert all(i is None for p in (0, 1) for i in hand_ids(w.board, p))
+    assert w.pass_to == "" and w.page["board"].get("shown_seat") is None and w.page["board"]["spectator"] is True
+    assert all(i is None for p in (0, 1) for i in hand_ids(w.page["board"], p))
     assert w.log_lines == [" ".join(game.describe(e, spectator=True) for e in ev) for ev in game.logs[-20:]]
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ...core.errors import shown
 from ...core.game import CardGame
 from .actions import action_from_id, action_id, action_text
 from .board import click, kum_board
 from .cards import RACES
+from .errors import InvalidRulesError
 from .events import Claimed, Developed, Discarded, Event, Stuck, describe
 from .heuristic import best_actions, score_actions, score_view
 from .rules import apply_id, legal_ids, points, refusal, scores, winners
@@ -62,6 +64,8 @@ class KumRules(CardGame):
         return self.kum_rules.to_dict()
 
     def with_options(self, options: Any) -> KumRules:
+        if not isinstance(options, (Rules, Mapping)):
+            raise InvalidRulesError(f"options must be a kum.Rules or a mapping of rule options to values, got {shown(options)}")
         rules = options if isinstance(options, Rules) else Rules.from_dict({**self.kum_rules.to_dict(), **dict(options)})
         return type(self)(rules)
 

@@ -1,0 +1,101 @@
+"""End to end (issue 32, item 5): a hot-seat board in a real `jupyter lab`, saved with
+"Save Jupyter widget state in notebooks" on (the setting
+``@jupyter-widgets/jupyterlab-manager:plugin`` ``saveState``). The lab's save writes the
+front-end models' state into the notebook; the hand of the seat at the screen is on the
+page (from a message, kept in the view's memory) and never on a model, so the saved file
+holds the public table only. After a reload the page asks for the hand again.
+
+Screenshots go to test-artifacts/ (saved-state-*.png).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
+
+import kum_widget as kum
+
+SEED = 4
+NAME = "hot_seat.ipynb"
+
+
+def hot_seat_notebook() -> dict[str, Any]:
+    return {
+        "cells": [code_cell(f"import kum_widget as kum\nboard = kum.GameWidget(kum.Game(['Ada', 'Bo'], seed={SEED}))\nboard")],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5,
+    }
+
+
+@pytest.fixture(scope="module")
+def lab():  # type: ignore[no-untyped-def]
+    with LabServer({NAME: hot_seat_notebook()}) as server:
+        setting = server.tmp / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
+        setting.parent.mkdir(parents=True, exist_ok=True)
+        setting.write_text(json.dumps({"saveState": True}))  # read by the page when it loads
+        yield server
+
+
+def private_marks(game: kum.Game, seat: int) -> list[str]:
+    return [m for c in game.hand(seat) if not game._state.known[c.id] for m in (f"card {c.id}", c.label)]
+
+
+def saved_widget_state(path: Path, old: float, timeout: float = 30) -> tuple[str, dict[str, Any]]:
+    """The notebook file once a save newer than ``old`` wrote widget state into it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.stat().st_mtime > old:
+            text = path.read_text()
+            nb = json.loads(text)
+            if "widgets" in nb.get("metadata", {}):
+                return text, nb
+        time.sleep(0.2)
+    raise AssertionError(f"no save with widget state within {timeout} s")
+
+
+def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport={"width": 1280, "height": 1300})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_notebook(page, lab, NAME)
+    run_all(page)
+    board = page.locator(".kum-widget").first
+    board.wait_for(timeout=60_000)
+    wait_idle(page)
+    board.locator('.kum-pass [data-control="ready"]').click()  # "I am Ada"
+    board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=20_000)
+    assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
+    board.screenshot(path=str(artifacts / "saved-state-hand.png"))
+
+    path = lab.tmp / "notebooks" / NAME
+    old = path.stat().st_mtime
+    page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
+    page.keyboard.press("Control+s")  # File > Save (docmanager:save), with the widget state
+    text, nb = saved_widget_state(path, old)
+    states = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    boards = [m["state"] for m in states.values() if m["state"].get("_anywidget_id") == "kum_widget.widget.GameWidget"]
+    assert len(boards) == 1 and boards[0]["board"]["players"]  # the board's state was saved ...
+    assert boards[0]["private_id"] > 0 and boards[0]["legal"] == {"actions": []}
+    marks = private_marks(kum.Game(["Ada", "Bo"], seed=SEED), 0)
+    assert len(marks) == 12 and [m for m in marks if m in text] == []  # ... and none of Ada's cards
+
+    # The page reloads: the views are drawn anew from the kernel's models, and ask for the hand.
+    page.reload()
+    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    wait_idle(page)
+    board = page.locator(".kum-widget").first
+    board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=30_000)
+    assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
+    assert board.locator('[data-zone="hand 1"] [data-card^="card "]').count() == 0
+    board.screenshot(path=str(artifacts / "saved-state-reloaded.png"))
+    # and the board plays on by clicking
+    sid = board.get_attribute("data-state-id")
+    board.locator('[data-zone="hand 0"] [data-playable]').first.click()
+    board.locator(".kum-target[data-action]").first.click()
+    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), sid], timeout=20_000)
+    assert errors == []
+    page.close()

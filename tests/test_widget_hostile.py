@@ -1,0 +1,315 @@
+"""Hostile probe of the board (issue 32, items 8, 9 and 11): a bot move that fails on the
+board's timer, closed boards that must be freed, and arguments or messages built to
+overflow, recurse or flood an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import weakref
+from typing import Any
+
+import pytest
+from _board_helpers import Recorded, browser_msg, run_on_own_loop, send
+from ipywidgets.widgets.widget import _instances
+
+import kum_widget as kum
+from kum_widget import core
+from kum_widget.core.examples import Bust
+
+LONG = "x" * 20_000
+MOST = 400  # an error message quoting a value says what it is in a line, not 20k characters
+
+# -- 8. a bot move that fails on the board's timer -----------------------------------------------
+
+
+class BrokenBust(Bust):
+    """Bust whose apply() fails on seat 1's moves (a user game with a bug)."""
+
+    name = "broken-bust"
+
+    def apply(self, s: Any, action: int) -> Any:
+        if s.turn == 1:
+            raise RuntimeError("boom " + LONG)
+        return super().apply(s, action)
+
+
+def test_a_bot_move_the_game_refuses_on_the_timer_shows_the_error_and_the_board_stays_usable() -> None:
+    async def scenario() -> None:
+        w = Recorded(BrokenBust(), bots={1: "random"}, bot_delay=0.01, seed=2)
+        start = w.game.to_dict()
+        w.act(w.offered[0])  # the bot's turn: its move is scheduled on the loop
+        assert w.thinking and "thinking" in w.board["status"]
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if not w.thinking and w.error:
+                break
+        assert not w.thinking and "thinking" not in w.board["status"]
+        assert "Random bot" in w.error and "boom" in w.error and len(w.error) < MOST
+        assert w.game.current_player == 1 and len(w.game.history) == 1  # the position is as it was
+        assert "thinking" not in w.page["board"]["status"] and w.page["error"] == w.error  # the page was told
+        send(w, "undo")  # the board's Undo: back to the human's decision
+        assert w.error == "" and w.game.history == () and w.offered
+        w.act(w.offered[0])
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if not w.thinking:
+                break
+        send(w, "new_game", seed=5)  # and New game
+        assert w.error == "" and w.game.history == () and w.game.seed == 5 and w.offered
+        assert start["seed"] != 5
+        w.close()
+
+    run_on_own_loop(scenario())
+
+
+def test_a_bot_move_the_game_refuses_without_a_loop_is_reported_once() -> None:
+    # bot_delay 0 (or no event loop): the bot moves at once, inside the human's act; a failing
+    # move must neither loop for ever nor escape into the cell that made the human's move
+    w = kum.GameWidget(BrokenBust(), bots={1: "random"}, bot_delay=0, seed=2)
+    w.act(w.offered[0])
+    assert "Random bot" in w.error and "boom" in w.error and len(w.error) < MOST
+    assert w.game.current_player == 1 and not w.thinking
+    assert w.run_bots() == 0 and "boom" in w.error
+    assert w.undo() == 1 and w.offered
+
+
+def hidden_labels(game: Any, seat: int) -> list[str]:
+    """The labels of ``seat``'s cards that nobody else has seen (any session of KUM's rules)."""
+    state = game._state
+    return [state.cards[c].label for c in state.hands[seat] if not state.known[c]]
+
+
+def test_a_failed_bot_move_on_the_board_names_no_card_of_the_bots_hidden_hand() -> None:
+    # the board's error is read by every seat: the move a bot failed to make names its cards
+    from kum_widget.games.kum.card_game import KumRules
+
+    class FaultyKum(KumRules):
+        def apply(self, state: Any, action: int) -> Any:
+            if self.current_player(state) == 1:
+                raise RuntimeError("the game's own bug")
+            return super().apply(state, action)
+
+    w = Recorded(FaultyKum(), bots={1: "greedy"}, bot_delay=0, seed=3)
+    w.act(next(t for t in w.offered if t.startswith("play")))
+    w.act("draw deck")
+    assert "could not move" in w.error and "the game's own bug" in w.error
+    assert w.game.current_player == 1
+    assert [label for label in hidden_labels(w.game, 1) if label in w.error] == []
+
+    class Cheater:
+        """Answers with a move of a card of its own hand that is not legal."""
+
+        name = "Cheater"
+
+        def choose(self, view: Any, legal: list[Any]) -> Any:
+            return f"play {game.hand(1)[0].label} on mine 9"
+
+    game = kum.Game(["Ada", "Bo"], seed=3)
+    w = Recorded(game, bots={1: Cheater()}, bot_delay=0)
+    cheat = hidden_labels(game, 1)[0]
+    w.act(next(t for t in w.offered if t.startswith("play")))
+    w.act("draw deck")
+    assert "Bo failed" in w.error and "random legal move" in w.error
+    assert cheat not in w.error and cheat not in json.dumps(w.page)
+
+
+# -- 9. closed boards are freed -----------------------------------------------------------------
+
+
+def _collected(refs: list[weakref.ref[Any]]) -> int:
+    gc.collect()
+    return sum(r() is None for r in refs)
+
+
+def test_closed_boards_their_games_and_bots_are_collected() -> None:
+    refs: list[weakref.ref[Any]] = []
+    ids: list[str] = []
+    for seed in range(50):
+        w = kum.GameWidget(bots={1: "greedy"}, seed=seed, bot_delay=0)
+        w.act(w.offered[0])
+        refs += [weakref.ref(w), weakref.ref(w.game), weakref.ref(w.bots[1]), weakref.ref(w.layout)]
+        ids += [w.model_id, w.layout.model_id]
+        w.close()
+    del w
+    assert _collected(refs) == len(refs)  # the board's own Layout widget too (ipywidgets keeps it open)
+    assert not set(ids) & set(_instances)
+
+
+def test_a_closed_board_with_a_bot_move_pending_is_collected() -> None:
+    async def scenario() -> tuple[int, int, list[weakref.ref[Any]]]:
+        w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=5)
+        w.act(w.offered[0])
+        w.act("draw deck")
+        assert w.thinking  # the bot's move waits on the loop's timer
+        refs = [weakref.ref(w), weakref.ref(w.game), weakref.ref(w.bots[1])]
+        w.close()
+        del w
+        await asyncio.sleep(0)
+        return _collected(refs), len(refs), refs
+
+    done, total, _ = run_on_own_loop(scenario())
+    assert done == total
+
+
+def test_an_open_board_stays_alive_and_loads_its_front_end_from_its_own_text() -> None:
+    w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
+    ref = weakref.ref(w)
+    assert _collected([ref]) == 0  # an open board is the page's: ipywidgets keeps it
+    static = kum.GameWidget._esm  # the built bundle's text (a Path would be watched, and kept)
+    assert isinstance(static, str) and "export" in static and "\n" in static
+    assert w._esm == static and w._css == kum.GameWidget._css and ".kum-widget" in w._css
+    w.act(w.offered[0])
+    assert w.state_id == w.game.state_id
+    w.close()
+
+
+# -- 11. values built to overflow, recurse or flood -----------------------------------------------
+
+
+@pytest.mark.parametrize("delay", [10**400, -(10**400), 2**1024], ids=["1e400", "-1e400", "2**1024"])
+def test_a_huge_bot_delay_is_named(delay: int) -> None:
+    with pytest.raises(core.GameError, match="bot_delay") as err:
+        kum.GameWidget(bot_delay=delay)
+    assert len(str(err.value)) < MOST
+    w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
+    with pytest.raises(core.GameError, match="bot_delay"):
+        w.bot_delay = delay
+    assert w.bot_delay == 0
+
+
+@pytest.mark.parametrize("rules", [True, 1, 1.5, "x", [1], b"x", object()])
+def test_new_game_with_rules_that_are_not_rules_is_named(rules: Any) -> None:
+    w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
+    w.act(w.offered[0])
+    before, sid = w.game.to_dict(), w.state_id
+    with pytest.raises(core.GameError, match="rules") as err:
+        w.new_game(rules=rules)
+    assert len(str(err.value)) < MOST
+    assert w.game.to_dict() == before and w.state_id == sid
+
+
+def test_new_game_of_a_user_game_with_rules_that_are_not_rules_is_named() -> None:
+    w = kum.GameWidget(Bust(), bots={1: "random"}, bot_delay=0, seed=1)
+    before = w.game.to_dict()
+    for rules in (True, [("limit", 3)], "limit"):
+        with pytest.raises(core.GameError, match="rules"):
+            w.new_game(rules=rules)
+    assert w.game.to_dict() == before
+
+
+def nested(depth: int, leaf: Any = "act") -> Any:
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def deep_call(depth: int, fn: Any) -> Any:
+    """``fn()`` called ``depth`` frames down, as in a kernel's message dispatch."""
+    return fn() if depth <= 0 else deep_call(depth - 1, fn)
+
+
+@pytest.mark.parametrize("depth", [980, 5_000])
+@pytest.mark.parametrize("field", ["kind", "bot", "action", "seed", "id", "state_id"])
+def test_a_deeply_nested_message_field_is_refused_by_name(field: str, depth: int) -> None:
+    w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
+    before = w.game.to_dict()
+    base = {"kind": "new_game"} if field in ("bot", "seed") else {"kind": "act"}
+    content = {**base, "state_id": w.state_id, "id": "t", field: nested(depth)}
+    deep_call(60, lambda: browser_msg(w, content))  # the kernel answers from some frames down
+    assert w.error and "internal" not in w.error and len(w.error) < MOST, w.error[:200]
+    assert len(w.answers()) == 1 and w.game.to_dict() == before
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ({"kind": LONG}, "unknown kind"),
+        ({"kind": "act", "action": LONG}, "action text"),
+        ({"kind": "act", LONG: 1}, "unknown field"),
+        ({"kind": LONG, LONG + "y": 1}, "unknown kind"),
+        ({"kind": "new_game", "bot": LONG}, "unknown bot"),
+        ({"kind": "new_game", "seed": LONG}, "seed"),
+        ({"kind": "act", "action": "x" * 199}, "not a legal action"),
+    ],
+)
+def test_browser_messages_with_20k_values_are_refused_in_a_line(content: dict[str, Any], words: str) -> None:
+    w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
+    before = w.game.to_dict()
+    browser_msg(w, {"state_id": w.state_id, "id": "t", **content})
+    assert words in w.error and len(w.error) < MOST, w.error[:300]
+    assert w.game.to_dict() == before and len(w.answers()) == 1
+
+
+def test_a_browser_write_of_20k_trait_names_is_refused_in_a_line() -> None:
+    w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
+    w._handle_msg({"content": {"data": {"method": "update", "state": {LONG + str(i): i for i in range(50)}}}, "buffers": []})
+    assert "refused a change of" in w.error and len(w.error) < MOST
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: kum.GameWidget(**{LONG: 1}),
+        lambda: kum.GameWidget(Bust(), **{LONG: 1}),
+        lambda: kum.GameWidget(kum.Game(2, seed=1), **{LONG: 1}),
+        lambda: kum.GameWidget(kum.Game(2, seed=1), **{LONG + str(i): i for i in range(30)}),
+        lambda: kum.GameWidget(type("X" * 20_000, (), {})()),
+        lambda: kum.GameWidget(bots={1: "random"}, bot_delay=0).new_game(**{LONG: 1}),
+        lambda: kum.GameWidget(Bust(), bots={1: "random"}, bot_delay=0).new_game(**{LONG: 1}),
+        lambda: kum.GameWidget(seat=LONG),
+        lambda: kum.GameWidget(reveal=LONG),
+        lambda: kum.GameWidget(bot_delay=LONG),
+        lambda: kum.GameWidget(bots={1: LONG}),
+        lambda: kum.GameWidget(bots={LONG: "random"}),
+        lambda: kum.GameWidget(bots={1: "random"}, bot_delay=0).run_bots(LONG),
+    ],
+)
+def test_board_calls_with_20k_values_are_named_in_a_line(call: Any) -> None:
+    with pytest.raises(core.GameError) as err:
+        call()
+    assert len(str(err.value)) < MOST, str(err.value)[:300]
+
+
+class LoudBot:
+    """A bot that fails with a 20k-character message, under a 20k-character name."""
+
+    name = "L" * 20_000
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        raise RuntimeError("y" * 20_000)
+
+
+def test_a_bot_that_fails_with_a_20k_message_is_reported_in_a_line() -> None:
+    w = Recorded(bots={1: LoudBot()}, seed=3, bot_delay=0)
+    w.act(w.offered[0])
+    w.act("draw deck")
+    assert "failed" in w.error and "RuntimeError" in w.error and len(w.error) < MOST
+    assert w.game.current_player == 0  # it played a random legal move instead
+    # its name is shown in a line too: on the board's seat list and its badge
+    assert all(len(s["name"]) <= 40 for s in w.bot_seats.values())
+    assert all(len(p.get("bot") or "") <= 40 for p in w.board["players"])
+    assert len(w.page["bot_seats"]["1"]["name"]) <= 40
+
+
+class BadBoard(Bust):
+    """A user game whose board() fails with a 20k-character message after a move."""
+
+    name = "bad-board"
+
+    def board(self, view: Any, seat: int | None) -> Any:
+        if view.get("pile"):
+            raise RuntimeError("z" * 20_000)
+        return super().board(view, seat)
+
+
+def test_a_board_that_fails_to_draw_after_a_move_is_reported_in_a_line() -> None:
+    w = Recorded(BadBoard(), bots={1: "random"}, bot_delay=0, seed=4)
+    play = next(t for t in w.offered if t.startswith("play"))
+    send(w, "act", action=play)
+    assert w.error and len(w.error) < MOST, w.error[:300]
+    assert len(w.answers()) == 1
+
