@@ -296,5 +296,5 @@ def test_a_saved_option_a_game_s_own_init_fails_on_is_a_save_error() -> None:
 @pytest.mark.parametrize("bad", [5, None, "stuck=draw", [("stuck", "draw")]])
 def test_kum_rules_with_options_takes_a_mapping_or_rules(bad: Any) -> None:
     rules = kum.Game(seed=1).game
-    with pytest.raises(kum.KumError, match="options must be a kum.Rules or a mapping"):
+    with pytest.raises(kum.KumError, match=r"options must be a kum\.Rules or a mapping"):
         rules.with_options(bad)  # dict(5) raised TypeError
