@@ -1,5 +1,7 @@
 # Two commands from nothing: `make lab` and `make test`. Each bootstraps what it needs:
-# uv (into .tools/, from PyPI) and the project environment (.venv/, from uv.lock).
+# uv (into .tools/, from PyPI) and the project environment (.venv/, from uv.lock). What only root
+# can install comes first (`node`, and for `make test` `browser`): as root, apt-get installs it;
+# otherwise make stops before anything runs, naming the one command to run.
 
 PYTHON ?= python3
 UV_VERSION := 0.13.9
@@ -8,14 +10,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html
+.PHONY: lab test browser node lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html
 
 env: $(VENV)/.synced js
 
 # The board's front-end: js/ bundled by esbuild (from the npm registry) into the package.
 js: kum_widget/static/widget.js kum_widget/static/replay.js
 
-kum_widget/static/widget.js kum_widget/static/replay.js &: $(wildcard js/*.js js/*.css) package.json package-lock.json
+kum_widget/static/widget.js kum_widget/static/replay.js &: $(wildcard js/*.js js/*.css) package.json package-lock.json | node
 	npm ci --no-audit --no-fund --loglevel=error
 	npm run --silent build
 
@@ -23,7 +25,7 @@ $(UV):
 	$(PYTHON) -m venv .tools
 	.tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
 
-$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+$(VENV)/.synced: pyproject.toml uv.lock | node $(UV)
 	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON)
 	touch $@
 
@@ -42,7 +44,32 @@ marimo: env
 html: env
 	$(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.store_widget_state=False $(NB)
 
-test: lint typecheck pytest
+test: browser lint typecheck pytest
+
+# What only root can install, from Debian: Chromium for the browser tests (Playwright drives it)
+# and Node.js with npm for the front-end. $(call debian,<commands>,<packages>,<what needs them>):
+# one of the commands is on PATH; or, as root, apt-get installs the packages (as CI runs);
+# or make stops at once, naming the one command to run. Each comes before any step that needs
+# it (and .NOTPARALLEL keeps that order under -j).
+define debian
+@for c in $(1); do command -v $$c >/dev/null 2>&1 && exit 0; done; \
+if [ "$$(id -u)" = 0 ]; then \
+  echo "$(3): installing Debian's $(2)"; \
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2); \
+else \
+  echo "$(3), which only root can install (Debian's $(2)). Run:" >&2; \
+  echo "    sudo apt-get install -y $(2)" >&2; \
+  echo "then make again." >&2; \
+  exit 1; \
+fi
+endef
+.NOTPARALLEL:
+
+browser:
+	$(call debian,chromium chromium-browser,chromium,The browser tests need Chromium)
+
+node:
+	$(call debian,npm,nodejs npm,Building the board's front-end (js/) needs Node.js and npm)
 
 lint: env
 	$(BIN)/ruff check .
@@ -50,7 +77,7 @@ lint: env
 typecheck: env
 	$(BIN)/mypy
 
-pytest: env
+pytest: browser env
 	$(BIN)/python -m pytest
 
 bench: env  # the quick figures; bench/bots.py (about 20 min) and bench/latency.py run on their own
