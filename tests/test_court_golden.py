@@ -5,9 +5,10 @@ The transcript is: the game record, then every action with the events it caused,
 the final table (``str(game)``) and the score's parts. The game is played on a FROZEN
 copy of the card table, ``tests/golden/court_table_v1.csv`` (the standard table as
 COURT.md documents it), so that re-tuning ``court_cards.csv`` does not move it; a change
-to the rules, the text forms or the seeded shuffle shows up here as a diff. The table is
-named by its path relative to the repository root (a record keeps the path as given, so
-the transcript reads the same in any checkout); the tests run from the root.
+to the rules, the text forms or the seeded shuffle shows up here as a diff. The test reads
+the table from its path relative to the repository root (the tests run from the root); the
+record carries the table as its CSV text, never the path, so the pinned record replays on
+the frozen cards in any checkout.
 
 If a change is intended, regenerate the file and review its diff:
 
@@ -97,7 +98,9 @@ def test_golden_game_hand_checked_facts() -> None:
         t.startswith("start") for t, _ in steps[:3])
     summary = game.summary()
     assert all(summary[f"bought_{r.replace(' ', '_')}"] > 0 for r in kum.court.ROLES)  # every role is bought
-    assert game.rules.table == TABLE and game.table[0].label == "sun minister 3"
+    frozen = Path(TABLE).read_text(encoding="utf-8")
+    assert game.rules.options()["table"] == frozen and game.to_dict()["options"]["table"] == frozen  # the text, not the path
+    assert game.rules.table == kum.court.CardTable.from_csv(TABLE) and game.table[0].label == "sun minister 3"
 
 
 def test_golden_game_replays_from_its_record_and_dict() -> None:

@@ -182,7 +182,7 @@ def test_hostile_records_are_refused_by_name() -> None:
         (record.replace('[Player0 "Ruler"]\n', ""), "solitaire"),
         (record.replace('\\"price\\": \\"descending\\"', '\\"price\\": \\"cheap\\"'), "option 'price'"),
         (record.replace('{\\"court_vp', '{\\"wizard\\": 1, \\"court_vp'), "unknown option 'wizard'"),
-        (record.replace('\\"table\\": \\"standard\\"', '\\"table\\": \\"/no/such.csv\\"'), "cannot read card table"),
+        (record.replace('\\"table\\": \\"standard\\"', '\\"table\\": \\"/no/such.csv\\"'), "option 'table'.*never names a file"),
         (record.replace('[Options "{', '[Options "[' * 5000), "cannot read tag|tag Options"),
         (record.split("[Options")[0] + '[Options "' + "[" * 50_000 + "]" * 50_000 + '"]\n', "tag Options"),
         (record + "99. Ruler: fight place 9\n", "line"), (record + "99. Ruler: wizardry\n", "'wizardry'"),

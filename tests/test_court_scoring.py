@@ -146,7 +146,7 @@ def test_c1_a_custom_table_loads_and_bad_rows_are_named(tmp_path: Path) -> None:
     text = STANDARD.read_text()
     path = tmp_path / "mine.csv"
     path.write_text(text.replace("0,sun,minister,3,1,0", "0,sun,minister,9,1,0"))
-    game = Court(table=str(path))
+    game = Court(table=CardTable.from_csv(path).to_csv())  # the rules class takes the table as CSV text, as saves hold it
     assert game.table[0].cost == 9
     assert core.check_game(game, games=3).ok
     with pytest.raises(core.InvalidOptionError, match=r"row 2, field 'role'"):
@@ -156,7 +156,9 @@ def test_c1_a_custom_table_loads_and_bad_rows_are_named(tmp_path: Path) -> None:
     with pytest.raises(core.InvalidOptionError, match="missing column"):
         CardTable.from_csv_text("id,clan\n0,sun\n")
     with pytest.raises(core.InvalidOptionError, match="cannot read"):
-        Court(table=str(tmp_path / "none.csv"))
+        CardTable.from_csv(tmp_path / "none.csv")
+    with pytest.raises(core.InvalidOptionError, match="never names a file"):
+        Court(table=str(path))  # a path in the options (a saved game's) is never read
     header, *rows = text.splitlines()
     with pytest.raises(core.InvalidOptionError, match=r"row 1, field 'id': expected 0"):
         CardTable.from_csv_text("\n".join([header, rows[1], rows[0], *rows[2:]]))

@@ -4,6 +4,11 @@ A table is CSV with the columns ``id, clan, role, cost, vp, strength``. Court ca
 have a clan (sun, moon, earth) and a role (minister, tax collector, general, poet,
 courtesan); the Daemon Princes have the clan ``fire`` and the role ``daemon prince``.
 The standard table ships in ``data/court_cards.csv``; COURT.md gives every value's reason.
+
+The ``table`` rule option (and so a saved game or record) holds the name of a shipped table
+(``"standard"``) or the table's CSV text, at most 1,000,000 characters: never a path, so a
+save cannot make the library open a file. Only :meth:`CardTable.from_csv`, called by your
+code, reads one (a regular file, at most 1,000,000 bytes).
 """
 
 from __future__ import annotations
@@ -11,14 +16,15 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, SupportsIndex
 
-from ...core.errors import InvalidOptionError, shown
+from ...core.errors import InvalidOptionError, cut, shown
 
-__all__ = ["CLANS", "ROLES", "PRINCE", "POWERS", "Card", "CardTable", "table_for"]
+__all__ = ["CLANS", "ROLES", "PRINCE", "POWERS", "MAX_TABLE_TEXT", "SHIPPED", "Card", "CardTable", "table_for"]
 
 CLANS = ("sun", "moon", "earth")
 ROLES = ("minister", "tax collector", "general", "poet", "courtesan")
@@ -35,7 +41,10 @@ POWERS = {
     PRINCE: "Defeat it for its VP; while one is in the row, the daemons take a court card each turn.",
 }
 
-STANDARD = Path(__file__).resolve().parent / "data" / "court_cards.csv"
+DATA = Path(__file__).resolve().parent / "data"
+STANDARD = DATA / "court_cards.csv"
+SHIPPED = {"standard": "court_cards.csv"}  # the tables the package ships, by the name a rule option gives
+MAX_TABLE_TEXT = 1_000_000  # characters of CSV text (bytes of a file): the standard table is under 2,000
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +79,7 @@ class Card:
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         # A plain tuple: a slotted dataclass pickles field by field through dataclasses.fields(),
-        # ten times slower, and the table goes to ISMCTS's helper at every decision.
+        # ten times slower, wherever a card is pickled or deep-copied.
         if type(self) is not Card:  # a subclass: the dataclass's own way, which knows its fields
             return object.__reduce_ex__(self, protocol)  # (not super(): slots=True makes a new class)
         return (Card, (self.id, self.clan, self.role, self.cost, self.vp, self.strength))
@@ -84,6 +93,13 @@ class CardTable:
     """All the cards of a game, by id (0..n-1)."""
 
     def __init__(self, cards: list[Card], name: str = "custom") -> None:
+        _check_name(name)
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+            raise InvalidOptionError(f"card table {name!r}: the cards are a list of Cards, got {shown(cards)}")
+        if len(cards) > 1000:
+            raise InvalidOptionError(f"card table {name!r}: {len(cards)} cards, more than the 1000 a table may have (ids 0..999)")
+        for index, card in enumerate(cards):
+            _check_card(card, index, name)
         self.cards = tuple(cards)
         self.name = name
         self.princes = tuple(c.id for c in cards if c.prince)
@@ -111,15 +127,17 @@ class CardTable:
 
     def find(self, card: object, *, where: str = "card") -> int:
         """A card's id from its id, ``"#12"``, or its label (``"sun poet 4"``); a Card is its id."""
+        if not isinstance(where, str) or len(where) > 80:
+            raise InvalidOptionError(f"where is a short text that names the field, got {shown(where)}")
         if isinstance(card, Card):
             card = card.id
         if type(card) is int:
             if 0 <= card < len(self.cards):
                 return card
-            raise InvalidOptionError(f"{where}: {card} is not a card (ids 0..{len(self.cards) - 1})")
+            raise InvalidOptionError(f"{where}: {shown(card)} is not a card (ids 0..{len(self.cards) - 1})")
         if isinstance(card, str) and len(card) < 80:
             key = " ".join(card.lower().split())
-            if key.startswith("#") and key[1:].isdigit() and len(key) < 6:
+            if key.startswith("#") and key[1:].isascii() and key[1:].isdigit() and len(key) < 6:
                 return self.find(int(key[1:]), where=where)
             hits = [c.id for c in self.cards if c.label == key]
             if len(hits) == 1:
@@ -141,17 +159,26 @@ class CardTable:
 
     @classmethod
     def from_csv(cls, path: str | os.PathLike[str]) -> CardTable:
-        """Load a table from a CSV file; a bad row raises InvalidOptionError naming the row and field."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, TypeError, ValueError) as exc:
-            raise InvalidOptionError(f"cannot read card table {shown(str(path))}: {getattr(exc, 'strerror', None) or shown(str(exc))}") from None
-        return cls.from_csv_text(text, name=Path(path).stem)
+        """Load a table from a CSV file: your code's own call, the only one that reads a file
+        (a saved game carries its table as CSV text). The file must be a regular file of at
+        most 1,000,000 bytes of UTF-8; a bad row raises InvalidOptionError naming the row and field."""
+        where, text = _read_table_file(path)
+        return cls.from_csv_text(text, name=Path(where).stem[:40] or "custom")
 
     @classmethod
     def from_csv_text(cls, text: str, name: str = "custom") -> CardTable:
+        """A table from its CSV text (at most 1,000,000 characters), as :meth:`to_csv` writes it."""
+        _check_name(name)
+        if not isinstance(text, str):
+            raise InvalidOptionError(f"card table {name!r}: a table is CSV text, got {shown(text)}")
+        if len(text) > MAX_TABLE_TEXT:
+            raise InvalidOptionError(f"card table {name!r}: {len(text):,} characters of CSV text, more than the "
+                                     f"{MAX_TABLE_TEXT:,} characters a table may have")
         reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
-        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+        try:
+            header = [h.strip().lower() for h in (reader.fieldnames or [])]
+        except csv.Error as exc:
+            raise InvalidOptionError(f"card table {name!r}: the header line is not valid CSV ({cut(str(exc), 80)})") from None
         missing = [c for c in COLUMNS if c not in header]
         if missing:
             raise InvalidOptionError(f"card table {name!r}: missing column(s) {', '.join(missing)} in the header line "
@@ -162,8 +189,64 @@ class CardTable:
             for n, row in enumerate(reader, start=1):
                 cards.append(_card(row, n, len(cards), name))
         except csv.Error as exc:
-            raise InvalidOptionError(f"card table {name!r}: row {len(cards) + 1}: not valid CSV ({exc})") from None
+            raise InvalidOptionError(f"card table {name!r}: row {len(cards) + 1}: not valid CSV ({cut(str(exc), 80)})") from None
         return cls(cards, name)
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or len(name) > 40:
+        raise InvalidOptionError(f"a card table's name is text of at most 40 characters, got {shown(name)}")
+
+
+def _check_card(card: object, index: int, table: str) -> None:
+    """A Card built by hand, checked as a CSV row is (ids count up from 0, the values 0..999)."""
+    if not isinstance(card, Card):
+        raise InvalidOptionError(f"card table {table!r}: card {index} is not a Card, got {shown(card)}")
+    numbers = {"id": card.id, "cost": card.cost, "vp": card.vp, "strength": card.strength}
+    for key, value in numbers.items():
+        if type(value) is not int or not 0 <= value <= 999:
+            raise InvalidOptionError(f"card table {table!r}: card {index}: {key} is a whole number 0..999, got {shown(value)}")
+    if card.id != index:
+        raise InvalidOptionError(f"card table {table!r}: card {index} has the id {card.id} (ids count up from 0)")
+    if card.role == PRINCE:
+        kind_ok = card.clan == FIRE and card.strength >= 1
+    else:
+        kind_ok = card.role in ROLES and card.clan in CLANS and (card.strength >= 1) == (card.role == "general")
+    if not kind_ok:
+        raise InvalidOptionError(f"card table {table!r}: card {index} ({shown(card.clan, 30)}, {shown(card.role, 30)}, strength "
+                                 f"{card.strength}) is neither a court card of a clan nor a daemon prince of the fire clan")
+
+
+def _read_table_file(path: object) -> tuple[str, str]:
+    """A table file's path and text: a regular file only (a FIFO or a device is refused
+    before it is opened), at most MAX_TABLE_TEXT bytes read."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidOptionError(f"a card table file is a path (text or pathlib.Path), got {shown(path)}")
+    try:
+        where = os.fspath(path)
+    except TypeError as exc:
+        raise InvalidOptionError(f"a card table file is a path (text or pathlib.Path): {cut(str(exc), 80)}") from None
+    if not isinstance(where, str):
+        raise InvalidOptionError(f"a card table file is a path (text or pathlib.Path), got {shown(where)}")
+    name = shown(where)
+    try:
+        if not stat.S_ISREG(os.stat(where).st_mode):
+            raise InvalidOptionError(f"cannot read card table {name}: not a regular file")
+        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # replaced between the look and the open
+                raise InvalidOptionError(f"cannot read card table {name}: not a regular file")
+            data = file.read(MAX_TABLE_TEXT + 1)
+    except InvalidOptionError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise InvalidOptionError(f"cannot read card table {name}: {getattr(exc, 'strerror', None) or cut(str(exc), 80)}") from None
+    if len(data) > MAX_TABLE_TEXT:
+        raise InvalidOptionError(f"cannot read card table {name}: the file is larger than the {MAX_TABLE_TEXT:,} bytes a table may have")
+    try:
+        return where, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidOptionError(f"cannot read card table {name}: not UTF-8 text") from None
 
 
 def _card(row: dict[str, str | None], n: int, expected_id: int, table: str) -> Card:
@@ -175,7 +258,7 @@ def _card(row: dict[str, str | None], n: int, expected_id: int, table: str) -> C
 
     def number(key: str) -> int:
         text = field(key)
-        if not text.isdigit() or len(text) > 3:
+        if not (text.isascii() and text.isdigit()) or len(text) > 3:  # int() takes digits isdigit() does not, and "²" that it refuses
             raise InvalidOptionError(f"card table {table!r}: row {n}, field {key!r}: expected a whole number 0..999, got {shown(text)}")
         return int(text)
 
@@ -199,36 +282,31 @@ def _card(row: dict[str, str | None], n: int, expected_id: int, table: str) -> C
     return Card(card_id, clan, role, number("cost"), number("vp"), strength)
 
 
-_CACHE: dict[tuple[str, float, int], CardTable] = {}
+_SHIPPED: dict[str, CardTable] = {}
+_CACHE: dict[str, CardTable] = {}
 
 
-def table_for(option: str) -> CardTable:
-    """The table a ``table`` rule option names: ``"standard"``, the path of a CSV file, or
-    CSV text (a table given as an object travels in records this way). A file is read
-    again when it changes (a table being tuned in a notebook)."""
-    if option == "standard":
-        path = STANDARD
-    elif "\n" in option:
-        key = (option, 0.0, 0)
-        if key not in _CACHE:
-            _remember(key, CardTable.from_csv_text(option))
-        return _CACHE[key]
-    else:
-        path = Path(option)
-    try:
-        stat = path.stat()
-        key = (str(path.resolve()), stat.st_mtime, stat.st_size)
-    except (OSError, ValueError):
-        return CardTable.from_csv(option)  # says what is wrong with the path
-    if key not in _CACHE:
-        table = CardTable.from_csv(path)
-        if option == "standard":
-            table.name = "standard"
-        _remember(key, table)
-    return _CACHE[key]
-
-
-def _remember(key: tuple[str, float, int], table: CardTable) -> None:
-    if len(_CACHE) > 32:  # tables tried in a notebook: keep the cache small
-        _CACHE.clear()
-    _CACHE[key] = table
+def table_for(option: object) -> CardTable:
+    """The table a ``table`` rule option names: a shipped table by its name (``"standard"``)
+    or the table's CSV text (a table given as an object travels in saved games this way).
+    Never a file: the option comes from saved games and records, and those must not make
+    the library open one (your code reads a file with :meth:`CardTable.from_csv`)."""
+    if not isinstance(option, str):
+        raise InvalidOptionError(f"option 'table' is the name of a shipped table ({', '.join(map(repr, SHIPPED))}) "
+                                 f"or a table's CSV text, got {shown(option)}")
+    if option in SHIPPED:
+        if option not in _SHIPPED:
+            text = (DATA / SHIPPED[option]).read_text(encoding="utf-8")  # the package's own file, not a name from a save
+            _SHIPPED[option] = CardTable.from_csv_text(text, name=option)
+        return _SHIPPED[option]
+    if "\n" not in option:  # a table has a header line and rows: this names something else, a file perhaps
+        raise InvalidOptionError(f"option 'table': {shown(option)} is neither a shipped table ({', '.join(map(repr, SHIPPED))}) "
+                                 "nor a table's CSV text; a saved game carries its table and never names a file "
+                                 "(your code reads one with CardTable.from_csv(path))")
+    table = _CACHE.get(option)
+    if table is None:
+        table = CardTable.from_csv_text(option)
+        if len(_CACHE) >= 16:  # tables tried in a notebook: keep the cache small
+            _CACHE.clear()
+        _CACHE[option] = table
+    return table

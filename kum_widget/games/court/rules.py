@@ -9,6 +9,7 @@ lab's columns in ``heuristic.py``, the board in ``board.py``; this module is the
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ from .state import (
 __all__ = ["CourtOfTheThreeClans"]
 
 _BUYS = [[[BUY + p * SPACES + x for x in range(SPACES) if bits >> x & 1] for p in range(PLACES)] for bits in range(1 << SPACES)]  # [buy_spaces()][place]
+_RANK = re.compile(r"-?[0-9]{1,4}")  # ASCII digits: int() takes other digits, and isdigit() "²" that int() refuses
 _CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
 
 
@@ -58,7 +60,7 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
     # -0.41 [-1.22, +0.39] over 400 paired deals), in about a third of the time
     search_iterations, search_exploration, search_breadth, search_trees = 400, 0.25, 8, 2
     defaults = {
-        "table": "standard",  # C1: the card table ("standard", a CSV file's path, or CSV text)
+        "table": "standard",  # C1: the card table: a shipped table's name ("standard") or CSV text, never a path
         "first_refill": "open",  # C2: "open" (princes may appear) or "court" (set aside again)
         "price": "descending",  # C3: "descending" (cost - (place - 1)) or "printed"
         "full_court": "replace",  # C4: "replace" (discard a court card) or "closed" (no buying)
@@ -78,9 +80,9 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
             if r[key] not in allowed:
                 raise InvalidOptionError(f"option {key!r} must be one of {', '.join(map(repr, allowed))}, got {shown(r[key])}")
         if not 0 <= r["fights_per_turn"] <= 4:
-            raise InvalidOptionError(f"option 'fights_per_turn' must be 0..4, got {r['fights_per_turn']}")
+            raise InvalidOptionError(f"option 'fights_per_turn' must be 0..4, got {shown(r['fights_per_turn'])}")
         if not 0 <= r["start_cp"] <= 100:
-            raise InvalidOptionError(f"option 'start_cp' must be 0..100, got {r['start_cp']}")
+            raise InvalidOptionError(f"option 'start_cp' must be 0..100, got {shown(r['start_cp'])}")
         self.thresholds = parse_ranks(r["ranks"])
         self.table: CardTable = table_for(r["table"])
         self.descending = r["price"] == "descending"
@@ -364,7 +366,7 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
 def parse_ranks(text: str) -> tuple[int, int, int]:
     """C10's three thresholds, like ``"25,50,75"``."""
     parts = text.split(",")
-    if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() and len(p.strip()) < 5 for p in parts):
+    if len(parts) != 3 or not all(_RANK.fullmatch(p.strip()) for p in parts):
         raise InvalidOptionError(f"option 'ranks' is three whole numbers of at most 4 digits like '25,50,75', got {shown(text)}")
     a, b, c = (int(p) for p in parts)
     if not a < b < c:

@@ -7,17 +7,18 @@ project's reading of the source (COURT.md gives each decision and its reason).
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...core.errors import InvalidOptionError, shown
-from .cards import CardTable, table_for
+from .cards import SHIPPED, CardTable, table_for
 
 __all__ = ["CourtRules"]
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class CourtRules:
     """The rules of one game of Court of the Three Clans.
 
@@ -28,7 +29,8 @@ class CourtRules:
     """
 
     table: str | CardTable = "standard"
-    """C1: the card table: "standard", the path of a CSV file, or a CardTable."""
+    """C1: the card table: "standard" (the shipped table) or a CardTable. Given as CSV text
+    or as the path of a CSV file (read once, when the rules are made), it is a CardTable."""
     first_refill: Literal["open", "court"] = "open"
     """C2: after the setup choice the row refills from the whole pile ("open": princes may
     appear) or with court cards only ("court")."""
@@ -54,7 +56,7 @@ class CourtRules:
     def __init__(
         self,
         *,
-        table: str | CardTable = "standard",
+        table: str | os.PathLike[str] | CardTable = "standard",
         first_refill: Literal["open", "court"] = "open",
         price: Literal["descending", "printed"] = "descending",
         full_court: Literal["replace", "closed"] = "replace",
@@ -72,12 +74,10 @@ class CourtRules:
         from .rules import CourtOfTheThreeClans
 
         if unknown:
-            raise InvalidOptionError(f"CourtRules: unknown rule option {sorted(unknown)[0]!r} (options: {', '.join(f.name for f in dataclasses.fields(CourtRules))})")
-        if not (isinstance(ranks, (tuple, list)) and len(ranks) == 3 and all(type(r) is int for r in ranks)):
-            raise InvalidOptionError(f"CourtRules: ranks are three whole numbers like (25, 50, 75), got {shown(ranks)}")
-        if not isinstance(table, (str, CardTable)):
-            raise InvalidOptionError(f"CourtRules: table is 'standard', a CSV file's path or a CardTable, got {shown(table)}")
-        values = dict(table=table, first_refill=first_refill, price=price, full_court=full_court, empty_pass_pays=empty_pass_pays,
+            raise InvalidOptionError(f"CourtRules: unknown rule option {shown(sorted(unknown)[0], 44)} (options: {', '.join(f.name for f in dataclasses.fields(CourtRules))})")
+        if not (isinstance(ranks, (tuple, list)) and len(ranks) == 3 and all(type(r) is int and -9999 <= r <= 9999 for r in ranks)):
+            raise InvalidOptionError(f"CourtRules: ranks are three whole numbers -9999..9999 like (25, 50, 75), got {shown(ranks)}")
+        values = dict(table=_table(table, files=True), first_refill=first_refill, price=price, full_court=full_court, empty_pass_pays=empty_pass_pays,
                       fights_per_turn=fights_per_turn, last_prince_ends=last_prince_ends, court_vp=court_vp,
                       row_princes_subtract=row_princes_subtract, ranks=tuple(ranks), start_cp=start_cp)
         for name, value in values.items():
@@ -85,35 +85,68 @@ class CourtRules:
         CourtOfTheThreeClans(**self.options())  # every other check, with the same messages
 
     def options(self) -> dict[str, Any]:
-        """The rule options as the game (and a record) keeps them: JSON-safe."""
+        """The rule options as the game (and a record) keeps them: JSON-safe. The table is
+        the name of a table the package ships (the table itself, ``Court().table``), else its
+        CSV text, so that a save replays on the cards it was played with: never a file's path."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         out["ranks"] = ",".join(map(str, self.ranks))
-        if isinstance(self.table, CardTable):
-            out["table"] = "standard" if self.table == table_for("standard") else self.table.to_csv()
+        table = self.table
+        if isinstance(table, CardTable):
+            out["table"] = table.name if table.name in SHIPPED and table == table_for(table.name) else table.to_csv()
         return out
 
     @classmethod
-    def from_options(cls, options: dict[str, Any]) -> CourtRules:
-        """Inverse of :meth:`options`."""
+    def from_options(cls, options: Mapping[str, Any]) -> CourtRules:
+        """Inverse of :meth:`options` (the options of a saved game: a table is a shipped
+        table's name, CSV text or a CardTable, never a file to read)."""
         from .rules import parse_ranks
 
         if not isinstance(options, Mapping):
             raise InvalidOptionError(f"CourtRules.from_options takes a mapping of rule options, got {shown(options)}")
         values = dict(options)
+        bad = [k for k in values if not isinstance(k, str)]
+        if bad:
+            raise InvalidOptionError(f"CourtRules.from_options: an option's name is text, got {shown(bad[0])}")
         if "ranks" in values:
-            values["ranks"] = parse_ranks(str(values["ranks"]))
+            if not isinstance(values["ranks"], str):
+                raise InvalidOptionError(f"option 'ranks' is text like '25,50,75' in saved options, got {shown(values['ranks'])}")
+            values["ranks"] = parse_ranks(values["ranks"])
+        if "table" in values:
+            values["table"] = _table(values["table"], files=False)
         return cls(**values)
 
     def with_(self, **changes: Any) -> CourtRules:
         unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})
         if unknown:
-            raise InvalidOptionError(f"CourtRules has no option {unknown[0]!r}")
+            raise InvalidOptionError(f"CourtRules has no option {shown(unknown[0], 44)}")
         return CourtRules(**{**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}, **changes})
 
     def diff(self) -> dict[str, Any]:
         """The options that differ from the defaults."""
-        base = CourtRules()
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if getattr(self, f.name) != getattr(base, f.name)}
+        mine, base = self.options(), CourtRules().options()
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if mine[f.name] != base[f.name]}
+
+    def __eq__(self, other: object) -> bool:  # the same options: a custom table compares by its cards, however it was given
+        return isinstance(other, CourtRules) and other.options() == self.options()
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.options().items())))
 
     def __repr__(self) -> str:
         return f"CourtRules({', '.join(f'{k}={v!r}' for k, v in self.diff().items())})"
+
+
+def _table(table: object, *, files: bool) -> str | CardTable:
+    """The ``table`` option as CourtRules keeps it: a shipped table's name or a CardTable.
+    CSV text is read here; a path (``files``: your own call, not saved options) is read
+    once, here, with :meth:`CardTable.from_csv`."""
+    if isinstance(table, CardTable) or (isinstance(table, str) and table in SHIPPED):
+        return table
+    if isinstance(table, str) and "\n" in table:
+        return table_for(table)
+    if files and isinstance(table, (str, os.PathLike)):
+        return CardTable.from_csv(table)
+    if files:
+        raise InvalidOptionError(f"CourtRules: table is {' or '.join(map(repr, SHIPPED))}, a CardTable, CSV text "
+                                 f"or a CSV file's path, got {shown(table)}")
+    return table_for(table)  # refuses anything else by name, without a look at the disk
