@@ -16,13 +16,13 @@ from __future__ import annotations
 import csv
 import io
 import os
-import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, SupportsIndex
 
 from ...core.errors import InvalidOptionError, cut, shown
+from ...core.files import read_text_file
 
 __all__ = ["CLANS", "ROLES", "PRINCE", "POWERS", "MAX_TABLE_TEXT", "SHIPPED", "Card", "CardTable", "table_for"]
 
@@ -162,7 +162,7 @@ class CardTable:
         """Load a table from a CSV file: your code's own call, the only one that reads a file
         (a saved game carries its table as CSV text). The file must be a regular file of at
         most 1,000,000 bytes of UTF-8; a bad row raises InvalidOptionError naming the row and field."""
-        where, text = _read_table_file(path)
+        where, text = read_text_file(path, what="card table", limit=MAX_TABLE_TEXT, error=InvalidOptionError)
         return cls.from_csv_text(text, name=Path(where).stem[:40] or "custom")
 
     @classmethod
@@ -215,38 +215,6 @@ def _check_card(card: object, index: int, table: str) -> None:
     if not kind_ok:
         raise InvalidOptionError(f"card table {table!r}: card {index} ({shown(card.clan, 30)}, {shown(card.role, 30)}, strength "
                                  f"{card.strength}) is neither a court card of a clan nor a daemon prince of the fire clan")
-
-
-def _read_table_file(path: object) -> tuple[str, str]:
-    """A table file's path and text: a regular file only (a FIFO or a device is refused
-    before it is opened), at most MAX_TABLE_TEXT bytes read."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise InvalidOptionError(f"a card table file is a path (text or pathlib.Path), got {shown(path)}")
-    try:
-        where = os.fspath(path)
-    except TypeError as exc:
-        raise InvalidOptionError(f"a card table file is a path (text or pathlib.Path): {cut(str(exc), 80)}") from None
-    if not isinstance(where, str):
-        raise InvalidOptionError(f"a card table file is a path (text or pathlib.Path), got {shown(where)}")
-    name = shown(where)
-    try:
-        if not stat.S_ISREG(os.stat(where).st_mode):
-            raise InvalidOptionError(f"cannot read card table {name}: not a regular file")
-        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-        with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):  # replaced between the look and the open
-                raise InvalidOptionError(f"cannot read card table {name}: not a regular file")
-            data = file.read(MAX_TABLE_TEXT + 1)
-    except InvalidOptionError:
-        raise
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise InvalidOptionError(f"cannot read card table {name}: {getattr(exc, 'strerror', None) or cut(str(exc), 80)}") from None
-    if len(data) > MAX_TABLE_TEXT:
-        raise InvalidOptionError(f"cannot read card table {name}: the file is larger than the {MAX_TABLE_TEXT:,} bytes a table may have")
-    try:
-        return where, data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidOptionError(f"cannot read card table {name}: not UTF-8 text") from None
 
 
 def _card(row: dict[str, str | None], n: int, expected_id: int, table: str) -> Card:

@@ -10,17 +10,19 @@ from __future__ import annotations
 import csv
 import enum
 import io
-import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, SupportsIndex
 
+from ...core.errors import cut
+from ...core.files import read_text_file
 from .errors import InvalidCardError, InvalidDeckError, shown
 
 __all__ = ["Race", "MineFace", "Card", "Deck", "RACES", "MAX_VALUE"]
 
+MAX_DECK_FILE = 1_000_000  # bytes: a deck of a few hundred cards is some 10,000
 MAX_VALUE = 9  # a 0 may be played on this value (the wrap-around rule)
 
 
@@ -267,21 +269,16 @@ class Deck(Sequence[Card]):
         """Load a deck table from a CSV file with columns id (optional), race,
         value, defense, size, points, overseer (yes/no). Bad rows raise
         :class:`InvalidDeckError` naming the row and the field."""
-        if not isinstance(path, (str, os.PathLike)):
-            raise InvalidDeckError(f"a deck file is a path (text or pathlib.Path), got {type(path).__name__}")
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InvalidDeckError(f"deck file {str(path)!r} is not UTF-8 text") from None
-        except (OSError, TypeError, ValueError) as exc:  # ValueError: a NUL in the path; TypeError: a bytes PathLike
-            raise InvalidDeckError(f"cannot read deck file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-        return cls.from_csv_text(text, name=name or Path(path).stem)
+        where, text = read_text_file(path, what="deck", limit=MAX_DECK_FILE, error=InvalidDeckError)
+        return cls.from_csv_text(text, name=name or Path(where).stem)
 
     @classmethod
     def from_csv_text(cls, text: str, *, name: str = "custom") -> Deck:
         """Like :meth:`from_csv`, from the CSV text itself."""
         if not isinstance(text, str):
             raise InvalidDeckError(f"a deck table is CSV text, got {type(text).__name__}")
+        if len(text) > MAX_DECK_FILE:  # a saved game's deck option is this text: bounded as a file is
+            raise InvalidDeckError(f"deck table: {len(text):,} characters of CSV text, more than the {MAX_DECK_FILE:,} a deck may have")
         if text.startswith("\ufeff"):  # a byte-order mark, as spreadsheets save UTF-8 CSV
             text = text[1:]
         reader = csv.DictReader(io.StringIO(text))
@@ -289,7 +286,7 @@ class Deck(Sequence[Card]):
             return cls._from_rows(reader, name)
         except csv.Error as exc:
             row = max(1, reader.line_num - 1)
-            raise InvalidDeckError(f"deck table: row {row}: not valid CSV ({exc})") from None
+            raise InvalidDeckError(f"deck table: row {row}: not valid CSV ({cut(str(exc), 80)})") from None
 
     @classmethod
     def _from_rows(cls, reader: csv.DictReader[str], name: str) -> Deck:
