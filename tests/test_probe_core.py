@@ -298,3 +298,10 @@ def test_kum_rules_with_options_takes_a_mapping_or_rules(bad: Any) -> None:
     rules = kum.Game(seed=1).game
     with pytest.raises(kum.KumError, match=r"options must be a kum\.Rules or a mapping"):
         rules.with_options(bad)  # dict(5) raised TypeError
+
+
+@pytest.mark.parametrize("bad", [5, "expeditions", int, object()])
+def test_a_loader_s_game_must_be_a_card_game(bad: Any) -> None:
+    data = core.Session(Expeditions(), 2, seed=3).to_dict()
+    with pytest.raises(core.InvalidSaveError, match="game: a CardGame or its class"):
+        core.Session.from_dict(data, game=bad)  # AttributeError: type object 'int' has no attribute 'name'

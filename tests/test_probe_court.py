@@ -26,6 +26,7 @@ import pytest
 
 import kum_widget as kum
 from kum_widget.core import GameError, InvalidOptionError, InvalidSaveError
+from kum_widget.core.examples import Bust
 from kum_widget.games.court import CardTable, CourtOfTheThreeClans, CourtRules, table_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -348,3 +349,35 @@ def test_the_court_sweep_lets_no_bare_error_escape(value: Any) -> None:
     for key in data:
         _named_or_fine(kum.Court.from_dict, {**data, key: value})
     assert game.to_dict() == before
+
+
+@pytest.mark.parametrize("game", [5, "court", None.__class__, str, object(), [], {}, kum.Court, Bust, Bust()], ids=range(10))
+def test_from_dict_and_from_record_name_a_game_that_is_not_the_courts_rules(game: Any) -> None:
+    """``game=`` is the rules (the class or an instance); anything else escaped as an AttributeError
+    from the core's loader (``type object 'int' has no attribute 'name'``)."""
+    played = kum.Court(seed=5)
+    played.apply(played.legal_actions()[0])
+    data, record = played.to_dict(), played.record()
+    for call in (lambda: kum.Court.from_dict(data, game=game), lambda: kum.Court.from_record(record, game=game)):
+        with pytest.raises(InvalidOptionError, match=r"game: .*CourtOfTheThreeClans") as info:
+            call()
+        assert len(str(info.value)) < 300
+    for rules in (None, CourtOfTheThreeClans, CourtOfTheThreeClans(price="printed")):
+        assert kum.Court.from_dict(data, game=rules) == played == kum.Court.from_record(record, game=rules)
+
+
+def test_a_table_header_of_many_fields_is_refused_before_the_rows_are_read() -> None:
+    """Each row is padded out to the header's width: a saved game holding a 1 MB table whose
+    header line is 980,000 commas over 1,000 rows took 28 s of CPU to load. A table has 6 columns;
+    a few more (notes) are read and ignored, 64 at most."""
+    header, *rows = STANDARD_CSV.splitlines()
+    notes = "\n".join([header + ",note" * 58, *(row + ",x" * 58 for row in rows)]) + "\n"  # 64 columns: fine
+    assert CardTable.from_csv_text(notes) == table_for("standard")
+    wide = "\n".join([header + "," * 59, *rows]) + "\n"  # 65
+    with pytest.raises(InvalidOptionError, match=r"header line has 65 fields.*at most 64") as info:
+        CardTable.from_csv_text(wide)
+    assert len(str(info.value)) < 300
+    data = kum.Court(seed=5).to_dict()
+    huge = "\n".join([header + "," * 400_000, *rows]) + "\n"
+    with pytest.raises(InvalidSaveError, match="header line has 400,006 fields"):
+        kum.Court.from_dict({**data, "options": {**data["options"], "table": huge}})

@@ -37,6 +37,8 @@ _MOVE = re.compile(r"(?P<turn>\d{1,6})\.\s+(?P<rest>.+)")
 
 def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) -> CardGame:
     if game is not None:
+        if not (isinstance(game, CardGame) or (isinstance(game, type) and issubclass(game, CardGame))):
+            raise InvalidSaveError(f"game: a CardGame or its class, got {shown(game)}")
         cls = game if isinstance(game, type) else type(game)
         if name != cls.name:
             raise InvalidSaveError(f"game: this save is of {shown(name)}, not {cls.name!r}")

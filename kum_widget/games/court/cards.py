@@ -31,6 +31,7 @@ ROLES = ("minister", "tax collector", "general", "poet", "courtesan")
 PRINCE = "daemon prince"
 FIRE = "fire"
 COLUMNS = ("id", "clan", "role", "cost", "vp", "strength")
+MAX_COLUMNS = 64  # the columns a table may have, its own six and others (notes) that are not read
 
 POWERS = {
     "minister": "When bought, gain 1 CP for each other card in its row of the Royal Court.",
@@ -179,6 +180,9 @@ class CardTable:
             header = [h.strip().lower() for h in (reader.fieldnames or [])]
         except csv.Error as exc:
             raise InvalidOptionError(f"card table {name!r}: the header line is not valid CSV ({cut(str(exc), 80)})") from None
+        if len(header) > MAX_COLUMNS:  # every row is padded out to the header's width: refuse before reading them
+            raise InvalidOptionError(f"card table {name!r}: the header line has {len(header):,} fields; a table has the "
+                                     f"columns {', '.join(COLUMNS)} and at most {MAX_COLUMNS} in all")
         missing = [c for c in COLUMNS if c not in header]
         if missing:
             raise InvalidOptionError(f"card table {name!r}: missing column(s) {', '.join(missing)} in the header line "

@@ -56,12 +56,12 @@ class Court(Session):
     @classmethod
     def from_dict(cls, data: Any, *, game: Any = None) -> Court:
         """Inverse of :meth:`to_dict` (a save of another game is refused by its name)."""
-        return super().from_dict(data, game=CourtOfTheThreeClans if game is None else game)
+        return super().from_dict(data, game=_rules_class(game, "from_dict"))
 
     @classmethod
     def from_record(cls, text: Any, *, game: Any = None) -> Court:
         """Inverse of :meth:`record`: the identical game, history included."""
-        return super().from_record(text, game=CourtOfTheThreeClans if game is None else game)
+        return super().from_record(text, game=_rules_class(game, "from_record"))
 
     @classmethod
     def from_scenario(cls, row: Sequence[Any], court: Sequence[Any], *, rules: CourtRules | None = None,
@@ -204,6 +204,16 @@ def _rules_game(rules: Any) -> CourtOfTheThreeClans:
     if not isinstance(rules, CourtRules):
         raise InvalidOptionError(f"rules must be a kum.CourtRules, got {shown(rules)}")
     return CourtOfTheThreeClans(**rules.options())
+
+
+def _rules_class(game: Any, call: str) -> Any:
+    """``game=`` of from_dict and from_record: the court's rules, the class or an instance
+    (anything else escaped from the core's loader as an AttributeError)."""
+    if game is None:
+        return CourtOfTheThreeClans
+    if isinstance(game, CourtOfTheThreeClans) or (isinstance(game, type) and issubclass(game, CourtOfTheThreeClans)):
+        return game
+    raise InvalidOptionError(f"game: Court.{call} takes the rules, CourtOfTheThreeClans or an instance, got {shown(game)}")
 
 
 def _player(name: Any) -> str:
