@@ -360,7 +360,7 @@ def test_intervals() -> None:
         ({"bots": 42}, "bots must be"),
         ({"bots": [object(), "greedy"]}, "a bot is a name or a factory"),
         ({"bots": lambda seed: 42}, "must return a bot"),
-        ({"rules": "fast"}, "rules must be a kum.Rules"),
+        ({"rules": "fast"}, "must be a kum.Rules"),  # the game's own words (KumRules.with_options)
         ({"rules": {"stuck": "maybe"}}, "rule 'stuck' must be one of"),
         ({"seed": -1}, "seed must be"),
         ({"seed": 1.5}, "seed must be"),

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_from_docs import Expeditions
 
 import kum_widget as kum
 from kum_widget import core
 from kum_widget.core.session import new_session
-from tests.game_from_docs import Expeditions
 
 # -- save_replay: the file it writes, and what it refuses to replace ----------------------------
 

@@ -16,7 +16,9 @@ its helpers read the columns the game's ``summary`` gives.
 
 - :func:`simulate` (also ``kum.simulate``): one row per game; :func:`per_seat`: one
   row per (game, seat); :func:`replay`: a game of a run, played again as a session;
-  :func:`worker_pool`: worker processes to reuse across runs.
+  :func:`worker_pool`: worker processes to reuse across runs. A game still going after
+  ``max_actions`` actions (default :data:`DEFAULT_MAX_ACTIONS`) raises
+  :class:`ActionLimitError`, naming the game and its seed.
 - :func:`win_rate`, :func:`score_distribution`, :func:`game_length`, :func:`matchup`,
   :func:`compare`, :func:`score_by_feature`: a table and a plot each (a :class:`LabResult`).
 - :func:`deck_table`, :func:`face_table`: Kings Under Mountains deck tables as
@@ -31,13 +33,14 @@ from .analysis import game_length, matchup, rate_table, score_distribution, win_
 from .compare import compare
 from .decks import deck_table, face_table
 from .features import count_columns, score_by_feature
-from .play import bot_seed, columns, game_row, game_seed, play_game, seat_bots
+from .play import DEFAULT_MAX_ACTIONS, ActionLimitError, bot_seed, columns, game_row, game_seed, seat_bots
 from .result import LabResult
-from .simulate import per_seat, replay, simulate, worker_pool
+from .simulate import per_seat, play_game, replay, simulate, worker_pool
 from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
 
 __all__ = [
-    "LabResult", "bot_seed", "columns", "compare", "count_columns", "deck_table", "face_table", "game_length", "game_row",
-    "game_seed", "matchup", "mean_difference", "mean_interval", "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature", "score_distribution",
-    "seat_bots", "simulate", "wilson", "win_rate", "worker_pool",
+    "DEFAULT_MAX_ACTIONS", "ActionLimitError", "LabResult", "bot_seed", "columns", "compare", "count_columns",
+    "deck_table", "face_table", "game_length", "game_row", "game_seed", "matchup", "mean_difference", "mean_interval",
+    "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature",
+    "score_distribution", "seat_bots", "simulate", "wilson", "win_rate", "worker_pool",
 ]

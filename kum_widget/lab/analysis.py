@@ -11,14 +11,17 @@ Wilson's. pandas and matplotlib load inside the functions.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
+from ..core.errors import GameError, cut, shown
 from .checks import need_frame as _need_frame
-from .play import BotSpec, bot_label, the_game, with_rules
-from .result import LabResult, axes_of
-from .simulate import per_seat, seat_columns, simulate, worker_pool
+from .play import DEFAULT_MAX_ACTIONS, BotSpec, bot_label, the_game, with_rules
+from .result import LabResult, axes_of, check_axes
+from .simulate import need_results, per_seat, seat_columns, simulate
 from .stats import Z95, wilson
+from .workers import pool_for
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,7 +32,17 @@ __all__ = ["win_rate", "score_distribution", "game_length", "matchup", "rate_tab
 
 def rate_table(long: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     """Games, wins, shared wins, win rate and its Wilson interval (``low``, ``high``)
-    per group of a :func:`per_seat` table; ``fair`` is the rate of an even game (1/players)."""
+    per group of a :func:`per_seat` table; ``fair`` is the rate of an even game (1/players).
+    A table with no rows gives a table with no rows."""
+    import pandas as pd
+
+    _need_frame(long, "rate_table")
+    missing = [c for c in ("win", "shared", "players") if c not in long.columns]
+    if missing:
+        raise GameError(f"rate_table: expected a per_seat(results) table, with no column {', '.join(missing)}")
+    keys = _keys(long, keys, "rate_table")
+    if not long["win"].dropna().isin([True, False]).all() or not pd.api.types.is_numeric_dtype(long["players"]):
+        raise GameError("rate_table: column win must hold True or False and players numbers, as per_seat(results) gives them")
     g = long.groupby(list(keys), sort=True, dropna=False)
     t = g.agg(games=("win", "size"), wins=("win", "sum"), shared=("shared", "sum"))
     t["fair"] = g["players"].agg(lambda s: float((1 / s).mean()))
@@ -48,11 +61,20 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def _keys(long: pd.DataFrame, by: str | Sequence[str]) -> list[str]:
-    keys = [by] if isinstance(by, str) else list(by)
+def _keys(long: pd.DataFrame, by: Any, where: str) -> list[str]:
+    """``by`` (a column of ``long`` or a list of them) as a list, or a GameError naming the problem."""
+    choose = f"choose among the columns of per_seat(results): {cut(', '.join(map(str, long.columns)), 300)}"
+    if isinstance(by, str):
+        keys = [by]
+    elif isinstance(by, Sequence) and all(isinstance(k, str) for k in by):
+        keys = list(by)
+    else:
+        raise GameError(f"{where}: by must be a column name or a list of them, got {shown(by)}; {choose}")
     missing = [k for k in keys if k not in long.columns]
     if not keys or missing:
-        raise ValueError(f"by={by!r}: no such column; choose among the columns of per_seat(results): {', '.join(map(str, long.columns))}")
+        raise GameError(f"{where}: by={shown(by)}: no such column; {choose}")
+    if len(set(keys)) != len(keys):
+        raise GameError(f"{where}: by={shown(by)} names a column twice")
     return keys
 
 
@@ -63,18 +85,21 @@ def _fair_line(ax: Axes, fair: pd.Series) -> None:
         ax.legend(loc="upper right", fontsize="small")
 
 
-def win_rate(results: pd.DataFrame, by: str | Sequence[str] = "seat", *, ax: Axes | None = None) -> LabResult:
+def win_rate(results: pd.DataFrame, by: str | Sequence[str] | None = "seat", *, ax: Axes | None = None) -> LabResult:
     """Win rate per ``seat`` (or ``"bot"``, any per-seat column such as Kings Under
     Mountains' ``"race"``, ``"first"`` when the game gives ``first_player``, or a list of
-    them) with 95% Wilson intervals, as a table and a bar chart.
+    them; None: by seat) with 95% Wilson intervals, as a table and a bar chart. The
+    table must hold games (a GameError says so otherwise).
 
     >>> import kum_widget as kum
     >>> r = kum.lab.win_rate(kum.simulate(20, bots="random", progress=False))
     >>> list(r.table.columns)
     ['games', 'wins', 'shared', 'win_rate', 'low', 'high', 'fair']
     """
+    need_results(results, "win_rate", game_level=("n_winners", "players"))
+    check_axes(ax, 1, "win_rate")
     long = per_seat(results)
-    keys = _keys(long, by)
+    keys = _keys(long, "seat" if by is None else by, "win_rate")
     t = rate_table(long, keys)
     fig, ax = axes_of(ax)
     x = list(range(len(t)))
@@ -105,21 +130,25 @@ def score_distribution(
     the game has it (Kings Under Mountains), else ``"bot"`` (or ``"seat"``, any per-seat
     column): summary table with a 95% interval of the mean, and box plots (the triangle
     is the mean). ``means``: per-seat columns whose mean joins the table (default: every
-    numeric per-seat column of the game's own), then ``win_rate``."""
+    numeric per-seat column of the game's own), then ``win_rate``. The table must hold
+    games."""
     import pandas as pd
 
+    need_results(results, "score_distribution")
+    check_axes(ax, 1, "score_distribution")
     long = per_seat(results)
     if by is None:
         by = "race" if "race" in long.columns else "bot"
-    keys = _keys(long, by)
+    keys = _keys(long, by, "score_distribution")
     per = [n for n in seat_columns(results) if n in long.columns]
     numeric = [n for n in per if pd.api.types.is_numeric_dtype(long[n]) and not pd.api.types.is_bool_dtype(long[n])]
-    if column not in numeric:
-        raise ValueError(f"score_distribution: column={column!r}: choose among the numeric per-seat columns {', '.join(numeric)}")
+    if not isinstance(column, str) or column not in numeric:
+        raise GameError(f"score_distribution: column={shown(column)}: choose among the numeric per-seat columns {', '.join(numeric)}")
     if means is None:
         means = [n for n in numeric if n not in ("score", column)]
-    elif isinstance(means, str) or [m for m in means if m not in numeric]:
-        raise ValueError(f"score_distribution: means={means!r}: give a list among the numeric per-seat columns {', '.join(numeric)}")
+    elif (isinstance(means, str) or not isinstance(means, Sequence)
+          or [m for m in means if not isinstance(m, str) or m not in numeric]):
+        raise GameError(f"score_distribution: means={shown(means)}: give a list among the numeric per-seat columns {', '.join(numeric)}")
     g = long.groupby(keys, sort=True, dropna=False)
     t = g[column].agg(games="size", mean="mean", std="std", min="min", median="median", max="max")
     t["q25"] = g[column].quantile(0.25)
@@ -149,26 +178,45 @@ def _length_column(results: pd.DataFrame) -> str:
 def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | None = None, ax: Axes | None = None) -> LabResult:
     """How long games last: ``turns`` when the game gives them, else ``actions`` (or
     another game-level ``column``) summarised, overall or per group of ``by`` (a
-    game-level column such as ``"variant"``), with histograms."""
-    _need_frame(results)
+    game-level column such as ``"variant"``), with histograms. The table must hold games."""
+    import numpy as np
+    import pandas as pd
+
+    _need_frame(results, "game_length")
+    check_axes(ax, 1, "game_length")
     if column is None:
         column = _length_column(results)
+    wrong = [f"{name}={shown(v)}" for name, v in (("column", column), ("by", by)) if v is not None and not isinstance(v, str)]
+    if wrong:
+        raise GameError(f"game_length: {' and '.join(wrong)}: give a column's name")
     missing = [repr(v) for v in (column, by) if v is not None and v not in results.columns]
     if missing:
-        raise ValueError(f"game_length: choose column and by among {', '.join(map(str, results.columns))} "
-                         f"(there is no column {' or '.join(missing)})")
-    groups = [("all games", results)] if by is None else [(_label(k), grp) for k, grp in results.groupby(by, sort=True)]
-    import pandas as pd
+        raise GameError(f"game_length: choose column and by among {cut(', '.join(map(str, results.columns)), 300)} "
+                        f"(there is no column {' or '.join(missing)})")
+    if not results.columns.is_unique:
+        raise GameError("game_length: the table has more than one column of the same name")
+    values = results[column]
+    if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+        raise GameError(f"game_length: column {column!r} must hold numbers, not {values.dtype}")
+    if not values.notna().any():
+        raise GameError("game_length: the table has no games (a run stopped before its first game ended?)"
+                        if len(values) == 0 else f"game_length: column {column!r} holds no numbers")
+    if not np.isfinite(values.dropna().to_numpy(dtype=float)).all():
+        raise GameError(f"game_length: column {column!r} must hold finite numbers")
+    try:
+        groups = [("all games", results)] if by is None else [(_label(k), grp) for k, grp in results.groupby(by, sort=True)]
+    except TypeError as exc:  # values that do not group (lists...)
+        raise GameError(f"game_length: by={by!r}: its values must be text or numbers ({exc})") from None
 
     t = pd.DataFrame(
         {name: grp[column].describe(percentiles=[0.1, 0.5, 0.9]) for name, grp in groups}
     ).T.rename(columns={"count": "games"})
     t.index.name = by or ""
     fig, ax = axes_of(ax)
-    lo, hi = int(results[column].min()), int(results[column].max())
+    lo, hi = math.floor(values.min()), math.ceil(values.max())
     bins = range(lo, hi + 2, max(1, (hi - lo + 1) // 30 or 1))
     for name, grp in groups:
-        ax.hist(grp[column], bins=list(bins), histtype="stepfilled" if len(groups) == 1 else "step",
+        ax.hist(grp[column].dropna(), bins=list(bins), histtype="stepfilled" if len(groups) == 1 else "step",
                 density=len(groups) > 1, alpha=0.8 if len(groups) == 1 else 1.0, linewidth=1.5, label=name)
     ax.set_xlabel(column)
     ax.set_ylabel("share of games" if len(groups) > 1 else "games")
@@ -182,13 +230,13 @@ def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | N
 def _pair_rows(results: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
-    seats = sorted(int(c.split("_")[1]) for c in results.columns if c.startswith("bot_") and c[4:].isdigit())
+    seats = sorted(seat_columns(results).get("bot", {}))
     parts = []
     for i, j in itertools.permutations(seats, 2):
         part = pd.DataFrame({"bot": results[f"bot_{i}"], "opponent": results[f"bot_{j}"], "win": results[f"win_{i}"]})
         parts.append(part.dropna(subset=["bot", "opponent"]))
     if not parts:
-        raise ValueError("matchup: the results need at least two seats (bot_0, bot_1...)")
+        raise GameError("matchup: the results need at least two seats (bot_0, bot_1...)")
     out = pd.concat(parts, ignore_index=True)
     out["win"] = out["win"].astype(bool)
     return out
@@ -206,6 +254,8 @@ def matchup(
     results: pd.DataFrame | Sequence[pd.DataFrame] | None = None,
     self_play: bool = False,
     ax: Axes | None = None,
+    max_actions: int | None = DEFAULT_MAX_ACTIONS,
+    unfinished: Literal["raise", "skip"] = "raise",
 ) -> LabResult:
     """Bot against bot: the win rate of each bot (rows) against each opponent (columns),
     as a heatmap with 95% intervals.
@@ -218,36 +268,53 @@ def matchup(
     rate of a bot is over the games where the opponent sat at another seat. ``table`` is long (``bot``, ``opponent``, ``games``, ``wins``,
     ``win_rate``, ``low``, ``high``); ``table.pivot(index="bot", columns="opponent",
     values="win_rate")`` is the matrix. ``data`` holds the games played.
+    ``max_actions`` and ``unfinished`` go to ``simulate`` (a game that does not end).
+    Ctrl-C stops after the pairing being played (counting the games that ended);
+    before any game ended, the KeyboardInterrupt goes on.
     """
     import numpy as np
     import pandas as pd
 
+    check_axes(ax, 1, "matchup")
     if results is None:
+        if isinstance(bots, (str, Mapping)) or not isinstance(bots, Sequence):
+            raise GameError(f"matchup: bots must list two or more different bots, got {shown(bots)}")
+        if not isinstance(self_play, bool):
+            raise GameError(f"matchup: self_play must be True or False, got {shown(self_play)}")
         specs = list(bots)
         labels = [bot_label(b) for b in specs]
         if len(specs) < 2 or len(set(labels)) != len(labels):
-            raise ValueError(f"matchup: give two or more different bots, got {labels}")
+            raise GameError(f"matchup: give two or more different bots, got {shown(labels)}")
         the = with_rules(the_game(game, "matchup"), rules, "matchup")
         pairs = list(itertools.combinations(range(len(specs)), 2))
         if self_play:
             pairs += [(i, i) for i in range(len(specs))]
-        frames = []
-        pool = worker_pool(executor) if type(executor) is int else None
-        try:
+        frames: list[pd.DataFrame] = []
+        with pool_for(executor, "matchup") as pool:
             for i, j in pairs:
-                df = simulate(games, 2, (specs[i], specs[j]), None, seed, pool or executor, progress, game=the)
+                try:
+                    df = simulate(games, 2, (specs[i], specs[j]), None, seed, pool, progress, game=the,
+                                  max_actions=max_actions, unfinished=unfinished)
+                except KeyboardInterrupt:
+                    if not frames:
+                        raise  # stopped before any game ended: nothing to count
+                    break
                 frames.append(df.assign(pairing=f"{labels[i]} vs {labels[j]}"))
                 if df.attrs.get("interrupted"):
                     break
-        finally:
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
         data = pd.concat(frames, ignore_index=True)
     else:
-        frames = [results] if isinstance(results, pd.DataFrame) else list(results)
+        if isinstance(results, pd.DataFrame):
+            frames = [results]
+        elif isinstance(results, Sequence) and not isinstance(results, str) and results:
+            frames = list(results)
+        else:
+            raise GameError(f"matchup: results must be a table from kum.simulate or a list of them, got {shown(results)}")
         for f in frames:
-            _need_frame(f)
+            need_results(f, "matchup", game_level=(), games=False)
         data = pd.concat(frames, ignore_index=True)
+        if len(data) == 0:
+            raise GameError("matchup: the tables have no games (a run stopped before its first game ended?)")
     pairs_df = _pair_rows(data)
     g = pairs_df.groupby(["bot", "opponent"], sort=True)
     t = g.agg(games=("win", "size"), wins=("win", "sum")).reset_index()

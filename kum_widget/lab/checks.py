@@ -1,4 +1,4 @@
-"""Checking ``kum.simulate``'s arguments: each bad one is a ``ValueError`` that names it.
+"""Checking ``kum.simulate``'s arguments: each bad one is a ``GameError`` that names it.
 
 Standard library only (the bots load on first use).
 """
@@ -11,24 +11,31 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from ..core.errors import shown
+from ..core.errors import GameError, cut, shown
 from ..core.game import CardGame
-from .play import BotSpec, Spec, bot_label, new_session, the_game, with_rules
+from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, new_session, the_game, title_of, with_rules
 
-__all__ = ["check", "need_frame", "whole"]
+__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "need_frame", "whole"]
+
+MAX_WORKERS = 1024
+"""The most worker processes ``simulate`` starts (``executor=n``, ``worker_pool(n)``)."""
+
+UNFINISHED = ("raise", "skip")
+"""What ``simulate`` does with a game past ``max_actions``: raise an ``ActionLimitError``
+(the default), or leave it out of the table (named in ``df.attrs["unfinished"]``)."""
 
 
-def need_frame(results: Any) -> None:
+def need_frame(results: Any, where: str = "") -> None:
     import pandas as pd
 
     if not isinstance(results, pd.DataFrame):
-        raise ValueError(f"expected the DataFrame kum.simulate returns, got {type(results).__name__}")
+        raise GameError(f"{where + ': ' if where else ''}expected the DataFrame kum.simulate returns, got {type(results).__name__}")
 
 
 def whole(name: str, value: Any, low: int, high: int | None = None, where: str = "simulate") -> None:
     if type(value) is not int or value < low or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{where}: {name} must be a whole number {span}, got {value!r:.60}")
+        raise GameError(f"{where}: {name} must be a whole number {span}, got {shown(value)}")
 
 
 def _seats(bots: Any, game: CardGame) -> Any:
@@ -39,87 +46,100 @@ def _seats(bots: Any, game: CardGame) -> Any:
     return 2 if game.min_players <= 2 <= game.max_players else game.min_players
 
 
-def _bot_specs(bots: Any, players: int) -> tuple[BotSpec, ...]:
+def _bot_specs(bots: Any, players: int, where: str) -> tuple[BotSpec, ...]:
     if isinstance(bots, str) or (callable(bots) and not isinstance(bots, (list, tuple))):
         specs: tuple[BotSpec, ...] = (bots,) * players
     elif isinstance(bots, Iterable) and not isinstance(bots, Mapping):
         specs = tuple(bots)
         if len(specs) != players:
-            raise ValueError(f"simulate: bots needs one bot per seat ({players}), got {len(specs)}: {specs!r:.80}")
+            raise GameError(f"{where}: bots needs one bot per seat ({players}), got {len(specs)}: {shown(specs, 80)}")
     else:
-        raise ValueError(f"simulate: bots must be a bot name, a factory f(seed) -> bot, or one per seat; got {bots!r:.60}")
+        raise GameError(f"{where}: bots must be a bot name, a factory f(seed) -> bot, or one per seat; got {shown(bots)}")
     from ..bots import make_bot
 
     for spec in specs:
         if isinstance(spec, str):
-            make_bot(spec, seed=0)  # an unknown name raises ValueError, naming the known ones
+            try:
+                make_bot(spec, seed=0)
+            except ValueError as exc:  # an unknown name: the message names the known ones
+                raise GameError(f"{where}: {exc}") from None
         elif callable(spec):
             try:
                 make_bot(spec(0))
-            except ValueError as exc:
-                raise ValueError(f"simulate: bot factory {bot_label(spec)!r}: f(seed) must return a bot ({exc})") from None
+            except Exception as exc:  # whatever the factory raises, or a GameError from make_bot
+                raise GameError(f"{where}: bot factory {bot_label(spec)!r}: f(seed) must return a bot "
+                                f"({type(exc).__name__}: {cut(str(exc))})") from None
         else:
-            raise ValueError(
-                f"simulate: a bot is a name or a factory f(seed) -> bot (such as a bot class), got {spec!r:.60}; "
+            raise GameError(
+                f"{where}: a bot is a name or a factory f(seed) -> bot (such as a bot class), got {shown(spec)}; "
                 "a bot object would carry its state from game to game"
             )
     return specs
 
 
 def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: Any, progress: Any,
-           races: Any, rotate: Any, chunksize: Any, game: Any = None) -> Spec:
-    the = the_game(game)
-    whole("games", games, 1)
+          races: Any, rotate: Any, chunksize: Any, game: Any = None, max_actions: Any = DEFAULT_MAX_ACTIONS,
+          unfinished: Any = "raise", *, where: str = "simulate") -> Spec:
+    the = the_game(game, where)
+    whole("games", games, 1, where=where)
     if players is None:
         players = _seats(bots, the)
-    whole("players", players, the.min_players, the.max_players)
+    whole("players", players, the.min_players, the.max_players, where=where)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    whole("seed", seed, 0)
+    whole("seed", seed, 0, where=where)
     if chunksize is not None:
-        whole("chunksize", chunksize, 1)
+        whole("chunksize", chunksize, 1, where=where)
+    if max_actions is not None:
+        whole("max_actions", max_actions, 1, where=where)
+    if not isinstance(unfinished, str) or unfinished not in UNFINISHED:
+        raise GameError(f"{where}: unfinished must be 'raise' (an ActionLimitError) or 'skip' (leave the game out "
+                        f"of the table), got {shown(unfinished)}")
     for name, flag in (("progress", progress), ("rotate", rotate)):
         if not isinstance(flag, bool):
-            raise ValueError(f"simulate: {name} must be True or False, got {shown(flag)}")
-    the = with_rules(the, rules)
+            raise GameError(f"{where}: {name} must be True or False, got {shown(flag)}")
+    the = with_rules(the, rules, where)
     if executor is not None and not (
         type(executor) is int or isinstance(executor, Executor) or callable(getattr(executor, "get_executor", None))
     ):
-        raise ValueError(
-            "simulate: executor must be None (this process), a number of worker processes, a "
+        raise GameError(
+            f"{where}: executor must be None (this process), a number of worker processes, a "
             f"concurrent.futures.Executor or a dask.distributed Client; got {shown(executor)}"
         )
-    if type(executor) is int and executor < 1:
-        raise ValueError(f"simulate: executor must be at least 1 worker process, got {executor}")
+    if type(executor) is int and not 1 <= executor <= MAX_WORKERS:
+        raise GameError(f"{where}: executor must be at least 1 worker process (at most {MAX_WORKERS}), got {shown(executor)}")
     if races is not None:
         if isinstance(races, str) or not isinstance(races, Sequence):
-            raise ValueError(f"simulate: races must list one value per seat (for the game's new_session), got {shown(races)}")
+            raise GameError(f"{where}: races must list one value per seat (for the game's new_session), got {shown(races)}")
         races = tuple(races)
-    specs = _bot_specs(bots, players)
+    specs = _bot_specs(bots, players, where)
     try:  # one deal checks that the rules (a deck...) and the setup fit this many players
         new_session(the, players, 0, races)
     except ValueError as exc:
-        raise ValueError(f"simulate: {exc}") from None
-    spec = Spec(seed, players, specs, the, races, rotate)
+        raise GameError(f"{where}: {exc}") from None
+    except Exception as exc:  # a game that fails on a setup option of a wrong type, say
+        raise GameError(f"{where}: {title_of(the)} cannot deal a game with players={players}"
+                        f"{f', races={shown(races)}' if races is not None else ''} ({type(exc).__name__}: {cut(str(exc))})") from None
+    spec = Spec(seed, players, specs, the, races, rotate, max_actions, unfinished)
     if type(executor) is int or isinstance(executor, ProcessPoolExecutor):
         if type(the).__module__ == "__main__":
-            raise ValueError(
-                f"simulate: the game {type(the).__name__} is defined in __main__ (a notebook cell), which worker "
+            raise GameError(
+                f"{where}: the game {type(the).__name__} is defined in __main__ (a notebook cell), which worker "
                 "processes cannot import: move it to a module, or use executor=None"
             )
-        _check_pickles(spec)
+        _check_pickles(spec, where)
     return spec
 
 
-def _check_pickles(spec: Spec) -> None:
+def _check_pickles(spec: Spec, where: str) -> None:
     for b in spec.bots:
         if not isinstance(b, str) and getattr(b, "__module__", None) == "__main__":
-            raise ValueError(
-                f"simulate: bot factory {bot_label(b)!r} is defined in __main__ (a notebook cell), which worker "
+            raise GameError(
+                f"{where}: bot factory {bot_label(b)!r} is defined in __main__ (a notebook cell), which worker "
                 "processes cannot import: move it to a module, or use executor=None"
             )
     try:
         pickle.dumps(spec)
     except Exception as exc:
-        raise ValueError(f"simulate: the bots and rules must pickle to go to worker processes ({exc})") from None
+        raise GameError(f"{where}: the bots and rules must pickle to go to worker processes ({exc})") from None
 

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from ..core.errors import shown
+from ..core.errors import GameError, shown
 from ..core.game import CardGame
 from .analysis import _length_column, rate_table
-from .play import BotSpec, changed_options, the_game, title_of, with_rules
+from .play import DEFAULT_MAX_ACTIONS, BotSpec, changed_options, the_game, title_of, with_rules
 from .result import LabResult, axes_of
-from .simulate import game_columns, per_seat, simulate, worker_pool
+from .simulate import game_columns, need_results, per_seat, simulate
 from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
+from .workers import pool_for
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,7 +52,7 @@ def _variant(value: Any, game: CardGame) -> CardGame:
         if isinstance(value, Mapping):
             raise
         why = str(exc).removeprefix("compare: ")
-        raise ValueError(
+        raise GameError(
             f"compare: a variant is a dict of {title_of(game)} options, None, a simulate table or what the "
             f"game's with_options takes; got {shown(value)} ({why})"
         ) from None
@@ -84,6 +85,8 @@ def compare(
     races: Sequence[str] | None = None,
     game: Any = None,
     ax: Sequence[Axes] | None = None,
+    max_actions: int | None = DEFAULT_MAX_ACTIONS,
+    unfinished: Literal["raise", "skip"] = "raise",
 ) -> LabResult:
     """Two rule variants side by side: "does changing X move the first-player advantage?"
 
@@ -108,26 +111,33 @@ def compare(
     figure: win rate of every seat under each variant, and game lengths. For a solitaire
     (one seat, which always wins: ``game="court"``) the question is the score, so the
     left plot shows the two score distributions instead.
+
+    ``max_actions`` and ``unfinished`` go to ``simulate`` (a game that does not end).
+    A table given must hold games. Ctrl-C during A's run stops there (B is not played:
+    its row is NaN); before any game of A ended, the KeyboardInterrupt goes on.
     """
     import pandas as pd
 
     inputs = [a, b]
     tables = [v for v in inputs if isinstance(v, pd.DataFrame)]
+    for t in tables:
+        need_results(t, "compare", game_level=("game", "seed", "players", "n_winners"), per=("bot", "score", "win"))
     if game is None and tables:  # the game of the table given (each variant says its own rules)
         game = tables[0].attrs.get("game_class") or tables[0].attrs.get("game") or None
     the = the_game(game, "compare")
-    if not (seat == "first" or (type(seat) is int and seat >= 0 and (len(tables) == 2 or players is None or seat < players))):
+    if not ((isinstance(seat, str) and seat == "first")
+            or (type(seat) is int and seat >= 0 and (len(tables) == 2 or players is None or seat < players))):
         span = f"0..{players - 1}" if isinstance(players, int) else ">= 0"
-        raise ValueError(f"compare: seat must be 'first' or a seat number {span}, got {seat!r}")
+        raise GameError(f"compare: seat must be 'first' or a seat number {span}, got {shown(seat)}")
     variants = [v if isinstance(v, pd.DataFrame) else _variant(v, the) for v in inputs]
     if labels is None:
         names = [_describe(v) for v in variants]
         labels = [f"A: {names[0]}", f"B: {names[1]}"]
-    elif isinstance(labels, str) or len(labels) != 2 or len(set(labels)) != 2:
-        raise ValueError(f"compare: labels must be two different names, got {labels!r}")
+    elif (isinstance(labels, str) or not isinstance(labels, Sequence) or len(labels) != 2
+          or not all(isinstance(x, str) for x in labels) or len(set(labels)) != 2):
+        raise GameError(f"compare: labels must be two different names, got {shown(labels)}")
     frames: list[pd.DataFrame] = []
-    pool = worker_pool(executor) if type(executor) is int and len(tables) < 2 else None
-    try:
+    with pool_for(executor if len(tables) < 2 else None, "compare") as pool:
         for v, label in zip(variants, labels, strict=True):
             if isinstance(v, pd.DataFrame):
                 df = v
@@ -135,11 +145,15 @@ def compare(
                 df = frames[-1].iloc[0:0].drop(columns="variant")  # Ctrl-C: do not start the next run
                 df.attrs = {"interrupted": True}
             else:
-                df = simulate(games, players, bots, None, seed, pool or executor, progress, races=races, game=v)
+                try:
+                    df = simulate(games, players, bots, None, seed, pool or executor, progress, races=races, game=v,
+                                  max_actions=max_actions, unfinished=unfinished)
+                except KeyboardInterrupt:
+                    if not frames or len(frames[-1]) == 0:
+                        raise  # stopped before any game of either variant ended: nothing to compare
+                    df = frames[-1].iloc[0:0].drop(columns="variant")  # B stopped before a game ended
+                    df.attrs = {"interrupted": True}
             frames.append(df.assign(variant=label))
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
     data = pd.concat(frames, ignore_index=True)
     data["variant"] = pd.Categorical(data["variant"], categories=list(labels))
     long = per_seat(data)
@@ -149,7 +163,7 @@ def compare(
     else:
         chosen = 0 if seat == "first" else seat
         if chosen not in seats:
-            raise ValueError(f"compare: seat must be 'first' or a seat of these games ({', '.join(map(str, seats))}), got {seat!r}")
+            raise GameError(f"compare: seat must be 'first' or a seat of these games ({', '.join(map(str, seats))}), got {seat!r}")
         focus, who = long[long["seat"] == chosen], f"seat {chosen}"
     length = _length_column(data)
     per_game = [length, *(c for c in game_columns(data.drop(columns="variant")) if c != length)]

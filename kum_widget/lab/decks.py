@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import GameError
 from ..core.registry import game_class
 from .play import DEFAULT_GAME
 
@@ -38,7 +39,7 @@ def deck_table(deck: Any = None) -> pd.DataFrame:
     standard = _standard_deck()
     deck = standard if deck is None else deck
     if not isinstance(deck, type(standard)):
-        raise ValueError(f"deck_table: expected a kum.Deck, got {type(deck).__name__}")
+        raise GameError(f"deck_table: expected a kum.Deck, got {type(deck).__name__}")
     return pd.DataFrame(
         {
             "id": [c.id for c in deck],

@@ -12,8 +12,9 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import GameError, cut, shown
 from .checks import need_frame as _need_frame
-from .result import LabResult, axes_of
+from .result import LabResult, axes_of, check_axes
 from .simulate import game_columns
 from .stats import mean_difference, mean_interval, wilson
 
@@ -29,9 +30,13 @@ TABLE_COLUMNS = ["games", "with", "rate", "rate_low", "rate_high", "mean_count",
 
 def count_columns(results: pd.DataFrame) -> list[str]:
     """The game-level columns that count something a game may lack: whole numbers, never
-    below 0, 0 in some games and not in others (what ``columns=None`` picks)."""
+    below 0, 0 in some games and not in others (what ``columns=None`` picks). None in a
+    table with no games."""
     import pandas as pd
 
+    _need_frame(results, "count_columns")
+    if not results.columns.is_unique:
+        raise GameError("count_columns: the table has more than one column of the same name")
     out = []
     for c in game_columns(results):
         s = results[c]
@@ -44,24 +49,33 @@ def _chosen(results: pd.DataFrame, columns: str | Sequence[str] | None, score: s
     """The columns to measure and the prefix their labels drop."""
     import pandas as pd
 
-    names = [str(c) for c in results.columns]
+    names = [c for c in results.columns if isinstance(c, str)]  # the lab reads columns named by text
+    if not results.columns.is_unique:
+        raise GameError("score_by_feature: the table has more than one column of the same name")
+    if not isinstance(score, str):
+        raise GameError(f"score_by_feature: score must be a column's name, got {shown(score)}")
     if columns is None:
         chosen, prefix = count_columns(results), ""
+        if not chosen:
+            raise GameError(f"score_by_feature: no count column (whole numbers >= 0, 0 in some games and not in "
+                            f"others) to measure: name them with columns= (columns: {cut(', '.join(names), 300)})")
     elif isinstance(columns, str):
         chosen, prefix = [c for c in names if c.startswith(columns) and c != columns], columns
         if not chosen:
-            raise ValueError(f"score_by_feature: no column starts with {columns!r} (columns: {', '.join(names)})")
-    else:
+            raise GameError(f"score_by_feature: no column starts with {columns!r} (columns: {cut(', '.join(names), 300)})")
+    elif isinstance(columns, Sequence) and all(isinstance(c, str) for c in columns):
         chosen, prefix = list(columns), ""
         missing = [c for c in chosen if c not in names]
         if missing or not chosen:
-            raise ValueError(f"score_by_feature: columns={columns!r}: no column {', '.join(map(repr, missing)) or 'given'} "
-                             f"(columns: {', '.join(names)})")
+            raise GameError(f"score_by_feature: columns={shown(columns)}: no column {cut(', '.join(map(repr, missing)), 200) or 'given'} "
+                            f"(columns: {cut(', '.join(names), 300)})")
+    else:
+        raise GameError(f"score_by_feature: columns must be a prefix, a list of column names or None, got {shown(columns)}")
     bad = [c for c in chosen if not pd.api.types.is_numeric_dtype(results[c])]
     if bad:
-        raise ValueError(f"score_by_feature: columns must be numeric counts, not {', '.join(map(repr, bad))}")
+        raise GameError(f"score_by_feature: columns must be numeric counts, not {', '.join(map(repr, bad))}")
     if score not in names or not pd.api.types.is_numeric_dtype(results[score]) or pd.api.types.is_bool_dtype(results[score]):
-        raise ValueError(f"score_by_feature: score={score!r} must be a numeric column (columns: {', '.join(names)})")
+        raise GameError(f"score_by_feature: score={shown(score)} must be a numeric column (columns: {cut(', '.join(names), 300)})")
     return chosen, prefix
 
 
@@ -99,7 +113,10 @@ def score_by_feature(
     """
     import pandas as pd
 
-    _need_frame(results)
+    _need_frame(results, "score_by_feature")
+    check_axes(ax, 2, "score_by_feature")
+    if len(results) == 0:
+        raise GameError("score_by_feature: the table has no games (a run stopped before its first game ended?)")
     chosen, prefix = _chosen(results, columns, score)
     values = results[score].astype(float)
     rows: dict[str, dict[str, Any]] = {}
@@ -128,10 +145,10 @@ def score_by_feature(
     left.set_xlabel(f"share of games with {prefix or 'it'} > 0")
     left.set_title("How often (95% Wilson intervals)", fontsize="medium")
     diff = t["difference"].to_numpy()
-    shown = ~t["diff_low"].isna().to_numpy()
-    err = [(diff - t["diff_low"].to_numpy())[shown], (t["diff_high"].to_numpy() - diff)[shown]]
-    right.errorbar(diff[shown], [yi for yi, s in zip(y, shown, strict=True) if s], xerr=err, fmt="o", capsize=4, color="#C44E52")
-    for yi, s in zip(y, shown, strict=True):
+    drawn = ~t["diff_low"].isna().to_numpy()
+    err = [(diff - t["diff_low"].to_numpy())[drawn], (t["diff_high"].to_numpy() - diff)[drawn]]
+    right.errorbar(diff[drawn], [yi for yi, s in zip(y, drawn, strict=True) if s], xerr=err, fmt="o", capsize=4, color="#C44E52")
+    for yi, s in zip(y, drawn, strict=True):
         if not s:
             right.annotate("fewer than 2 games on a side", (0, yi), xytext=(4, 0), textcoords="offset points",
                            va="center", fontsize="small", color="0.4")

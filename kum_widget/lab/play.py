@@ -1,8 +1,9 @@
 """One simulated game, start to end, as a row of numbers (standard library only).
 
-This is what a worker process runs: :func:`play_game` plays one seeded game between
-bots, :func:`game_row` turns the finished game into a flat dict, :func:`run_chunk`
-does both for a list of game numbers. Seeds are derived, never drawn: game ``i`` of
+This is what a worker process runs: :func:`play_spec` plays one seeded game of a run
+between bots (``kum.lab.play_game`` is the same with its arguments checked),
+:func:`game_row` turns the finished game into a flat dict, :func:`run_chunk` does both
+for a list of game numbers. Seeds are derived, never drawn: game ``i`` of
 a run with seed ``s`` always has the seed ``game_seed(s, i)``, and its bots are
 seeded with ``bot_seed(game_seed(s, i), seat)``, so any game of any run can be
 replayed on its own, in any process.
@@ -12,6 +13,7 @@ default) and plays it through its hooks: ``with_options`` (rule variants),
 ``new_session`` (setup options such as ``races``), ``summary`` and ``columns`` (the
 table).
 
+>>> from kum_widget.lab import play_game
 >>> game = play_game(0, seed=1, bots=("random", "greedy"))
 >>> game.is_over
 True
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,9 +40,9 @@ if TYPE_CHECKING:  # the bots and the session load on first use
     from ..bots.base import Bot
     from ..core.session import Session
 
-__all__ = ["DEFAULT_GAME", "LAB_COLUMNS", "LAB_PER_SEAT", "Spec", "bot_label", "bot_seed", "changed_options", "columns",
-           "game_row", "game_seed", "new_session", "play_game", "run_chunk", "seat_bots", "session_row", "table_columns",
-           "the_game", "title_of", "with_rules"]
+__all__ = ["DEFAULT_GAME", "DEFAULT_MAX_ACTIONS", "LAB_COLUMNS", "LAB_PER_SEAT", "ActionLimitError", "Spec", "Unfinished",
+           "bot_label", "bot_seed", "changed_options", "columns", "game_row", "game_seed", "integer", "new_session",
+           "play_spec", "run_chunk", "seat_bots", "session_row", "table_columns", "the_game", "title_of", "with_rules"]
 
 BotSpec = str | Callable[[int], Any]
 """A bot for the lab: a name for ``make_bot`` (``"greedy"``), or a factory
@@ -54,6 +57,29 @@ LAB_COLUMNS = ("game", "seed", "players", "actions", "n_winners", "winners")
 
 LAB_PER_SEAT = ("bot", "score", "win")
 """The lab's own per-seat columns: ``bot_0``, ``score_0``, ``win_0``... (seat number last)."""
+
+DEFAULT_MAX_ACTIONS = 10_000
+"""The most actions a game of the lab may take (``max_actions``'s default): far more than
+a card game needs (random play ends every game that ships with kum_widget within 300), so
+a game past it does not end (``core.check_game`` plays its random games to 2000)."""
+
+
+class ActionLimitError(GameError):
+    """A game the lab played did not end within ``max_actions`` actions: a game that never
+    ends (a bug in it, or in a bot that keeps it going), or one that needs a higher limit.
+    The message names the game and its seed; so do the attributes ``game`` (its registered
+    name), ``number`` (in the run), ``seed`` (the game's own: ``new_session(players,
+    seed=seed)`` deals it again), ``run_seed`` and ``max_actions``."""
+
+    def __init__(self, message: str, *, game: str | None = None, number: int | None = None, seed: int | None = None,
+                 run_seed: int | None = None, max_actions: int | None = None) -> None:
+        super().__init__(message)
+        self.game, self.number, self.seed, self.run_seed, self.max_actions = game, number, seed, run_seed, max_actions
+
+
+class Unfinished(dict[str, Any]):
+    """In place of a row: a game left out of ``simulate``'s table because it ran past
+    ``max_actions`` (with ``unfinished="skip"``): its ``game`` number, ``seed``, ``actions``."""
 
 
 # -- the game ------------------------------------------------------------------------------
@@ -74,11 +100,11 @@ def the_game(game: Any = None, where: str = "simulate") -> CardGame:
         try:
             game = game_class(game)
         except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
+            raise GameError(f"{where}: {exc}") from None
     if isinstance(game, type) and issubclass(game, CardGame):
         game = game()
     if not isinstance(game, CardGame):
-        raise ValueError(f"{where}: game must be a game's name, a core.CardGame or its class, got {shown(game)}")
+        raise GameError(f"{where}: game must be a game's name, a core.CardGame or its class, got {shown(game)}")
     return game
 
 
@@ -105,10 +131,10 @@ def with_rules(game: CardGame, rules: Any, where: str = "simulate") -> CardGame:
     try:
         return game.with_options(rules)
     except GameError as exc:  # the game's own words: an unknown option, a bad value
-        raise ValueError(f"{where}: {exc}") from None
+        raise GameError(f"{where}: {exc}") from None
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         if isinstance(rules, Mapping):
-            raise ValueError(f"{where}: {title_of(game)} refuses rules={shown(rules)} ({exc})") from None
+            raise GameError(f"{where}: {title_of(game)} refuses rules={shown(rules)} ({exc})") from None
     # Not a dict, and with_options could not read it: a game whose class takes a rules
     # object (KingsUnderMountains(rules)) says why in its own words.
     build: Any = type(game)
@@ -120,8 +146,8 @@ def with_rules(game: CardGame, rules: Any, where: str = "simulate") -> CardGame:
     except Exception:
         reason = None
     if reason:
-        raise ValueError(f"{where}: {reason} (or a dict of {title_of(game)} options)")
-    raise ValueError(f"{where}: rules for {title_of(game)} are a dict of its options, got {shown(rules)}")
+        raise GameError(f"{where}: {reason} (or a dict of {title_of(game)} options)")
+    raise GameError(f"{where}: rules for {title_of(game)} are a dict of its options, got {shown(rules)}")
 
 
 def _as_options(rules: Any) -> Any:
@@ -179,7 +205,11 @@ def columns(players: int, game: Any = None) -> list[str]:
     >>> columns(2, "bust")
     ['game', 'seed', 'players', 'actions', 'n_winners', 'winners', 'bot_0', 'bot_1', 'score_0', 'score_1', 'win_0', 'win_1']
     """
-    return table_columns(the_game(game, "columns"), players)
+    the = the_game(game, "columns")
+    if type(players) is not int or not the.min_players <= players <= the.max_players:
+        raise GameError(f"columns: players must be a whole number {the.min_players}..{the.max_players} for "
+                        f"{title_of(the)}, got {shown(players)}")
+    return table_columns(the, players)
 
 
 def _derive(*parts: object) -> int:
@@ -195,12 +225,21 @@ def game_seed(seed: int, game: int) -> int:
     >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(0, 1)
     True
     """
-    return _derive("kum-lab/game", seed, game)
+    return _derive("kum-lab/game", integer("seed", seed, "game_seed"), integer("game", game, "game_seed"))
 
 
 def bot_seed(seed_of_game: int, seat: int) -> int:
     """The seed of the bot at ``seat`` in the game dealt with ``seed_of_game``."""
-    return _derive("kum-lab/bot", seed_of_game, seat)
+    return _derive("kum-lab/bot", integer("seed_of_game", seed_of_game, "bot_seed"), integer("seat", seat, "bot_seed"))
+
+
+def integer(name: str, value: Any, where: str) -> int:
+    """``value`` as an int (a numpy integer from a table is one), or a GameError naming it."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise GameError(f"{where}: {name} must be a whole number, got {shown(value)}")
+    return int(value)
 
 
 def seat_bots(bots: Sequence[BotSpec], game: int, rotate: bool) -> tuple[BotSpec, ...]:
@@ -210,6 +249,16 @@ def seat_bots(bots: Sequence[BotSpec], game: int, rotate: bool) -> tuple[BotSpec
     >>> seat_bots(("a", "b", "c"), 1, rotate=True)
     ('c', 'a', 'b')
     """
+    if isinstance(bots, (str, Mapping)) or not isinstance(bots, Sequence) or not bots:
+        raise GameError(f"seat_bots: bots must list one bot per seat, got {shown(bots)}")
+    game = integer("game", game, "seat_bots")
+    if not isinstance(rotate, bool):
+        raise GameError(f"seat_bots: rotate must be True or False, got {shown(rotate)}")
+    return _seated(bots, game, rotate)
+
+
+def _seated(bots: Sequence[BotSpec], game: int, rotate: bool) -> tuple[BotSpec, ...]:
+    """:func:`seat_bots` of checked arguments (a run's: every game goes through here)."""
     n = len(bots)
     if not rotate:
         return tuple(bots)
@@ -233,36 +282,31 @@ def _make(spec: BotSpec, seed: int) -> Bot:
     return make_bot(spec(seed))
 
 
-def play_game(
-    game: int,
-    *,
-    seed: int = 0,
-    players: int = 2,
-    bots: Sequence[BotSpec] = ("greedy", "greedy"),
-    rules: Any = None,
-    races: Sequence[str] | None = None,
-    rotate: bool = True,
-    rules_of: CardGame | None = None,
-) -> Session:
-    """Play game number ``game`` of a run to its end and return it: the session the
-    game's ``new_session`` makes (a ``kum.Game`` for Kings Under Mountains, a
-    ``core.Session`` for most games), history included: open it on a board, read its
-    ``log`` or ``record()``.
-
-    ``rules_of`` is the game (a CardGame, default Kings Under Mountains), ``rules``
-    changes its options (see :func:`with_rules`), ``races`` goes to its ``new_session``
-    (a Kings Under Mountains option). ``bots`` gives one bot per seat before rotation;
-    see :func:`seat_bots`.
-    """
+def play_spec(spec: Spec, game: int) -> Session:
+    """Play game number ``game`` of the run ``spec`` describes (checked) to its end."""
     from ..bots import bot_move
 
-    the_rules = with_rules(the_game() if rules_of is None else rules_of, rules, "play_game")
-    gs = game_seed(seed, game)
-    g = new_session(the_rules, players, gs, races)
-    seated = [_make(spec, bot_seed(gs, seat)) for seat, spec in enumerate(seat_bots(bots, game, rotate))]
+    gs = _derive("kum-lab/game", spec.seed, game)  # game_seed, bot_seed and seat_bots of checked numbers
+    g = new_session(spec.game, spec.players, gs, spec.races)
+    seated = [_make(b, _derive("kum-lab/bot", gs, seat)) for seat, b in enumerate(_seated(spec.bots, game, spec.rotate))]
+    limit = spec.max_actions
     while not g.is_over:
+        if limit is not None and g.move_number >= limit:
+            raise _past_limit(spec, game, gs)
         g.apply(bot_move(g, seated[g.current_player]))
     return g
+
+
+def _past_limit(spec: Spec, game: int, seed_of_game: int) -> ActionLimitError:
+    the = spec.game
+    name = f"{title_of(the)} ({the.name!r})" if the.name and the.name != title_of(the) else title_of(the)
+    return ActionLimitError(
+        f"{name}: game {game} of the run with seed {spec.seed} (dealt with seed {seed_of_game}) did not end within "
+        f"max_actions={spec.max_actions} actions: the game (or a bot) may never end it (core.check_game(game) plays "
+        "random games to find out), or it needs more (raise max_actions, or None for no limit; simulate's "
+        "unfinished='skip' leaves such games out of its table)",
+        game=the.name, number=game, seed=seed_of_game, run_seed=spec.seed, max_actions=spec.max_actions,
+    )
 
 
 def new_session(game: CardGame, players: int, seed: int, races: Sequence[str] | None = None) -> Session:
@@ -279,6 +323,18 @@ def game_row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]
     """The finished game ``g`` (of any game) as one flat row: the lab's own columns, then
     the game's (``CardGame.summary``), in the order of the game's ``columns`` hook when it
     has one. ``seated``: the bot spec at each seat."""
+    from ..core.session import Session
+
+    if not isinstance(g, Session) or not g.is_over:
+        what = "a game that has not ended" if isinstance(g, Session) else shown(g)
+        raise GameError(f"game_row: expected a finished game (a session), got {what}")
+    game = integer("game", game, "game_row")
+    if isinstance(seated, (str, Mapping)) or not isinstance(seated, Sequence) or len(seated) != g.num_players:
+        raise GameError(f"game_row: seated must list the bot at each of the {g.num_players} seats, got {shown(seated)}")
+    return _row(g, game, seated)
+
+
+def _row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
     n = g.num_players
     winners = tuple(g.winners())
     row: dict[str, Any] = {"game": game, "seed": g.seed, "players": n, "actions": g.move_number,
@@ -307,11 +363,17 @@ class Spec:
     game: CardGame  # the rules, options applied
     races: tuple[str, ...] | None
     rotate: bool
+    max_actions: int | None = DEFAULT_MAX_ACTIONS  # None: no limit
+    unfinished: str = "raise"  # a game past max_actions: "raise" an ActionLimitError, or "skip" it
 
     def play(self, game: int) -> dict[str, Any]:
-        g = play_game(game, seed=self.seed, players=self.players, bots=self.bots, races=self.races,
-                      rotate=self.rotate, rules_of=self.game)
-        return game_row(g, game, seat_bots(self.bots, game, self.rotate))
+        try:
+            g = play_spec(self, game)
+        except ActionLimitError as exc:
+            if self.unfinished != "skip":
+                raise
+            return Unfinished(game=game, seed=exc.seed, actions=self.max_actions)
+        return _row(g, game, _seated(self.bots, game, self.rotate))
 
 
 def run_chunk(spec: Spec, games: Sequence[int]) -> list[dict[str, Any]]:

@@ -9,11 +9,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import GameError, shown
+
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["LabResult", "new_figure"]
+__all__ = ["LabResult", "axes_of", "check_axes", "new_figure"]
 
 
 @dataclass
@@ -67,12 +69,33 @@ def new_figure(ncols: int = 1, *, width: float = 6.0, height: float = 3.6) -> tu
     return fig, axes
 
 
+def check_axes(ax: Any, ncols: int = 1, where: str = "") -> list[Any] | None:
+    """``ax`` as a helper takes it: None (a new figure), a matplotlib Axes, or for a
+    helper that draws ``ncols`` plots, ``ncols`` of them (a list, or the array
+    ``plt.subplots`` gives); anything else is a GameError. The Axes as a list."""
+    if ax is None:
+        return None
+    from matplotlib.axes import Axes
+
+    want = "a matplotlib Axes" if ncols == 1 else f"{ncols} matplotlib Axes (a list of them)"
+    if ncols == 1:
+        axes = [ax]
+    else:
+        try:
+            axes = [] if isinstance(ax, (str, bytes, Axes)) else list(ax)
+        except TypeError:
+            axes = []
+    if len(axes) != ncols or not all(isinstance(a, Axes) for a in axes):
+        raise GameError(f"{where + ': ' if where else ''}ax must be None (a new figure) or {want}, got {shown(ax)}")
+    return axes
+
+
 def axes_of(ax: Any, ncols: int = 1, **kw: Any) -> tuple[Figure, Any]:
     """Draw into ``ax`` (an Axes, or ``ncols`` of them as a sequence) when the caller gave
     one, else into a new figure."""
-    if ax is None:
+    axes = check_axes(ax, ncols)
+    if axes is None:
         return new_figure(ncols, **kw)
     if ncols > 1:
-        axes = list(ax)
         return axes[0].figure, axes
-    return ax.figure, ax
+    return axes[0].figure, axes[0]

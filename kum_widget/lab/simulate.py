@@ -8,20 +8,24 @@ from __future__ import annotations
 import re
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from ..core.errors import GameError, cut, shown, shown_names
 from ..core.game import CardGame
 from .checks import check as _check
-from .checks import need_frame as _need_frame
+from .checks import need_frame
 from .play import (
+    DEFAULT_MAX_ACTIONS,
     LAB_COLUMNS,
     BotSpec,
     Spec,
+    Unfinished,
     bot_label,
     changed_options,
-    play_game,
+    integer,
+    play_spec,
     table_columns,
     the_game,
     with_rules,
@@ -33,7 +37,7 @@ if TYPE_CHECKING:
 
     from ..core.session import Session
 
-__all__ = ["simulate", "per_seat", "replay", "worker_pool", "seat_columns", "game_columns", "game_of"]
+__all__ = ["simulate", "per_seat", "play_game", "replay", "worker_pool", "seat_columns", "game_columns", "game_of", "need_results"]
 
 
 def simulate(
@@ -49,6 +53,8 @@ def simulate(
     rotate: bool = True,
     chunksize: int | None = None,
     game: Any = None,
+    max_actions: int | None = DEFAULT_MAX_ACTIONS,
+    unfinished: Literal["raise", "skip"] = "raise",
 ) -> pd.DataFrame:
     """Play ``games`` games between bots and return one row per game (a DataFrame).
 
@@ -85,11 +91,24 @@ def simulate(
       with workers under ``if __name__ == "__main__":`` (without it, a ``RuntimeError``
       says so).
     - ``progress``: a progress bar (``tqdm.auto``: a widget in Jupyter).
+    - ``max_actions`` (default 10,000, :data:`~kum_widget.lab.play.DEFAULT_MAX_ACTIONS`):
+      the most actions a game may take, far more than a card game needs; ``None``: no
+      limit. A game still going at the limit never ends, most likely (a bug in the game,
+      or a bot that keeps it going: ``core.check_game`` finds out), and by default
+      (``unfinished="raise"``) it stops the run with a
+      :class:`~kum_widget.lab.play.ActionLimitError` naming the game, its number and its
+      seed, on every executor. ``unfinished="skip"`` leaves such games out of the table
+      instead, with a warning: their numbers are in ``df.attrs["unfinished"]`` (the
+      table then holds only the games that ended, which may bias it).
 
     Ctrl-C (KeyboardInterrupt, the notebook's stop button) stops the run at once and
     returns the games finished so far, with ``df.attrs["interrupted"] = True`` and a
-    warning. Chunks not started are cancelled (or never sent); chunks already running on
-    workers finish in the background and are dropped.
+    warning; before any game finished there is nothing to return, and the
+    KeyboardInterrupt goes on (a script stops there). Chunks not started are cancelled
+    (or never sent). Worker processes that ``simulate`` started itself (``executor=n``)
+    are terminated at once, games running on them dropped, so a script ends promptly
+    even if a game there never would; on a pool or cluster of yours, chunks already
+    running finish in the background (within ``max_actions``) and are dropped.
 
     Columns of every game: ``game`` (number in the run, the table is sorted by it),
     ``seed`` (the game's own seed: the game's ``new_session(players, seed=...)`` deals
@@ -110,10 +129,13 @@ def simulate(
 
     :func:`per_seat` gives the long form. ``df.attrs`` keeps the run's arguments: ``game``
     (its name), ``game_class``, ``rules`` (the game's ``options()``), ``rules_changed``
-    (the options that differ from the defaults, as the game names them).
+    (the options that differ from the defaults, as the game names them), ``max_actions``;
+    and ``finished`` (the games in the table), ``unfinished`` (the numbers of the games
+    left out at ``max_actions``), ``interrupted``.
     """
     refuse_in_starting_worker()  # a worker running a script again, that has no __main__ guard
-    spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize, game)
+    spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize, game, max_actions,
+                  unfinished)
     start = time.perf_counter()
     bar = _bar(games) if progress else None
     try:
@@ -124,14 +146,22 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    df = _frame(rows, table_columns(spec.game, spec.players))
+    if interrupted and not rows:
+        raise KeyboardInterrupt("simulate: stopped before any game ended")
+    skipped = tuple(int(r["game"]) for r in rows if isinstance(r, Unfinished))
+    df = _frame([r for r in rows if not isinstance(r, Unfinished)], table_columns(spec.game, spec.players))
     df.attrs.update(
-        seed=spec.seed, games=games, finished=len(df), interrupted=interrupted, players=spec.players,
+        seed=spec.seed, games=games, finished=len(df), unfinished=skipped, max_actions=spec.max_actions,
+        interrupted=interrupted, players=spec.players,
         bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=rotate,
         races=spec.races, rules=spec.game.options(), rules_changed=changed_options(spec.game),
         seconds=time.perf_counter() - start, executor=_describe(executor),
         game=spec.game.name, game_class=type(spec.game),
     )
+    if skipped:
+        listed = ", ".join(map(str, skipped[:8])) + (f" and {len(skipped) - 8} more" if len(skipped) > 8 else "")
+        warnings.warn(f"simulate: {len(skipped)} of {games} games did not end within max_actions={spec.max_actions} "
+                      f"actions and are left out of the table (games {listed}: df.attrs['unfinished'])", stacklevel=2)
     if interrupted:
         warnings.warn(f"simulate interrupted: returning the {len(df)} of {games} games finished", stacklevel=2)
     return df
@@ -160,9 +190,10 @@ def game_columns(results: pd.DataFrame) -> list[str]:
 
     per = {c for seats in seat_columns(results).values() for c in seats.values()}
     skip = {*LAB_COLUMNS, "first_player"}
-    return [
-        str(c) for c in results.columns
-        if c not in per and c not in skip and pd.api.types.is_numeric_dtype(results[c]) and not pd.api.types.is_bool_dtype(results[c])
+    return [  # columns named by text only: a game's summary names its columns so
+        c for c in results.columns
+        if isinstance(c, str) and c not in per and c not in skip
+        and pd.api.types.is_numeric_dtype(results[c]) and not pd.api.types.is_bool_dtype(results[c])
     ]
 
 
@@ -174,6 +205,47 @@ def game_of(results: pd.DataFrame, where: str = "replay") -> CardGame:
     return with_rules(game, a.get("rules"), where) if a.get("rules") is not None else game
 
 
+def need_results(results: Any, where: str, *, game_level: Sequence[str] = ("n_winners",),
+                 per: Sequence[str] = ("bot", "win"), games: bool = True) -> dict[str, dict[int, str]]:
+    """Check that ``results`` is a results table as ``kum.simulate`` makes one, else raise
+    a GameError saying what is wrong: a DataFrame, its column names unique, with the
+    per-seat columns ``per`` (``bot_0``...) and the game-level ones ``game_level``, of
+    usable types (numbers; ``win_s`` True or False; ``players`` above 0), and with
+    ``games``, at least one game. Returns :func:`seat_columns`."""
+    import pandas as pd
+
+    need_frame(results, where)
+    if not results.columns.is_unique:
+        twice = shown_names(set(results.columns[results.columns.duplicated()]))
+        raise GameError(f"{where}: the table has more than one column named {twice}")
+    names = seat_columns(results)
+    have = cut(", ".join(map(str, results.columns)) or "none", 300)
+    if not {"bot", "win"} & set(per) <= set(names):
+        raise GameError(f"{where}: no per-seat columns (bot_0, score_0, win_0...): pass a table from kum.simulate (columns: {have})")
+    missing = [f"{n}_0" for n in per if n not in names] + [str(c) for c in game_level if c not in results.columns]
+    if missing:
+        raise GameError(f"{where}: expected a table from kum.simulate, with no column {', '.join(missing)} (columns: {have})")
+    seats = {n: sorted(names[n]) for n in per}
+    if len({tuple(v) for v in seats.values()}) > 1:
+        listed = "; ".join(f"{n}_{', '.join(map(str, v))}" for n, v in seats.items())
+        raise GameError(f"{where}: the per-seat columns must cover the same seats, got {listed}")
+    for name in per:
+        for col in names[name].values():
+            values = results[col].dropna()
+            if name == "win" and not values.isin([True, False]).all():
+                raise GameError(f"{where}: column {col} must hold True or False (a win), got {shown(values[~values.isin([True, False])].iloc[0])}")
+            if name == "score" and not pd.api.types.is_numeric_dtype(values):
+                raise GameError(f"{where}: column {col} must hold numbers (scores), not {values.dtype}")
+    for col in game_level:
+        if col != "winners" and not pd.api.types.is_numeric_dtype(results[col]):
+            raise GameError(f"{where}: column {col} must hold numbers, not {results[col].dtype}")
+    if "players" in game_level and not (results["players"] > 0).all():
+        raise GameError(f"{where}: column players must be above 0 in every game")
+    if games and len(results) == 0:
+        raise GameError(f"{where}: the table has no games (a run stopped before its first game ended?)")
+    return names
+
+
 def per_seat(results: pd.DataFrame) -> pd.DataFrame:
     """The long form of a results table: one row per (game, seat), for any game.
 
@@ -182,15 +254,11 @@ def per_seat(results: pd.DataFrame) -> pd.DataFrame:
     gives ``first_player``), ``shared`` (a shared win), and the per-seat ones (every
     column ending in ``_<seat>``) without their seat number: ``bot``, ``score``, ``win``
     and the game's (``race``...). Extra columns (such as ``variant`` from
-    :func:`kum.lab.compare`) are kept.
+    :func:`kum.lab.compare`) are kept. A table with no games gives one with no rows.
     """
     import pandas as pd
 
-    _need_frame(results)
-    names = seat_columns(results)
-    if not {"bot", "win"} <= set(names):
-        have = ", ".join(map(str, results.columns)) or "none"
-        raise ValueError(f"per_seat: no per-seat columns (bot_0, score_0, win_0...): pass a table from kum.simulate (columns: {have})")
+    names = need_results(results, "per_seat", games=False)
     by_seat: dict[int, dict[str, str]] = {}
     for name, seats in names.items():
         for seat, col in seats.items():
@@ -214,19 +282,52 @@ def per_seat(results: pd.DataFrame) -> pd.DataFrame:
     return long[order].reset_index(drop=True)
 
 
+def play_game(
+    game: int,
+    *,
+    seed: int = 0,
+    players: int = 2,
+    bots: Sequence[BotSpec] = ("greedy", "greedy"),
+    rules: Any = None,
+    races: Sequence[str] | None = None,
+    rotate: bool = True,
+    rules_of: CardGame | None = None,
+    max_actions: int | None = DEFAULT_MAX_ACTIONS,
+) -> Session:
+    """Play game number ``game`` of a run to its end and return it: the session the
+    game's ``new_session`` makes (a ``kum.Game`` for Kings Under Mountains, a
+    ``core.Session`` for most games), history included: open it on a board, read its
+    ``log`` or ``record()``.
+
+    ``rules_of`` is the game (a CardGame, default Kings Under Mountains), ``rules``
+    changes its options (see :func:`with_rules`), ``races`` goes to its ``new_session``
+    (a Kings Under Mountains option). ``bots`` gives one bot per seat before rotation;
+    see :func:`seat_bots`. A game that has not ended after ``max_actions`` actions
+    raises :class:`ActionLimitError` (``None``: no limit).
+    """
+    spec = _check(1, players, bots, rules, seed, None, False, races, rotate, None, rules_of, max_actions, "raise",
+                 where="play_game")
+    return play_spec(spec, integer("game", game, "play_game"))
+
+
 def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None = None) -> Session:
     """Play game number ``game`` of a ``simulate`` run again and return its session (a
     ``kum.Game`` for Kings Under Mountains, a ``core.Session`` for another game; history
     and log included: put it on a board with ``kum.GameWidget(session)``). ``bots``
-    overrides the bot specs kept in ``results.attrs``."""
-    _need_frame(results)
+    overrides the bot specs kept in ``results.attrs``. The game is played within the
+    run's ``max_actions``."""
+    need_frame(results, "replay")
     a = results.attrs
-    if "seed" not in a or "rules" not in a:
-        raise ValueError("replay: this table has lost the attrs of its kum.simulate run")
+    kept = ("seed", "rules", "games", "players", "bot_specs", "rotate")
+    if any(k not in a for k in kept) or type(a["games"]) is not int:
+        raise GameError(f"replay: this table has lost the attrs of its kum.simulate run (it needs {', '.join(kept)})")
     if type(game) is not int or not 0 <= game < a["games"]:
-        raise ValueError(f"replay: game must be a game number 0..{a['games'] - 1}, got {game!r}")
-    return play_game(game, seed=a["seed"], players=a["players"], bots=tuple(bots or a["bot_specs"]),
-                     races=a.get("races"), rotate=a["rotate"], rules_of=game_of(results))
+        raise GameError(f"replay: game must be a game number 0..{a['games'] - 1}, got {shown(game)}")
+    if bots is not None and (isinstance(bots, (str, Mapping)) or not isinstance(bots, Sequence)):
+        raise GameError(f"replay: bots must list one bot per seat, got {shown(bots)}")
+    spec = _check(1, a["players"], tuple(bots or a["bot_specs"]), None, a["seed"], None, False, a.get("races"),
+                  a["rotate"], None, game_of(results), a.get("max_actions", DEFAULT_MAX_ACTIONS), "raise", where="replay")
+    return play_spec(spec, game)
 
 
 # -- running -----------------------------------------------------------------------------

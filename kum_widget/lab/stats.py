@@ -1,5 +1,8 @@
 """Intervals for win rates and mean scores (standard library only).
 
+Each checks its numbers: a count that is not a finite number >= 0 (or wins above games),
+values that are not finite numbers, raise a GameError naming them.
+
 >>> lo, hi = wilson(55, 100)
 >>> round(lo, 3), round(hi, 3)
 (0.452, 0.644)
@@ -8,13 +11,61 @@
 from __future__ import annotations
 
 import math
+import numbers
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..core.errors import GameError, shown
 
 __all__ = ["Z95", "wilson", "newcombe", "newcombe_paired", "mean_interval", "mean_difference"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
+
+
+def _number(name: str, value: Any, where: str) -> float:
+    """``value`` as a float when it is a finite number (an int, a float, a numpy number;
+    not True or False), else a GameError naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise GameError(f"{where}: {name} must be a finite number, got {shown(value)}")
+    return float(value)
+
+
+def _counts(where: str, **counts: Any) -> list[float]:
+    """The counts (finite numbers >= 0) as floats, or a GameError naming the first that is not."""
+    out = []
+    for name, value in counts.items():
+        x = _number(name, value, where)
+        if x < 0:
+            raise GameError(f"{where}: {name} must be 0 or more, got {shown(value)}")
+        out.append(x)
+    return out
+
+
+def _z(z: Any, where: str) -> float:
+    x = _number("z", z, where)
+    if x <= 0:
+        raise GameError(f"{where}: z must be above 0, got {shown(z)}")
+    return x
+
+
+def _wins(wins: Any, games: Any, where: str, side: str = "") -> tuple[float, float]:
+    w, n = _counts(where, **{f"wins{side}": wins, f"games{side}": games})
+    if w > n:
+        raise GameError(f"{where}: wins{side} ({shown(wins)}) must not be more than games{side} ({shown(games)})")
+    return w, n
+
+
+def _values(name: str, values: Any, where: str) -> list[float]:
+    """``values`` (any iterable of finite numbers, such as a list or a pandas Series) as a list."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise GameError(f"{where}: {name} must be a list of numbers, got {shown(values)}")
+    out = list(values)
+    bad = [v for v in out if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v)]
+    if bad:
+        raise GameError(f"{where}: {name} must hold finite numbers, got {shown(bad[0])} ({len(bad)} of {len(out)} values)")
+    return [float(v) for v in out]
 
 
 def wilson(wins: float, games: float, z: float = Z95) -> tuple[float, float]:
@@ -25,6 +76,8 @@ def wilson(wins: float, games: float, z: float = Z95) -> tuple[float, float]:
     >>> wilson(0, 10)[0], round(wilson(0, 10)[1], 3)
     (0.0, 0.278)
     """
+    wins, games = _wins(wins, games, "wilson")
+    z = _z(z, "wilson")
     if games <= 0:
         return math.nan, math.nan
     p = wins / games
@@ -48,6 +101,9 @@ def newcombe(wins_a: float, games_a: float, wins_b: float, games_b: float, z: fl
     >>> round(d, 2), lo > 0
     (0.15, True)
     """
+    wins_a, games_a = _wins(wins_a, games_a, "newcombe", "_a")
+    wins_b, games_b = _wins(wins_b, games_b, "newcombe", "_b")
+    z = _z(z, "newcombe")
     if games_a <= 0 or games_b <= 0:
         return math.nan, math.nan, math.nan
     pa, pb = wins_a / games_a, wins_b / games_b
@@ -57,7 +113,7 @@ def newcombe(wins_a: float, games_a: float, wins_b: float, games_b: float, z: fl
     return d, d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
 
 
-def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float = Z95) -> tuple[float, float, float]:
+def newcombe_paired(both: float, only_a: float, only_b: float, neither: float, z: float = Z95) -> tuple[float, float, float]:
     """Difference ``p_b - p_a`` of two proportions measured on the same units (game i
     under rule A and game i under rule B, dealt from the same seed), with Newcombe's
     interval for paired data (Newcombe 1998, Stat. Med. 17:2635, method 10, with the
@@ -72,6 +128,8 @@ def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float 
     >>> round(d, 2), lo > 0
     (0.1, True)
     """
+    both, only_a, only_b, neither = _counts("newcombe_paired", both=both, only_a=only_a, only_b=only_b, neither=neither)
+    z = _z(z, "newcombe_paired")
     n = both + only_a + only_b + neither
     if n <= 0:
         return math.nan, math.nan, math.nan
@@ -89,12 +147,15 @@ def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, z: float 
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """The mean of ``values`` with its normal 95% interval (``mean +- z * sd / sqrt(n)``).
-    Returns (mean, low, high); NaN without values, and (mean, NaN, NaN) with one.
+    """The mean of ``values`` (finite numbers) with its normal 95% interval (``mean +- z *
+    sd / sqrt(n)``). Returns (mean, low, high); NaN without values, and (mean, NaN, NaN)
+    with one.
 
     >>> mean_interval([1, 2, 3, 4])[0], [round(b, 2) for b in mean_interval([1, 2, 3, 4])[1:]]
     (2.5, [1.23, 3.77])
     """
+    values = _values("values", values, "mean_interval")
+    z = _z(z, "mean_interval")
     n = len(values)
     if n == 0:
         return math.nan, math.nan, math.nan
@@ -117,9 +178,13 @@ def mean_difference(a: Sequence[float], b: Sequence[float], *, paired: bool = Fa
     >>> mean_difference([1, 2, 3], [2, 3, 4], paired=True)
     (1.0, 1.0, 1.0)
     """
+    a, b = _values("a", a, "mean_difference"), _values("b", b, "mean_difference")
+    z = _z(z, "mean_difference")
+    if not isinstance(paired, bool):
+        raise GameError(f"mean_difference: paired must be True or False, got {shown(paired)}")
     if paired:
         if len(a) != len(b):
-            raise ValueError(f"mean_difference: paired samples need the same length, got {len(a)} and {len(b)}")
+            raise GameError(f"mean_difference: paired samples need the same length, got {len(a)} and {len(b)}")
         return mean_interval([y - x for x, y in zip(a, b, strict=True)], z)
     if len(a) < 2 or len(b) < 2:
         d = statistics.fmean(b) - statistics.fmean(a) if a and b else math.nan

@@ -6,7 +6,10 @@ worker processes (standard library only).
   not yet read back); another goes out as each comes back. Memory holds the rows and a
   few chunks in flight, whatever the number of games (``games=10**9`` starts at once).
 - The lab's worker processes are spawned (fresh interpreters: forking a kernel with
-  threads is unsafe) and leave Ctrl-C to the parent.
+  threads is unsafe) and leave Ctrl-C to the parent. When a run on workers it started
+  itself (``executor=n``) stops early (Ctrl-C, an error), the parent terminates them at
+  once: a game running there may never end, and the standard library's shutdown (also
+  the one at interpreter exit) would wait for it.
 - A spawned worker runs the parent's script again, as ``__mp_main__``, to start: a
   script that calls ``simulate`` outside ``if __name__ == "__main__":`` would call it
   again in every worker. ``simulate`` calls :func:`refuse_in_starting_worker` first, so
@@ -24,13 +27,14 @@ import sys
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any
 
-from .checks import whole
+from .checks import MAX_WORKERS, whole
 from .play import Spec, run_chunk
 
-__all__ = ["MAX_CHUNK", "UNGUARDED", "UNGUARDED_EXIT", "WINDOW_PER_WORKER", "chunks", "refuse_in_starting_worker",
+__all__ = ["MAX_CHUNK", "UNGUARDED", "UNGUARDED_EXIT", "WINDOW_PER_WORKER", "chunks", "pool_for", "refuse_in_starting_worker",
            "run_on", "window_of", "worker_pool", "workers_of"]
 
 MAX_CHUNK = 50
@@ -95,7 +99,30 @@ class _LabPool(ProcessPoolExecutor):
 
     def __init__(self, workers: int) -> None:
         self.lab_context = _LabContext()
+        self.abandoned = False  # a run on it stopped early, leaving chunks running
         super().__init__(workers, mp_context=self.lab_context, initializer=_ignore_sigint)
+
+    def stop(self) -> None:
+        """Shut the pool down at once: what is pending cancelled, its workers terminated
+        (whatever they are running: a game there may never end), then its own thread
+        joined, so nothing is left to wait for (not even at interpreter exit)."""
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in self.lab_context.started:
+            try:
+                if process.pid is not None and process.exitcode is None:
+                    process.terminate()
+            except (ValueError, OSError):  # closed, or already gone
+                pass
+        for process in self.lab_context.started:
+            try:
+                if process.pid is not None:
+                    process.join(5)
+                    if process.exitcode is None:  # a worker that does not end on SIGTERM
+                        process.kill()
+                        process.join(5)
+            except (ValueError, OSError, AssertionError):
+                pass
+        self.shutdown(wait=True)  # its manager thread sees the workers gone, fails what is left, and ends
 
     def unguarded(self) -> bool:
         """Whether this (broken) pool broke because its workers ran an unguarded script."""
@@ -112,7 +139,7 @@ def worker_pool(workers: int = 2) -> ProcessPoolExecutor:
     on every OS) that leave Ctrl-C to this process, which cancels what is pending. From
     a script, keep the code that uses them under ``if __name__ == "__main__":``.
     """
-    whole("workers", workers, 1, where="worker_pool")
+    whole("workers", workers, 1, MAX_WORKERS, where="worker_pool")
     return _LabPool(workers)
 
 
@@ -145,27 +172,51 @@ def chunks(games: int, size: int) -> Iterator[range]:
 Rows = list[dict[str, Any]]
 
 
+@contextmanager
+def pool_for(executor: Any, where: str = "simulate") -> Iterator[Any]:
+    """The executor for a helper that calls ``simulate`` several times (``compare``,
+    ``matchup``): for a number, one pool of the lab's own workers for all the runs,
+    stopped at once (its workers terminated) if a run is interrupted or fails, else shut
+    down when they are done; anything else as it is."""
+    if type(executor) is not int:
+        yield executor
+        return
+    whole("executor", executor, 1, MAX_WORKERS, where=where)
+    pool = _LabPool(executor)
+    try:
+        yield pool
+    except BaseException:
+        pool.stop()
+        raise
+    if pool.abandoned:
+        pool.stop()
+    else:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: Any) -> tuple[Rows, bool]:
     """Play ``games`` games of ``spec`` on ``executor`` (a number of lab workers, an
     Executor or a dask Client), a window of chunks at a time. The rows in game order, and
-    whether Ctrl-C stopped the run (then: the chunks that had finished)."""
+    whether Ctrl-C stopped the run (then: the chunks that had finished). A pool it starts
+    itself is stopped at once (workers terminated) if the run does not complete."""
     size = chunksize or max(1, min(MAX_CHUNK, math.ceil(games / (8 * workers_of(executor)))))
     flight: dict[Future[Rows], int] = {}  # out on the executor: chunk number
     done: dict[int, Rows] = {}
-    own: ProcessPoolExecutor | None = None
-    interrupted = False
+    own: _LabPool | None = None
+    interrupted = completed = False
     pool: Any = None
     try:
         if type(executor) is int:
-            pool = own = worker_pool(executor)
+            pool = own = _LabPool(executor)
         elif isinstance(executor, Executor):
             pool = executor
         else:
             pool = executor.get_executor()  # a dask.distributed Client
         _stream(pool, spec, enumerate(chunks(games, size)), window_of(executor), flight, done, bar)
+        completed = True
     except KeyboardInterrupt:
-        # Return at once: cancel what has not started; chunks already running finish in
-        # the background (their workers then exit) but are not waited for.
+        # Return at once: cancel what has not started; chunks already running are dropped
+        # (on workers of our own: terminated, in the finally below).
         interrupted = True
         for fut in flight:
             fut.cancel()
@@ -183,8 +234,13 @@ def run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: An
             fut.cancel()
         raise
     finally:
+        if isinstance(pool, _LabPool) and not completed and pool is not own:
+            pool.abandoned = True  # a kept pool: its owner (compare, matchup...) may stop it
         if own is not None:
-            own.shutdown(wait=not interrupted, cancel_futures=True)
+            if completed:
+                own.shutdown(wait=True)
+            else:
+                own.stop()
     return [row for k in sorted(done) for row in done[k]], interrupted
 
 
