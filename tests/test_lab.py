@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from collections import Counter
@@ -45,17 +44,6 @@ def dask_client() -> Iterator[object]:
         with Client(cluster) as client:
             yield client
 
-
-@pytest.fixture
-def ctrl_c() -> Iterator[None]:
-    """Ctrl-C raises KeyboardInterrupt in this process during the test, however pytest was
-    started: a shell that starts a background job (``make test &``, nohup) makes it ignore
-    SIGINT, the ignoring is inherited, and Python then installs no handler of its own."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
 
 
 # -- the table ---------------------------------------------------------------------------

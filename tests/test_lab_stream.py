@@ -4,12 +4,11 @@ a script without its ``__main__`` guard gets a clear error at once from ``execut
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, InvalidStateError, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -75,15 +74,6 @@ def _copy(inner: Future[Any], outer: Future[Any]) -> None:
     except InvalidStateError:  # simulate cancelled it
         pass
 
-
-@pytest.fixture
-def ctrl_c() -> Iterator[None]:
-    """Ctrl-C raises KeyboardInterrupt here however pytest was started (see test_lab.py)."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
 
 
 def test_chunks_are_made_as_needed() -> None:

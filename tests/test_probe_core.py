@@ -176,7 +176,7 @@ class Slow(Expeditions):
     slow = False
 
 
-def test_a_real_ctrl_c_during_a_slow_apply_leaves_the_session_as_it_was() -> None:
+def test_a_real_ctrl_c_during_a_slow_apply_leaves_the_session_as_it_was(ctrl_c: None) -> None:
     session = _played(core.Session(Slow(), 2, seed=4), 3)
     before = _snapshot(session)
     Slow.slow = True

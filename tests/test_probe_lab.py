@@ -59,15 +59,6 @@ def deadline() -> Iterator[Callable[[float], None]]:
         signal.signal(signal.SIGALRM, before)
 
 
-@pytest.fixture
-def ctrl_c() -> Iterator[None]:
-    """Ctrl-C raises KeyboardInterrupt here however pytest was started (see test_lab.py)."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
-
 
 def _proc_stat(pid: int) -> list[str] | None:
     """The fields of /proc/<pid>/stat after the command name (state first), or None."""
