@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil  # ipykernel's dependency (the dev group)
 import pytest
 
 import kum_widget as kum
@@ -21,8 +22,6 @@ from kum_widget.bots import ISMCTSBot
 from kum_widget.bots.base import bot_move
 from kum_widget.bots.common import game_of_view
 from kum_widget.games.court.rules import CourtOfTheThreeClans
-
-psutil = pytest.importorskip("psutil")  # (ipykernel's dependency: in the dev group)
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "KUM_WIDGET_TEST_SEARCH"  # in the searching process's environment: every process it starts inherits it

@@ -16,7 +16,7 @@ from typing import Any
 
 from .board import board_problems, click_problems
 from .errors import GameError, GameFault
-from .game import CardGame, top_actions
+from .game import CardGame, same_views, top_actions
 from .session import Session
 
 __all__ = ["check_game", "CheckReport"]
@@ -120,31 +120,6 @@ def _not_json(tree: Any, path: str) -> str | None:
     return None
 
 
-def _nan_equal(a: Any, b: Any) -> bool:
-    """``a == b``, but a NaN equals a NaN (a view that holds one is named once, by the
-    JSON check, not again by every check that compares views)."""
-    if a == b:
-        return True
-    if isinstance(a, float) and isinstance(b, float):
-        return a != a and b != b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_nan_equal(v, b[k]) for k, v in a.items())
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(_nan_equal(x, y) for x, y in zip(a, b, strict=True))
-    return False
-
-
-def _same(game: CardGame, a: Any, b: Any) -> bool:
-    """``game.same(a, b)``; with the default ``same`` (the full views equal), a NaN in
-    both views at one place counts as equal there."""
-    return game.same(a, b) or (type(game).same is CardGame.same and _nan_equal(game.view(a, None), game.view(b, None)))
-
-
-def _same_session(game: CardGame, a: Session, b: Session) -> bool:
-    """``a == b``, through :func:`_same` for the positions."""
-    return a == b or (a.game == b.game and a._names == b._names and a._history == b._history and _same(game, a._state, b._state))
-
-
 def _contains(tree: Any, secret: Any) -> bool:
     """Does the JSON ``tree`` hold ``secret``: equal to a node, or (a dict) inside one?"""
     if tree == secret:
@@ -226,7 +201,7 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
     before = game.view(state, None)
     if legal:
         game.apply(copy, legal[0])
-        if not _nan_equal(game.view(state, None), before):
+        if not same_views(game.view(state, None), before):
             report.fail("clones are independent", f"applying {s.action_text(legal[0])!r} to a clone changed the original {where}")
     # text forms read back
     for a in legal:
@@ -256,7 +231,7 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
             pass
         except Exception as exc:
             report.fail("illegal actions are refused", f"{bad!r} raised {type(exc).__name__} (expected a clear GameError) {where}")
-        if s.state_id != sid or not _nan_equal(game.view(s._state, None), before):
+        if s.state_id != sid or not same_views(game.view(s._state, None), before):
             report.fail("illegal actions are refused", f"refusing {bad!r} changed the position {where}")
     # views: JSON-safe; no secrets of others; determinize fits
     for seat in [None, *range(s.num_players)]:
@@ -293,14 +268,14 @@ def _check_position(game: CardGame, s: Session, where: _Where, report: CheckRepo
                     "the game has no heuristic()" if not legal or game.heuristic(game.clone(state), list(legal)) is None else
                     "the game has no determinize(): the heuristic's fairness cannot be tested, so fair_heuristic = True would be unproven")
                 continue
-            if not _nan_equal(game.view(dealt, seat), view):
+            if not same_views(game.view(dealt, seat), view):
                 report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else {where}")
             elif legal:
                 copy = game.clone(state)
                 real = game.heuristic(copy, list(legal))
-                if not _same(game, copy, state):
+                if not game.same(copy, state):
                     report.fail("heuristic reads only the view", f"heuristic() changed the position it scored {where}")
-                elif not _nan_equal(game.heuristic(dealt, list(legal)), real):
+                elif not same_views(game.heuristic(dealt, list(legal)), real):
                     report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view "
                                 f"otherwise than the real one: it reads cards the player cannot see {where}")
     board = game.board(game.view(state, s.current_player), s.current_player)
@@ -329,7 +304,7 @@ def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Wh
         report.fail(check, f"heuristic() scored {s.action_text(nan[0])!r} NaN ({len(nan)} of {len(legal)} actions): a score must "
                     f"be a number (in play a NaN counts as the worst score) {where}")
         return
-    if not _same(game, copy, state):
+    if not game.same(copy, state):
         report.fail(check, f"heuristic() changed the position it scored {where}")
         return
     try:
@@ -337,7 +312,7 @@ def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Wh
     except Exception as exc:
         report.fail(check, f"best_actions() raised {type(exc).__name__}: {exc} {where}")
         return
-    if not _same(game, copy, state):
+    if not game.same(copy, state):
         report.fail(check, f"best_actions() changed the position it read {where}")
     elif best != want:
         report.fail(check, f"best_actions() gave {best!r:.80} where the heuristic's top scores are {want!r:.80} "
@@ -361,7 +336,7 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
     except GameError as exc:
         report.fail("deterministic by seed", f"replaying the same seed and choices failed at action {again.move_number + 1}: {exc} {where}")
         return
-    if not _same(game, again._state, s._state) or again.logs != s.logs:
+    if not game.same(again._state, s._state) or again.logs != s.logs:
         report.fail("deterministic by seed", f"replaying the same seed and choices gave another position {where}")
     for name in ("record()", "to_dict()"):
         try:
@@ -372,7 +347,7 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
         except Exception as exc:
             report.fail("records round trip", f"{name} did not read back: {type(exc).__name__}: {exc} {where}")
             continue
-        if not _same_session(game, back, s):
+        if back != s:
             report.fail("records round trip", f"{name} read back as another game {where}")
     views = []
     probe = Session(game, s.num_players, seed=seed)
@@ -381,8 +356,8 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
         probe.apply(a)
     k = min(len(choices), 7)
     probe.undo(k)
-    if k and not _nan_equal(game.view(probe._state, None), views[-k]):
+    if k and not same_views(game.view(probe._state, None), views[-k]):
         report.fail("undo and redo", f"undo({k}) did not give back the position {k} actions earlier {where}")
     probe.redo(k)
-    if not _same(game, probe._state, s._state):
+    if not game.same(probe._state, s._state):
         report.fail("undo and redo", f"redo({k}) after undo({k}) did not give back the same position {where}")

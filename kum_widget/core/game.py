@@ -220,8 +220,10 @@ class CardGame:
         return copy.deepcopy(state)
 
     def same(self, a: State, b: State) -> bool:
-        """Are two positions equal? (The checker's determinism and undo checks.)"""
-        return self.view(a, None) == self.view(b, None)
+        """Are two positions equal? (The checker's determinism and undo checks.) The default
+        compares the full views, a NaN equal to a NaN at the same place (a view holding one
+        is the JSON check's to name, not every comparison's)."""
+        return same_views(self.view(a, None), self.view(b, None))
 
     # -- optional hooks ------------------------------------------------------------------------
 
@@ -320,6 +322,23 @@ class CardGame:
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options().items()))))
+
+
+def same_views(a: Any, b: Any) -> bool:
+    """``a == b`` for views (JSON-like trees), but a NaN equals a NaN.
+
+    >>> same_views({"odds": [float("nan"), 1]}, {"odds": [float("nan"), 1]})
+    True
+    """
+    if a == b:
+        return True
+    if isinstance(a, float) and isinstance(b, float):
+        return a != a and b != b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_views(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same_views(x, y) for x, y in zip(a, b, strict=True))
+    return False
 
 
 def top_actions(legal: Sequence[int], scores: Sequence[float]) -> list[int]:
