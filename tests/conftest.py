@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,3 +57,56 @@ def ctrl_c() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+# -- a run that has given its verdict ends ---------------------------------------------------
+
+EXIT_GRACE = float(os.environ.get("KUM_EXIT_GRACE", "120"))  # seconds the interpreter may take to exit after the verdict
+_verdict: dict[str, int] = {}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _verdict["status"] = int(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Once the verdict is printed, the process must end: a library's exit handler that
+    joins a thread stuck for good (seen once in CI: every test passed, then the run hung
+    until CI killed it) would otherwise hold the run forever. After ``EXIT_GRACE`` seconds
+    this prints every thread's stack and the processes still running, and exits with the
+    verdict pytest gave."""
+    if "status" not in _verdict or config.pluginmanager.has_plugin("xdist"):
+        return
+    import threading
+
+    status = _verdict["status"]
+    threading.Thread(target=_end_a_stuck_exit, args=(status,), name="kum-exit-watchdog", daemon=True).start()
+
+
+def _end_a_stuck_exit(status: int) -> None:
+    import faulthandler
+    import sys
+    import time
+
+    time.sleep(EXIT_GRACE)
+    err = sys.__stderr__ or sys.stderr
+    print(f"\npytest gave its verdict (exit status {status}) {EXIT_GRACE:.0f} s ago but the process has not exited; "
+          "what is still running:", file=err, flush=True)
+    import threading
+
+    others = [t for t in threading.enumerate() if t is not threading.current_thread()]
+    print("threads: " + ", ".join(f"{t.name} ({'daemon' if t.daemon else 'not daemon'}, id {t.ident:#x})" for t in others),
+          file=err, flush=True)
+    try:
+        faulthandler.dump_traceback(file=err, all_threads=True)
+    except (OSError, ValueError):
+        pass
+    try:
+        import psutil
+
+        for child in psutil.Process().children(recursive=True):
+            print(f"child process {child.pid}: {' '.join(child.cmdline())[:200]}", file=err, flush=True)
+    except Exception as exc:  # the report is best effort: exiting is what matters
+        print(f"(child processes unknown: {exc})", file=err, flush=True)
+    os._exit(status)
