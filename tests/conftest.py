@@ -62,36 +62,32 @@ def ctrl_c() -> Iterator[None]:
 # -- a run that has given its verdict ends ---------------------------------------------------
 
 EXIT_GRACE = float(os.environ.get("KUM_EXIT_GRACE", "120"))  # seconds the interpreter may take to exit after the verdict
-_verdict: dict[str, int] = {}
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    _verdict["status"] = int(exitstatus)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Once the verdict is printed, the process must end: a library's exit handler that
-    joins a thread stuck for good (seen once in CI: every test passed, then the run hung
-    until CI killed it) would otherwise hold the run forever. After ``EXIT_GRACE`` seconds
-    this prints every thread's stack and the processes still running, and exits with the
-    verdict pytest gave."""
-    if "status" not in _verdict or config.pluginmanager.has_plugin("xdist"):
-        return
+    """Once the tests have run, the process must end: a library's exit handler that joins a
+    thread stuck for good (seen once in CI: every test passed, the verdict was printed, then
+    the run hung until CI killed it) would otherwise hold the run forever. ``EXIT_GRACE``
+    seconds from here (the summary and the interpreter's exit take a second or two), a
+    watchdog prints the threads still running, their stacks and the child processes, and
+    exits with the verdict pytest gave."""
     import threading
 
-    status = _verdict["status"]
-    threading.Thread(target=_end_a_stuck_exit, args=(status,), name="kum-exit-watchdog", daemon=True).start()
+    if hasattr(session.config, "workerinput"):  # an xdist worker: its controller ends it
+        return
+    threading.Thread(target=_end_a_stuck_exit, args=(session,), name="kum-exit-watchdog", daemon=True).start()
 
 
-def _end_a_stuck_exit(status: int) -> None:
+def _end_a_stuck_exit(session: pytest.Session) -> None:
     import faulthandler
     import sys
     import time
 
     time.sleep(EXIT_GRACE)
+    status = int(session.exitstatus)  # (set by now: the hook that started this returned long ago)
     err = sys.__stderr__ or sys.stderr
-    print(f"\npytest gave its verdict (exit status {status}) {EXIT_GRACE:.0f} s ago but the process has not exited; "
+    print(f"\npytest gave its verdict (exit status {status}) but the process has not exited {EXIT_GRACE:.0f} s after the tests ended; "
           "what is still running:", file=err, flush=True)
     import threading
 
