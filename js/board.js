@@ -1,41 +1,28 @@
 // The board: drawn afresh from the synced traits at every change, for any game. It knows
-// no game: zones, cards, counters and badges come from the board description the kernel
-// sends (GAMES.md, "The board"); what is clickable comes only from the legal actions,
-// each naming the ids it is clicked on.
+// no game: zones, cards, pieces, cells, places, counters and badges come from the board
+// description the kernel sends (GAMES.md, "The board"); what is clickable comes only from
+// the legal actions, each naming the ids it is clicked on.
 import { h } from "./dom.js";
+import { badge, cellsBody, clickOf, colorClass, colorStyle, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
 
-const COLORS = new Set(["red", "orange", "gold", "green", "teal", "blue", "purple", "pink", "gray", "black"]);
-const LAYOUTS = new Set(["row", "grid", "pile", "stack", "hand"]);
+const LAYOUTS = new Set(["row", "grid", "pile", "stack", "hand", "cells", "places"]);
 const SIZES = new Set(["small", "large"]);
 
-/** Index the legal actions: clicked on a target alone, from a source to a target, or buttons. */
+/** Index the legal actions: clicked on a target alone, from a source to a target, or buttons.
+ * Actions that share one click (one source and target) are kept together: a menu offers them. */
 export function indexLegal(legal) {
   const direct = new Map();
   const bySource = new Map();
   const buttons = [];
+  const add = (map, key, a) => (map.has(key) ? map.get(key).push(a) : map.set(key, [a]));
   for (const a of legal?.actions || []) {
     if (a.source && a.target) {
       if (!bySource.has(a.source)) bySource.set(a.source, new Map());
-      const targets = bySource.get(a.source);
-      if (targets.has(a.target)) buttons.push(a); // two actions on one click: both as buttons
-      else targets.set(a.target, a.text);
-    } else if (a.target && !direct.has(a.target)) direct.set(a.target, a.text);
+      add(bySource.get(a.source), a.target, a);
+    } else if (a.target) add(direct, a.target, a);
     else buttons.push(a);
   }
   return { direct, bySource, buttons };
-}
-
-function colorClass(color) {
-  if (typeof color !== "string") return "";
-  return COLORS.has(color) ? ` kum-c-${color}` : "";
-}
-
-function colorStyle(color) {
-  return typeof color === "string" && /^#[0-9a-fA-F]{6}$/.test(color) ? `--kum-card-color: ${color}` : null;
-}
-
-function badge(b, extra = "") {
-  return h("span", { class: `kum-badge${colorClass(b.color)}${extra}`, title: b.title || null, style: colorStyle(b.color) }, String(b.text));
 }
 
 function counter(c) {
@@ -77,19 +64,22 @@ function card(c, ctx) {
   const first = (c.faces || [])[0] || {};
   const cls = `kum-card${c.down ? " kum-down" : ""}${c.marked ? " kum-marked" : ""}${colorClass(first.color)}`;
   const label = cardLabel(c) + (c.title ? `. ${c.title}` : "");
-  const action = ctx.legal.direct.get(c.id);
+  const click = clickOf(ctx.legal.direct.get(c.id));
+  const action = click?.action;
   const source = ctx.legal.bySource.has(c.id);
-  if (!action && !source) {
+  if (!click && !source) {
     return h("div", { class: cls, dataset: { card: c.id, label }, "aria-label": label, title: c.title || null, style: colorStyle(first.color) }, faces);
   }
   return h(
     "button",
     {
       type: "button",
-      class: `${cls}${action ? " kum-target" : ""}`,
-      dataset: { card: c.id, key: `card:${c.id}`, label, ...(action ? { action } : {}), ...(source ? { playable: "" } : {}) },
-      "aria-label": action ? `${label}. Click to ${action}` : `${label}. Click to choose where it goes`,
+      class: `${cls}${click ? " kum-target" : ""}`,
+      dataset: { card: c.id, key: `card:${c.id}`, label, ...(action ? { action } : {}), ...(click?.menu ? { menu: c.id } : {}), ...(source ? { playable: "" } : {}) },
+      "aria-label": action ? `${label}. Click to ${action}` : click ? `${label}. ${menuLabel(click.menu)}` : `${label}. Click to choose where it goes`,
       "aria-pressed": source ? "false" : null,
+      "aria-haspopup": click?.menu ? "menu" : null,
+      "aria-expanded": click?.menu ? "false" : null,
       title: c.title || null,
       style: colorStyle(first.color),
       disabled: ctx.busy,
@@ -98,12 +88,15 @@ function card(c, ctx) {
   );
 }
 
-/** A zone: its label, badges and counters, then its cards and sub-zones. */
+/** A zone: its label, badges and counters, then its cards, pieces and sub-zones (or its
+ * grid of cells, or its places). */
 function zone(z, ctx) {
   const layout = LAYOUTS.has(z.layout) ? z.layout : "row";
   const cards = (z.cards || []).map((c) => card(c, ctx));
+  const held = pieces(z.pieces, ctx);
   const inner = (z.zones || []).map((sub) => zone(sub, ctx));
-  const action = ctx.legal.direct.get(z.id);
+  const parts = layout === "cells" ? [cellsBody(z, ctx)] : layout === "places" ? [placesBody(z, ctx)] : [];
+  const click = clickOf(ctx.legal.direct.get(z.id));
   const head = z.label || (z.badges || []).length || (z.counters || []).length
     ? h("div", { class: "kum-zone-head" },
         z.label ? h("span", { class: "kum-label" }, z.label) : null,
@@ -112,18 +105,29 @@ function zone(z, ctx) {
     : null;
   const count = layout === "pile" && typeof z.count === "number" && z.count > 0
     ? h("span", { class: "kum-pile-count", title: `${z.count} cards` }, String(z.count)) : null;
-  const empty = !cards.length && !inner.length && !(layout === "pile" && z.count) ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
+  const nothing = !cards.length && !held.length && !inner.length && !parts.length && !(layout === "pile" && z.count);
+  const empty = nothing ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
   const label = `${z.label || z.id}${z.count !== undefined ? `, ${z.count} cards` : ""}`;
-  const attrs = {
-    class: `kum-zone kum-layout-${layout}${SIZES.has(z.size) ? ` kum-size-${z.size}` : ""}${action ? " kum-target" : ""}${ctx.last === z.id ? " kum-last" : ""}`,
-    dataset: { zone: z.id, key: `zone:${z.id}`, label, ...(action ? { action } : {}) },
-    style: layout === "grid" && z.columns ? `--kum-columns: ${Number(z.columns)}` : null,
-    "aria-label": action ? `${label}. Click to ${action}` : label,
-  };
-  if (action) Object.assign(attrs, { role: "button", tabindex: ctx.busy ? "-1" : "0", "aria-disabled": ctx.busy ? "true" : null });
-  return h("div", attrs, head,
-    h("div", { class: "kum-zone-body" }, count, cards, inner, empty),
-    z.hint ? h("div", { class: "kum-hint" }, z.hint) : null);
+  const attrs = targetAttrs(click, z.id, label, ctx);
+  const style = [layout === "grid" && z.columns ? `--kum-columns: ${Number(z.columns)}` : null, tint(z.color)].filter(Boolean).join("; ");
+  return h("div", {
+    ...attrs,
+    class: `kum-zone kum-layout-${layout}${SIZES.has(z.size) ? ` kum-size-${z.size}` : ""}${z.cell_shape === "round" ? " kum-round" : ""}`
+      + `${z.color ? " kum-tinted" : ""}${click ? " kum-target" : ""}${ctx.last === z.id ? " kum-last" : ""}`,
+    dataset: { zone: z.id, key: `zone:${z.id}`, label, ...(attrs.dataset || {}) },
+    style: style || null,
+  }, head,
+  h("div", { class: "kum-zone-body" }, count, cards, held, parts, inner, empty),
+  z.hint ? h("div", { class: "kum-hint" }, z.hint) : null);
+}
+
+// Every kind of part a source's action may be dropped on (a card or a piece that is itself a source is not).
+const TARGET_KINDS = ["zone", "cell", "group", "place"];
+
+function targetsOf(root, id) {
+  const q = CSS.escape(id);
+  return root.querySelectorAll([...TARGET_KINDS.map((k) => `[data-${k}="${q}"]`),
+    `[data-card="${q}"]:not([data-playable])`, `[data-piece="${q}"]:not([data-playable])`].join(", "));
 }
 
 /** Light up the targets of the selected source, in place: no rebuild, so it shows
@@ -134,30 +138,54 @@ export function applySelection(root, m, ui) {
   for (const el of root.querySelectorAll(".kum-lit")) {
     el.classList.remove("kum-lit", "kum-target");
     delete el.dataset.action;
+    delete el.dataset.menu;
+    for (const name of ["aria-haspopup", "aria-expanded"]) el.removeAttribute(name);
     el.setAttribute("aria-label", el.dataset.label || "");
-    if (el.dataset.zone !== undefined) {
+    if (el.tagName !== "BUTTON") {
       el.removeAttribute("role");
       el.removeAttribute("tabindex");
     }
   }
-  if (targets) {
-    for (const [id, text] of targets) {
-      const el = root.querySelector(`[data-zone="${CSS.escape(id)}"], [data-card="${CSS.escape(id)}"]:not([data-playable])`);
-      if (!el || el.dataset.action) continue;
+  for (const [id, actions] of targets || []) {
+    const click = clickOf(actions);
+    let stop = true; // a group of cells: one stop in the tab order
+    for (const el of targetsOf(root, id)) {
+      if (el.dataset.action || el.dataset.menu !== undefined) continue; // a click of its own already
       el.classList.add("kum-lit", "kum-target");
-      el.dataset.action = text;
-      el.setAttribute("aria-label", `${el.dataset.label || id}. Click to ${text}`);
-      if (el.dataset.zone !== undefined) {
+      if (click.action) {
+        el.dataset.action = click.action;
+        el.setAttribute("aria-label", `${el.dataset.label || id}. Click to ${click.action}`);
+      } else {
+        el.dataset.menu = id;
+        el.setAttribute("aria-haspopup", "menu");
+        el.setAttribute("aria-expanded", "false");
+        el.setAttribute("aria-label", `${el.dataset.label || id}. ${menuLabel(click.menu)}`);
+      }
+      if (el.tagName !== "BUTTON") {
         el.setAttribute("role", "button");
-        el.setAttribute("tabindex", "0");
+        el.setAttribute("tabindex", stop ? "0" : "-1");
+        stop = false;
       }
     }
   }
   for (const el of root.querySelectorAll("[data-playable]")) {
-    const selected = el.dataset.card === ui.selected;
+    const selected = sourceId(el) === ui.selected;
     el.classList.toggle("kum-selected", selected);
     el.setAttribute("aria-pressed", String(selected));
   }
+}
+
+/** The id a playable card or piece selects. */
+export function sourceId(el) {
+  return el.dataset.card ?? el.dataset.piece;
+}
+
+/** The actions a menu opener offers: its own click, or, lit, the selected source's onto it. */
+export function menuActions(m, ui, el) {
+  const legal = indexLegal(m.legal);
+  const id = el.dataset.menu;
+  const map = el.classList.contains("kum-lit") ? legal.bySource.get(ui.selected) : legal.direct;
+  return (map && map.get(id)) || [];
 }
 
 function seatPanel(s, player, board, ctx) {
@@ -165,6 +193,9 @@ function seatPanel(s, player, board, ctx) {
   const flags = [];
   if (player?.bot) flags.push(h("span", { class: "kum-badge kum-bot", title: player.bot }, "bot"));
   if (player?.winner) flags.push(h("span", { class: "kum-badge kum-c-gold", title: "winner" }, "winner"));
+  // A simultaneous step: who has chosen (what, nobody sees) and who is still choosing.
+  if (player?.choice === "chosen") flags.push(h("span", { class: "kum-badge kum-c-green", title: "has chosen", dataset: { choice: "chosen" } }, "chosen ✓"));
+  if (player?.choice === "choosing") flags.push(h("span", { class: "kum-badge kum-c-gray", title: "still choosing", dataset: { choice: "choosing" } }, "choosing…"));
   return h(
     "section",
     { class: `kum-seat${player?.current ? " kum-current" : ""}${board.shown_seat === s.seat ? " kum-own" : ""}`, dataset: { seat: String(s.seat) }, "aria-label": name },

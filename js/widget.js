@@ -8,8 +8,9 @@
 // the trait private_id. The view keeps it in its own memory, never on the model (a save
 // writes the model), lays it over the traits while its id is the one they name, and asks
 // for it ({kind: "view"}) when it has not got it (a new view, a reloaded page).
-import { applySelection, buildBoard, indexLegal } from "./board.js";
+import { applySelection, buildBoard, indexLegal, menuActions, sourceId } from "./board.js";
 import { h } from "./dom.js";
+import { createMenu } from "./menu.js";
 
 const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id"];
 const ANSWER_TIMEOUT_MS = 30_000; // past this, say the kernel is not answering, and let go
@@ -39,6 +40,7 @@ function render({ model, el }) {
   let timer = 0;
   let priv = null; // this view's private part: {id, traits}; only ever here, never on the model
   let waitTimer = 0;
+  const menu = createMenu(root);
 
   // Ask the kernel for the private part the traits name (not a click: nothing waits on
   // its answer, and a page with no kernel behind it just draws the traits).
@@ -57,12 +59,20 @@ function render({ model, el }) {
   }
 
   const on = {
-    select(card) {
-      ui.selected = ui.selected === card ? null : card;
+    select(id) {
+      menu.close(false);
+      ui.selected = ui.selected === id ? null : id;
       applySelection(root, read(model, priv), ui); // local and in place: no round trip, no rebuild
     },
     act(action) {
+      if (ui.pending) return;
+      menu.close(true); // a menu's entry: focus goes back to what opened it
       on.send({ kind: "act", action });
+    },
+    menu(el) {
+      if (menu.isOpenOn(el)) return menu.close(true); // its own click again: a toggle
+      const actions = menuActions(read(model, priv), ui, el);
+      if (actions.length) menu.show(el, actions);
     },
     send(msg) {
       if (ui.pending) return; // one click in flight at a time
@@ -125,6 +135,7 @@ function render({ model, el }) {
   function draw() {
     const active = document.activeElement;
     const inside = root.contains(active);
+    const kept = menu.remember(); // an open menu stays open if its click offers the same actions after the rebuild
     const focused = inside && active !== root ? active.dataset.key || active.dataset.control : null;
     const m = read(model, priv);
     ui.drawnSince = true;
@@ -132,7 +143,11 @@ function render({ model, el }) {
     applySelection(root, m, ui);
     const form = newGameForm(m);
     if (form) root.insertBefore(form, root.children[1] || null);
-    if (inside) restoreFocus(focused);
+    const opener = kept ? root.querySelector(`[data-key="${CSS.escape(kept.key)}"][data-menu]`) : null;
+    const actions = opener ? menuActions(m, ui, opener) : [];
+    if (opener && !ui.pending && actions.map((a) => a.text).join("\n") === kept.texts.join("\n")) {
+      menu.show(opener, actions, { index: kept.index, focus: kept.focused });
+    } else if (inside) restoreFocus(kept?.focused ? kept.key : focused);
   }
 
   // Keyboard players keep their place: the same control if it is still usable, else
@@ -141,7 +156,7 @@ function render({ model, el }) {
     const usable = (e) => e && !e.disabled && e.getAttribute("aria-disabled") !== "true"
       && (["BUTTON", "INPUT", "SELECT"].includes(e.tagName) || (e.hasAttribute("tabindex") && e !== root));
     let next = key ? root.querySelector(`[data-key="${CSS.escape(key)}"], [data-control="${CSS.escape(key)}"]`) : null;
-    if (!usable(next)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
+    if (!usable(next)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-menu]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
     (usable(next) ? next : root).focus({ preventScroll: true });
   }
 
@@ -197,21 +212,36 @@ function render({ model, el }) {
   // Space click them, as for a real button.
   function activate(el) {
     if (!el || el.disabled || el.getAttribute("aria-disabled") === "true" || el.dataset.control) return;
-    if (el.dataset.action) on.act(el.dataset.action);
-    else if (el.dataset.playable !== undefined) on.select(el.dataset.card);
+    if (el.dataset.menu !== undefined) on.menu(el);
+    else if (el.dataset.action) on.act(el.dataset.action);
+    else if (el.dataset.playable !== undefined) on.select(sourceId(el));
   }
   root.addEventListener("click", (event) => {
-    const el = event.target.closest("[data-action], [data-playable], button");
+    const el = event.target.closest("[data-action], [data-menu], [data-playable], button");
     if (el && root.contains(el)) activate(el);
   });
   root.addEventListener("keydown", (event) => {
+    if (menu.key(event)) {
+      event.stopPropagation(); // the notebook's own shortcuts (arrows, Enter, Escape) must not act on it too
+      return;
+    }
     if (event.key !== "Enter" && event.key !== " ") return;
     const el = event.target;
-    if (el.getAttribute && el.getAttribute("role") === "button" && el.dataset.action) {
+    if (el.getAttribute && el.getAttribute("role") === "button" && (el.dataset.action || el.dataset.menu !== undefined)) {
       event.preventDefault();
       activate(el);
     }
   });
+  // A group of cells is one target: pointing at one of its cells lights them all (a column).
+  const hover = (event) => {
+    const el = event.target.closest ? event.target.closest("[data-group]") : null;
+    const group = el && (el.dataset.action || el.dataset.menu !== undefined) ? el.dataset.group : null;
+    for (const other of root.querySelectorAll(".kum-hover")) if (other.dataset.group !== group) other.classList.remove("kum-hover");
+    if (group) for (const other of root.querySelectorAll(`[data-group="${CSS.escape(group)}"]`)) other.classList.add("kum-hover");
+  };
+  root.addEventListener("pointerover", hover);
+  root.addEventListener("focusin", hover);
+  root.addEventListener("pointerleave", () => { for (const el of root.querySelectorAll(".kum-hover")) el.classList.remove("kum-hover"); });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);
   model.on("msg:custom", onMessage);
@@ -222,6 +252,7 @@ function render({ model, el }) {
     model.off("msg:custom", onMessage);
     clearTimeout(timer);
     clearTimeout(waitTimer);
+    menu.close(false);
     frame = 0;
     priv = null;
     root.remove();

@@ -76,6 +76,8 @@ def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | No
     over = session.is_over
     winners = session.winners() if over and session.num_players > 1 else []  # a solitaire has no winner to name
     cur = session.current_player
+    step = session.to_act if not over else []
+    chosen = set(step[:step.index(cur)]) if len(step) > 1 and cur in step else set()  # a simultaneous step: who has chosen
     board["title"] = str(board.get("title") or game.title or game.name)
     board["status"] = status or str(board.get("status") or _status(session))
     board["over"] = over
@@ -86,6 +88,7 @@ def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | No
             "current": p == cur and not over,
             **({"bot": bot_label(bots[p])} if bots and p in bots else {}),
             **({"winner": True} if p in winners else {}),
+            **({"choice": "chosen" if p in chosen else "choosing"} if len(step) > 1 and p in step else {}),
             **({"score": _number(session.scores()[p])} if over else {}),
         }
         for p, name in enumerate(session.players)
@@ -107,15 +110,19 @@ def _status(session: Session) -> str:
 
 
 def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:
-    """The legal actions as the page clicks them: text, and where (``CardGame.click``)."""
+    """The legal actions as the page clicks them: text, and where (``CardGame.click``); a
+    ``choice`` is the action's entry in the menu its click opens when actions share it."""
     game, state = session.game, session._state
     out = []
     for aid in actions:
         entry: dict[str, Any] = {"text": session.action_text(aid)}
         click = game.click(state, aid) or {}
-        for key in ("source", "target", "label"):
+        for key in ("source", "target"):
             if isinstance(click.get(key), str):
                 entry[key] = click[key]
+        for key in ("label", "choice"):  # texts the player reads: with the seats' names in
+            if isinstance(click.get(key), str):
+                entry[key] = session.named(click[key])
         out.append(entry)
     return out
 
@@ -132,18 +139,22 @@ def log_lines(session: Session, viewer: Viewer, count: int = LOG_LINES) -> list[
 
 
 def zone_ids(board: dict[str, Any]) -> set[str]:
-    """The ids of every zone on a board description."""
+    """The ids of every zone on a board description, and of its cells and places (the
+    board's own parts: they say nothing a view hides, as a card's or a piece's id might)."""
     ids: set[str] = set()
 
     def walk(zones: Any) -> None:
-        for z in zones or ():
+        for z in zones if isinstance(zones, list) else ():
             if isinstance(z, dict):
-                if isinstance(z.get("id"), str):
-                    ids.add(z["id"])
+                parts = [z] + [p for key in ("cells", "places") if isinstance(z.get(key), list) for p in z[key]]
+                for part in parts:
+                    if isinstance(part, dict) and isinstance(part.get("id"), str):
+                        ids.add(part["id"])
                 walk(z.get("zones"))
 
     walk(board.get("zones"))
-    for seat in board.get("seats") or ():
+    seats = board.get("seats")
+    for seat in seats if isinstance(seats, list) else ():
         if isinstance(seat, dict):
             walk(seat.get("zones"))
     return ids

@@ -6,22 +6,47 @@ from collections.abc import Mapping
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
-from .core.errors import GameError, shown
+from .core.errors import GameError, cut, shown
+from .core.game import CardGame
+from .core.registry import default_game, game_class
 
-__all__ = ["DEFAULT_GAME", "GAME_OPTIONS", "bot_kind", "check_bots", "check_game_options", "default_names"]
+__all__ = ["SESSION_OPTIONS", "board_game", "bot_kind", "check_bots", "check_game_options", "default_names"]
 
-DEFAULT_GAME = "kings-under-mountains"  # what a board deals when given no game
-GAME_OPTIONS = ("players", "seed", "races", "rules", "first_player")  # what kum.Game takes
-SESSION_OPTIONS = ("players", "seed", "rules")  # what a new game of any other game takes
+SESSION_OPTIONS = ("players", "seed", "rules")  # what a new game of any game takes
 HUMAN_NAMES = ("Ada", "Bo", "Cy", "Di")
 MAX_PLAYERS = 4
 
 
-def check_game_options(options: Mapping[str, Any], where: str, *, kum: bool = True) -> None:
-    known = GAME_OPTIONS if kum else SESSION_OPTIONS
-    unknown = sorted(set(options) - set(known))
+def board_game(game: Any) -> Any:
+    """``GameWidget``'s ``game`` as a session or a CardGame: a game's name (None: the
+    default game, ``core.registry.default_game()``) or a CardGame class becomes a
+    CardGame of it with its default options; anything else is returned as it is."""
+    if game is None or isinstance(game, str):
+        try:
+            game = game_class(default_game() if game is None else game)
+        except GameError as exc:
+            raise GameError(f"game must be a game (its name, a core.CardGame such as MyGame()) or a session such "
+                            f"as kum.Game: {exc}") from None
+    if isinstance(game, type) and issubclass(game, CardGame):
+        try:
+            return game()
+        except GameError:
+            raise
+        except Exception as exc:  # a game class that needs arguments
+            raise GameError(f"game: {game.__name__}() failed ({type(exc).__name__}: {cut(str(exc))}): pass a game, "
+                            "such as MyGame(option=...)") from None
+    return game
+
+
+def check_game_options(options: Mapping[str, Any], where: str, game: CardGame) -> None:
+    """Refuse an option a new game of ``game`` does not take. A game with its own
+    ``new_session`` takes its own setup options too, and refuses others itself (before
+    anything is built)."""
+    if callable(getattr(game, "new_session", None)):
+        return
+    unknown = sorted(map(str, set(options) - set(SESSION_OPTIONS)))
     if unknown:
-        raise GameError(f"{where}: unknown option {shown(unknown[0])}; the game options are {', '.join(known)}")
+        raise GameError(f"{where}: unknown option {shown(unknown[0])}; the game options are {', '.join(SESSION_OPTIONS)}")
 
 
 def check_bots(bots: Any, players: int | None) -> dict[int, Any]:

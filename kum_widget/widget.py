@@ -37,11 +37,10 @@ from ._board_bots import BoardBots
 from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines, static_text
 from ._board_forms import BoardForms
 from ._board_messages import BrowserMessages
-from ._seating import DEFAULT_GAME, bot_kind, check_bots, check_game_options, default_names
+from ._seating import board_game, bot_kind, check_bots, check_game_options, default_names
 from .bots import BOT_NAMES, make_bot
 from .core.errors import GameError, cut, shown, shown_names
 from .core.game import CardGame
-from .core.registry import game_class
 from .core.session import Session, new_session
 
 __all__ = ["GameWidget"]
@@ -56,10 +55,13 @@ class _Checked(t.Any):
 class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
     """A board for ``game``; ``bots`` maps seats to bots (names or objects).
 
-    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of Kings Under Mountains
-    (the options ``players``, ``seed``, ``races``, ``rules`` and ``first_player`` go to
-    ``kum.Game``); ``GameWidget(MyGame(), bots={1: "ismcts"})`` deals one of any game on
-    the core (options ``players`` and ``seed``); ``GameWidget(game, seat=1)`` shows an
+    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of the default game
+    (``core.registry.default_game()``: Kings Under Mountains);
+    ``GameWidget(MyGame(), bots={1: "ismcts"})`` (or ``GameWidget("my-game")``, by its
+    registered or installed name) deals one of any game on the core. The
+    options ``players``, ``seed`` and ``rules`` (changes to the game's rule options) go to
+    every game; a game with its own ``new_session`` takes its own setup options too
+    (``kum.Game``'s ``first_player``). ``GameWidget(game, seat=1)`` shows an
     existing game (a ``kum.Game`` or any ``core.Session``). Seats without a bot are human;
     with several, the board is passed between them behind a pass screen. ``seat``
     (default: the first human seat) is whose hand a one-human board shows;
@@ -106,17 +108,16 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
         **game_options: Any,
     ) -> None:
         # Every check before anything is built, so a refused call leaves nothing behind.
+        game = board_game(game)
         if isinstance(game, Session):
             if game_options:
                 raise GameError(f"pass either a game or game options, not both ({shown_names(game_options, 3)})")
             specs = check_bots(bots, game.num_players)
-        elif game is None or isinstance(game, CardGame):
-            rules = game if game is not None else None
-            check_game_options(game_options, "GameWidget", kum=rules is None)
+        elif isinstance(game, CardGame):
+            rules = game
+            check_game_options(game_options, "GameWidget", rules)
             specs = check_bots(bots, None)
-            if rules is None:
-                rules = game_class(DEFAULT_GAME)(game_options.pop("rules", None))  # type: ignore[call-arg]  # KUM takes its Rules
-            elif game_options.get("rules") is not None:
+            if game_options.get("rules") is not None:
                 rules = rules.with_options(game_options.pop("rules"))
             game_options.pop("rules", None)
             if "players" not in game_options:
@@ -212,9 +213,8 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
         """Start over on the same Game object (so every board on it follows). ``bots``
         replaces the bots (a seat named after its old bot takes the new bot's name);
         the game options default to this game's players and rules."""
-        kum = self._game.game.name == DEFAULT_GAME
-        check_game_options(game_options, "new_game", kum=kum)
         rules = self._game.game
+        check_game_options(game_options, "new_game", rules)
         if "rules" in game_options:
             rules = self._new_rules(rules, game_options.pop("rules"))
         if "players" in game_options:

@@ -106,3 +106,21 @@ def _end_a_stuck_exit(session: pytest.Session) -> None:
     except Exception as exc:  # the report is best effort: exiting is what matters
         print(f"(child processes unknown: {exc})", file=err, flush=True)
     os._exit(status)
+
+
+# -- markers: `pytest -m "not e2e and not slow"` is the quick subset; `make test` runs all -----
+
+_E2E_FIXTURES = {"browser", "page", "lab", "lab_server", "server", "notebook_server"}
+_SLOW_MODULES = {"test_install", "test_notebooks", "test_widget_saved_state", "test_ismcts_process", "test_makefile"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark what drives a browser or a notebook server ``e2e`` (every test_e2e_* module, and
+    any test using the browser fixture) and the modules that build, install or run whole
+    notebooks ``slow``, so nobody has to remember to."""
+    for item in items:
+        module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+        if module.startswith("test_e2e_") or _E2E_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+        if module in _SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

@@ -147,3 +147,90 @@ def test_the_front_end_uses_only_anywidgets_standard_api() -> None:
         assert not re.search(r"\b(require|define)\(|jupyterlab|@jupyter|window\.jupyterapp|IPython", text), path.name
     assert used <= {"get", "on", "off", "send"}, used
     assert "export default { render }" in (js / "widget.js").read_text()
+
+
+# -- no generic module names a shipped game --------------------------------------------------
+# The games are plug-ins (entry points of the group kum_widget.games, pyproject.toml): the core,
+# the bots, the lab, the widget and the replay files reach a game through the registry and its
+# hooks, so none of them may name a shipped game or one of its options in code. Docstrings may
+# (they give examples); the games' own modules and the package's face (kum_widget/__init__.py,
+# which re-exports kum.Game and kum.Court) may.
+
+ROOT = PACKAGE.parent
+GENERIC_WORDS = {"hand": "a zone layout of the board schema (GAMES.md)"}  # an option's name that is also core vocabulary
+ALLOWED = {("kum_widget.lab.play", "first_player"): "FIRST_COLUMN: the lab's column of who moved first, a game's summary fills it"}
+
+
+def shipped_games() -> dict[str, type]:
+    """Every entry point name of pyproject.toml's kum_widget.games, to its class."""
+    import importlib
+    import tomllib
+
+    points = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["kum_widget.games"]
+    out = {}
+    for name, value in points.items():
+        module, _, attr = value.partition(":")
+        out[name] = getattr(importlib.import_module(module), attr)
+    return out
+
+
+def game_words(games: dict[str, type]) -> set[str]:
+    """What names a shipped game: its names, aliases and option names (computed, so a new
+    option or game is covered at once), but for words that are also the core's vocabulary."""
+    words: set[str] = set()
+    for name, cls in games.items():
+        words |= {name, cls.name, *getattr(cls, "aliases", ()), *cls().options()}
+    return words - set(GENERIC_WORDS)
+
+
+def named_games(source: str, words: set[str]) -> list[str]:
+    """The string literals of ``source`` (docstrings aside) that name one of ``words``: equal
+    to one, or holding one with a '-' or '_' in it (``kings-under-mountains``, ``first_player``)
+    as a whole word, say in an error message."""
+    import re
+
+    tree = ast.parse(source)
+    docs = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    distinct = [w for w in words if "-" in w or "_" in w]
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in docs:
+            continue
+        text = node.value
+        hits = [text] if text in words else [w for w in distinct if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
+        found += [f"line {node.lineno}: {hit!r}" for hit in hits]
+    return found
+
+
+def generic_offences(package: Path, games: dict[str, type]) -> list[str]:
+    """Every literal naming a shipped game in a module of ``package`` outside kum_widget/games/,
+    the package's __init__ and the games' own modules (Bust lives in core/examples.py)."""
+    words = game_words(games)
+    own = {cls.__module__ for cls in games.values()} | {"kum_widget"}
+    out = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package.parent).with_suffix("")
+        module = ".".join(rel.parts[:-1] if rel.parts[-1] == "__init__" else rel.parts)
+        if module in own or module.startswith("kum_widget.games"):
+            continue
+        allowed = {w for (m, w) in ALLOWED if m == module}
+        out += [f"{module} {hit}" for hit in named_games(path.read_text(), words) if hit.split(": ", 1)[1].strip("'") not in allowed]
+    return out
+
+
+def test_no_generic_module_names_a_shipped_game_or_its_options() -> None:
+    games = shipped_games()
+    assert {"kings-under-mountains", "kum", "court", "bust"} <= set(games)
+    assert {"races", "first_player", "full_court", "limit"} <= game_words(games)
+    assert generic_offences(PACKAGE, games) == []
+
+
+def test_the_game_name_check_catches_every_form() -> None:
+    words = game_words(shipped_games())
+    for source in ('DEFAULT = "kings-under-mountains"', 'simulate(game="court")', 'new(**{"races": r})',
+                   'f(aliases={"kum": "x"})', 'raise E(f"{x}: the kings-under-mountains deck")',
+                   'OPTIONS = ("players", "first_player")', 'x = f"first_player={n}"'):
+        assert named_games(source, words), source
+    for source in ('"""The court solitaire and kings-under-mountains, in a docstring."""', 'host = "kum-replay"',
+                   'layout = "hand"', 'x = "courtyard"', 'y = f"kum.Game {n}"', 'z = "hand_sizes"'):
+        assert not named_games(source, words), source

@@ -357,8 +357,10 @@ def test_intervals() -> None:
         ({"progress": "yes"}, "progress must be True or False"),
         ({"rotate": 1}, "rotate must be True or False"),
         ({"chunksize": 0}, "chunksize must be"),
-        ({"races": ["orc", "orc"]}, "races"),
-        ({"races": "orc"}, "races must list"),
+        ({"rules": {"races": "orc,orc"}}, "rule 'races' must name 2-4 different King races"),
+        ({"rules": {"races": "orc,elf"}}, "rule 'races': unknown race 'elf'"),
+        ({"players": 3, "rules": {"races": "giant,orc"}}, "a game of 3 players needs 3"),
+        ({"races": "orc"}, "races must list"),  # the deprecated keyword, refused before any warning
         ({"players": 4, "rules": {"hand_size": 20}}, "simulate: "),
         ({"bots": lambda seed: make_bot("random", seed=seed), "executor": 2}, "must pickle"),
     ],
@@ -483,20 +485,46 @@ def test_other_games_tables(bust: pd.DataFrame, expeditions: pd.DataFrame) -> No
 
 def test_kings_under_mountains_goes_the_same_way(results: pd.DataFrame) -> None:
     """The default game is Kings Under Mountains from the registry: its name, its class,
-    its columns hook; races and a kum.Rules go through new_session and with_options."""
+    its columns hook; a kum.Rules (the Kings among its options) goes through with_options."""
     assert list(results.columns) == kum.KingsUnderMountains().columns(2) == kum.lab.columns(2, "kum")
     ints = [c for c in results.columns if c not in ("winners", "bot_0", "bot_1", "race_0", "race_1", "win_0", "win_1")]
     assert all(results[c].dtype == "int64" for c in ints)
     assert all(results[c].dtype == object for c in ("winners", "bot_0", "bot_1", "race_0", "race_1"))
     assert results["win_0"].dtype == bool and results.attrs["game"] == "kings-under-mountains"
     pd.testing.assert_frame_equal(kum.simulate(16, bots=BOTS, seed=7, progress=False, game="kum"), results)
-    ruled = kum.simulate(4, bots="random", seed=2, races=["giant", "orc"], rules=kum.Rules(stuck="draw"), progress=False)
-    as_game = kum.simulate(4, bots="random", seed=2, races=("giant", "orc"), game=kum.KingsUnderMountains(stuck="draw"),
+    ruled = kum.simulate(4, bots="random", seed=2, rules=kum.Rules(stuck="draw", races="giant,orc"), progress=False)
+    as_game = kum.simulate(4, bots="random", seed=2, game=kum.KingsUnderMountains(stuck="draw", races=("giant", "orc")),
                            progress=False)
+    as_dict = kum.simulate(4, bots="random", seed=2, game="kum", rules={"stuck": "draw", "races": "Giants, O"}, progress=False)
     pd.testing.assert_frame_equal(ruled, as_game)
+    pd.testing.assert_frame_equal(ruled, as_dict)
     assert set(ruled["race_0"]) == {"giant"} and set(ruled["race_1"]) == {"orc"} and (ruled["discards"] == 0).all()
-    assert ruled.attrs["rules_changed"] == as_game.attrs["rules_changed"] == {"stuck": "draw"}
+    assert ruled.attrs["rules_changed"] == as_game.attrs["rules_changed"] == {"stuck": "draw", "races": "giant,orc"}
+    assert ruled.attrs["rules"]["races"] == "giant,orc"
     assert kum.lab.replay(ruled, 1).kings == (kum.Race.parse("giant"), kum.Race.parse("orc"))
+
+
+def test_races_keyword_still_works_with_a_deprecation_warning_naming_the_new_line() -> None:
+    """``simulate(races=...)``, ``play_game(races=...)`` and ``compare(races=...)`` from earlier
+    versions: the Kings are the rule option ``races`` now; the warning says what to write, and
+    points at the caller's line."""
+    line = r"simulate\(races=\.\.\.\) is deprecated: races is a rule option of Kings Under Mountains; " \
+           r"write rules=\{'races': 'giant,orc'\} instead"
+    with pytest.warns(DeprecationWarning, match=line) as caught:
+        old = kum.simulate(3, bots="random", seed=2, races=["giant", "orc"], rules=kum.Rules(stuck="draw"), progress=False)
+    assert [Path(w.filename).name for w in caught] == ["test_lab.py"]
+    new = kum.simulate(3, bots="random", seed=2, rules={"stuck": "draw", "races": "giant,orc"}, progress=False)
+    pd.testing.assert_frame_equal(old, new)
+    assert old.attrs["rules_changed"] == {"stuck": "draw", "races": "giant,orc"}
+    with pytest.warns(DeprecationWarning, match=r"play_game\(races=\.\.\.\) is deprecated") as caught:
+        game = kum.lab.play_game(1, seed=2, bots=("random", "random"), races=("giant", "orc"))
+    assert [Path(w.filename).name for w in caught] == ["test_lab.py"]
+    assert game.kings == kum.lab.play_game(1, seed=2, bots=("random", "random"), rules={"races": "giant,orc"}).kings
+    with pytest.warns(DeprecationWarning, match=r"compare\(races=\.\.\.\) is deprecated") as caught:
+        res = kum.lab.compare(None, {"stuck": "draw"}, games=2, bots="random", races=["dwarf", "goblin"], progress=False)
+    assert len(caught) == 1 and Path(caught[0].filename).name == "test_lab.py"
+    assert set(res.data["race_0"]) == {"dwarf"} and list(res.table.index[:2]) == [
+        "A: races=dwarf,goblin", "B: stuck=draw, races=dwarf,goblin"]
 
 
 def test_per_seat_of_other_games(other: pd.DataFrame) -> None:
@@ -650,7 +678,7 @@ def test_bad_arguments_for_other_games(bust: pd.DataFrame) -> None:
     with pytest.raises(ValueError, match="no game named 'nope'"):
         kum.simulate(2, game="nope", progress=False)
     with pytest.raises(ValueError, match="Bust: unknown option 'races'"):
-        kum.simulate(2, game="bust", races=["orc", "dwarf"], progress=False)
+        kum.simulate(2, game="bust", rules={"races": "orc,dwarf"}, progress=False)
     with pytest.raises(ValueError, match=r"players must be a whole number 2\.\.4"):
         kum.simulate(2, game="bust", players=5, progress=False)
     with pytest.raises(ValueError, match="options must be a mapping"):

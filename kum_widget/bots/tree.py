@@ -21,7 +21,7 @@ __all__ = ["Plan", "grow", "merge", "sampler", "stats_of"]
 
 
 class _Node:
-    __slots__ = ("avail", "children", "player", "prior", "reward", "visits")
+    __slots__ = ("avail", "children", "group", "player", "prior", "reward", "visits")
 
     def __init__(self, player: int) -> None:
         self.children: dict[int, _Node] = {}
@@ -30,6 +30,18 @@ class _Node:
         self.reward = 0.0
         self.player = player  # the seat whose move led here (its reward is stored)
         self.prior: dict[int, float] | None = None  # the heuristic's opinion of each move from here, in [0, 1]
+        self.group: dict[Any, _Node] | None = None  # a simultaneous step starting here: see _in_group
+
+    def _in_group(self, key: Any) -> _Node:
+        """The node a simultaneous step that starts at this node keeps under ``key``: a later
+        chooser's moves (key: its seat), shared whatever the earlier choosers picked, since it
+        cannot see their picks; and the node after the step (key: the tuple of picks)."""
+        if self.group is None:
+            self.group = {}
+        node = self.group.get(key)
+        if node is None:
+            node = self.group[key] = _Node(-1)
+        return node
 
 
 def _prior(ids: Sequence[int], scores: Sequence[float] | None) -> dict[int, float]:
@@ -118,6 +130,7 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
     deadline passes). Returns the root and the iterations run."""
     w, c, eps, depth_limit, has_heuristic, players, favourites, root_legal = plan
     step, legal_of, current, over = game.step, game.legal_actions, game.current_player, game.is_over
+    to_act = game.to_act if game.simultaneous else None
     heuristic, evaluate, best_of = game.heuristic, game.evaluate, game.best_actions
     root = _Node(-1)
     done = 0
@@ -128,9 +141,29 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
         s = sample(rng)
         node = root
         path = []
+        group: list[int] = []  # the seats of a simultaneous step being chosen (see _Node._in_group)
+        group_root = root
+        picks: list[int] = []
         scale = 1.0 / (hi - lo) if solitaire and hi > lo else 1.0  # a solitaire's scores onto [0, 1]
         shift = lo if solitaire and hi > lo else 0.0
         while not over(s):
+            if to_act is not None and not group:
+                seats = list(to_act(s))
+                me = current(s)
+                if len(seats) > 1 and me in seats and seats.index(me) < len(seats) - 1:
+                    group, group_root, picks = seats[seats.index(me):], node, []
+            if group and group_root is root and picks:
+                # The root's own step: the searching seat cannot know what the others pick in
+                # it, whether they pick after it (here) or before it (their picks hidden, dealt
+                # by the determinization): either way their picks are dealt at random, so the
+                # order the seats are asked in changes nothing.
+                ids = legal_of(s)
+                a = ids[int(rnd() * len(ids))]
+                step(s, a)
+                picks.append(a)
+                if len(picks) == len(group) or over(s):
+                    node, group = group_root._in_group(tuple(picks)), []
+                continue
             ids = legal_of(s)
             if favourites and node is root:  # (or every move, for a deal that allows none of them)
                 ids = [a for a in ids if a in root_legal] or ids
@@ -159,7 +192,7 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
                 child = children[a] = _Node(current(s))
                 step(s, a)
                 path.append(child)
-                break
+                break  # (a simultaneous step left half chosen is finished by the rollout)
             best_a, best_u = ids[0], -math.inf
             for a in ids:
                 ch = children[a]
@@ -172,6 +205,13 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
             node = children[best_a]
             step(s, best_a)
             path.append(node)
+            if group:
+                picks.append(best_a)
+                if len(picks) < len(group) and not over(s):  # the next chooser: its moves whatever was picked
+                    node = group_root._in_group(current(s))
+                else:  # every seat has chosen: what follows depends on all the picks
+                    node = group_root._in_group(tuple(picks))
+                    group = []
         depth = depth_limit
         while depth > 0 and not over(s):
             ids = legal_of(s)

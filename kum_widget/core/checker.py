@@ -1,6 +1,9 @@
 """``check_game``: a conformance checker for a game author, in the spirit of OpenSpiel's
 ``random_sim_test``: random games to the end, every invariant checked at every step.
 
+A crash in the game's own code is the failure of the check that was running, named by
+the game's method and the file and line that raised; the other checks go on.
+
 >>> from kum_widget.core.examples import Bust
 >>> check_game(Bust(), games=3).ok
 True
@@ -9,128 +12,21 @@ True
 from __future__ import annotations
 
 import json
-import math
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
 from .board import board_problems, click_problems
-from .errors import GameError, GameFault
+from .checker_faults import Guard, click_collisions, contains, crash, explain, first_difference, not_json
+from .checker_report import CHECKS, CheckReport, Where
+from .checker_steps import simultaneous_problem
+from .errors import GameError, GameFault, cut, shown
+from .events import event_problems
 from .game import CardGame, same_views, top_actions
 from .session import Session
 
-__all__ = ["check_game", "CheckReport"]
+__all__ = ["check_game", "CheckReport", "CHECKS"]
 
-CHECKS = {
-    "plays to the end": "random games end within the step limit, and a legal action exists until then",
-    "deterministic by seed": "the same seed and the same choices give the same positions",
-    "clones are independent": "changing a copy of a position leaves the original alone",
-    "legal actions are stable": "asking twice gives the same list; every listed action applies",
-    "illegal actions are refused": "an action that is not legal raises a clear error and changes nothing",
-    "action text round trip": "each legal action's text reads back as that action",
-    "records round trip": "record() and to_dict() read back as the same game",
-    "undo and redo": "undoing and redoing gives back the same positions",
-    "views are JSON-safe": "every seat's view survives json.dumps and json.loads unchanged (no NaN, no infinity)",
-    "scores and summary": "one score per seat; the lab's summary is JSON-safe",
-    "hidden cards stay hidden": "no seat's view holds another seat's secrets",
-    "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
-    "heuristic reads only the view": "the heuristic changes nothing, and scores a position dealt from the player's view as the real one",
-    "best actions agree": "best_actions() names exactly the legal actions the heuristic scores top (within 1e-9), changing nothing; no score is NaN",
-    "board is valid": "the board description follows the schema, and every click names a card or zone on it",
-}
-
-
-@dataclass
-class CheckReport:
-    """What ``check_game`` found: ``ok``, and for each check a failure in words (or none)."""
-
-    game: str
-    games: int
-    steps: int = 0
-    failures: dict[str, str] = field(default_factory=dict)
-    skipped: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-    def fail(self, check: str, message: str) -> None:
-        self.failures.setdefault(check, message)  # the first failure of each check is the useful one
-
-    def __str__(self) -> str:
-        lines = [f"check_game({self.game}): {self.games} games, {self.steps} actions, "
-                 f"{'all checks passed' if self.ok else f'{len(self.failures)} check(s) failed'}"]
-        for name, what in CHECKS.items():
-            if name in self.failures:
-                lines.append(f"  FAIL  {name}: {self.failures[name]}")
-            elif name in self.skipped:
-                lines.append(f"  skip  {name}: {self.skipped[name]}")
-            else:
-                lines.append(f"  ok    {name} ({what})")
-        return "\n".join(lines)
-
-    __repr__ = __str__
-
-    def _repr_html_(self) -> str:
-        from html import escape
-
-        rows = []
-        for name, what in CHECKS.items():
-            mark, text = ("✗", self.failures[name]) if name in self.failures else (("skip", self.skipped[name]) if name in self.skipped else ("✓", what))
-            rows.append(f"<tr><td>{mark}</td><td><b>{escape(name)}</b></td><td>{escape(text)}</td></tr>")
-        head = escape(str(self).splitlines()[0])
-        return f"<p>{head}</p><table>{''.join(rows)}</table>"
-
-
-class _Where:
-    """Where a check failed, in words; worked out only when one fails."""
-
-    def __init__(self, s: Session, seed: int) -> None:
-        self.s, self.seed, self.moves = s, seed, s.move_number
-
-    def __str__(self) -> str:
-        from .records import _texts
-
-        try:
-            tail = "; ".join(_texts(self.s)[0][-3:])
-        except Exception:  # a broken game may not even replay: say less
-            tail = ""
-        return f"(in the game with seed {self.seed}, after {self.moves} actions{': ... ' + tail if tail else ''})"
-
-
-def _where(s: Session, seed: int) -> _Where:
-    return _Where(s, seed)
-
-
-def _not_json(tree: Any, path: str) -> str | None:
-    """Where ``tree`` (named ``path``) holds a number JSON cannot carry (NaN, an
-    infinity), in words: ``"NaN is not JSON (at view['odds'][1])"``; None when it holds none."""
-    if isinstance(tree, float):
-        return None if math.isfinite(tree) else f"{'NaN' if tree != tree else repr(tree)} is not JSON (at {path})"
-    if isinstance(tree, dict):
-        items: Any = tree.items()
-    elif isinstance(tree, (list, tuple)):
-        items = enumerate(tree)
-    else:
-        return None
-    for key, value in items:
-        found = _not_json(value, f"{path}[{key!r}]")
-        if found:
-            return found
-    return None
-
-
-def _contains(tree: Any, secret: Any) -> bool:
-    """Does the JSON ``tree`` hold ``secret``: equal to a node, or (a dict) inside one?"""
-    if tree == secret:
-        return True
-    if isinstance(secret, dict) and isinstance(tree, dict) and all(k in tree and tree[k] == v for k, v in secret.items()):
-        return True
-    if isinstance(tree, dict):
-        return any(_contains(v, secret) for v in tree.values())
-    if isinstance(tree, list):
-        return any(_contains(v, secret) for v in tree)
-    return False
+_NONE: Any = object()  # a value not computed (its code raised)
 
 
 def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, players: int | None = None, seed: int = 0) -> CheckReport:
@@ -142,152 +38,265 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
     if game.perfect_information:
         report.skipped["determinize fits the view"] = "perfect information: nothing to deal"
         report.skipped["heuristic reads only the view"] = "perfect information: the player sees everything"
-    counts = [players] if players else list(range(game.min_players, game.max_players + 1))
-    rng = random.Random(seed)
-    for g in range(games):
-        n = counts[g % len(counts)]
-        game_seed = rng.randrange(2**31)
-        try:
-            s = Session(game, n, seed=game_seed)
-        except Exception as exc:
-            report.fail("plays to the end", f"setup for {n} players failed: {type(exc).__name__}: {exc}")
-            break
-        choices: list[int] = []
-        try:
-            _play(game, s, game_seed, choices, max_steps, report, rng)
-            _check_game_over(game, s, game_seed, choices, report)
-        except Exception as exc:  # a broken game can break the checks themselves: say where, go on
-            report.fail("plays to the end", f"the game raised {type(exc).__name__}: {exc} {_where(s, game_seed)}")
-    if report.steps == 0:  # nothing was played: the other checks did not run
-        for name in CHECKS:
-            if name not in report.failures:
-                report.skipped.setdefault(name, "not run: no game could be played")
     if type(game).secrets is CardGame.secrets and not game.perfect_information:
         report.skipped["hidden cards stay hidden"] = "the game declares no secrets() (see GAMES.md)"
     if type(game).board is CardGame.board:
         report.skipped["board is valid"] = "the game has no board(): the board shows its views as text"
+    counts = [players] if players else list(range(game.min_players, game.max_players + 1))
+    rng = random.Random(seed)
+    cannot_set_up: set[int] = set()  # player counts whose setup() failed: not tried again
+    played = False
+    for g in range(games):
+        n = counts[g % len(counts)]
+        game_seed = rng.randrange(2**31)
+        if n in cannot_set_up:
+            continue
+        try:
+            s = Session(game, n, seed=game_seed)
+        except Exception as exc:
+            report.fail("plays to the end", f"setting up a game for {n} players: {crash(exc, game, 'setup')} (seed {game_seed})")
+            cannot_set_up.add(n)
+            continue
+        played = True
+        try:
+            choices = _play(game, s, game_seed, max_steps, report, rng)
+            _check_game_over(game, s, game_seed, choices, report)
+        except Exception as exc:  # a crash the guards did not catch: say where, go on
+            report.fail("plays to the end", f"{crash(exc, game)} {Where(s, game_seed)}")
+    if played and type(game).board is CardGame.board:
+        report.ran.add("clicks tell actions apart")  # true as it stands: without a board every action is a button
+    if played and not game.simultaneous:  # one seat chooses at a time: nothing to hide from a later chooser
+        report.ran.add("choices at once stay hidden")
+    report.not_run(setup_failed=not played)
     return report
 
 
-def _play(game: CardGame, s: Session, game_seed: int, choices: list[int], max_steps: int,
-          report: CheckReport, rng: random.Random) -> None:
-    while not s.is_over and s.move_number < max_steps:
-        where = _where(s, game_seed)
-        _check_position(game, s, where, report, rng)
-        legal = s.legal_action_ids()
+def _text(s: Session, action: int) -> str:
+    """An action's text for a message, whatever the game's action_text() does."""
+    try:
+        return shown(s.action_text(action))
+    except Exception:
+        return f"action {shown(action)}"
+
+
+def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckReport, rng: random.Random) -> list[int]:
+    """Play one random game, checking every position; the actions chosen."""
+    choices: list[int] = []
+    while True:
+        where = Where(s, seed)
+        over = legal = _NONE
+        with Guard(report, game, "plays to the end", where):
+            over = s.is_over
+        if over is _NONE or over:
+            return choices
+        if s.move_number >= max_steps:
+            report.fail("plays to the end", f"the game did not end within {max_steps} actions {where}")
+            return choices
+        with Guard(report, game, "legal actions are stable", where):
+            legal = s.legal_action_ids()
+        if legal is _NONE:
+            return choices
+        _check_position(game, s, legal, where, report, rng)
         if not legal:
             report.fail("plays to the end", f"no legal action, but the game is not over {where}")
-            break
+            return choices
         action = legal[rng.randrange(len(legal))]
-        choices.append(action)
-        try:
+        with Guard(report, game, "legal actions are stable", where, f"the legal action {_text(s, action)} failed: ") as guard:
             s.apply(action)
-        except Exception as exc:
-            report.fail("legal actions are stable", f"the legal action {s.action_text(action)!r} raised {type(exc).__name__}: {exc} {where}")
-            break
+        if guard.crashed:
+            return choices
+        choices.append(action)
         report.steps += 1
-    else:
-        if not s.is_over:
-            report.fail("plays to the end", f"the game did not end within {max_steps} actions {_where(s, game_seed)}")
+        if not report.failed("texts name seats"):
+            with Guard(report, game, "texts name seats", where, f"describing what {_text(s, action)} did: "):
+                _check_events(s, report, where)
 
 
-def _check_position(game: CardGame, s: Session, where: _Where, report: CheckReport, rng: random.Random) -> None:
+def _check_events(s: Session, report: CheckReport, where: Where) -> None:
+    """The events of the last action: placeholders that name seats, and a sentence for
+    every viewer (the full table, each seat, a spectator)."""
+    for event in s.logs[-1]:
+        problems = event_problems(event, s.num_players)
+        if problems:
+            report.fail("texts name seats", f"{problems[0]} {where}")
+            return
+        for viewer in (None, *range(s.num_players)):
+            s.describe(event, viewer)
+        s.describe(event, None, spectator=True)
+
+
+def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport, rng: random.Random) -> None:
     state = s._state
-    legal = s.legal_action_ids()
-    if legal != s.legal_action_ids():
-        report.fail("legal actions are stable", f"legal_actions() gave two different lists {where}")
-    # a copy changes alone
-    copy = game.clone(state)
-    before = game.view(state, None)
-    if legal:
-        game.apply(copy, legal[0])
-        if not same_views(game.view(state, None), before):
-            report.fail("clones are independent", f"applying {s.action_text(legal[0])!r} to a clone changed the original {where}")
-    # text forms read back
+
+    def guard(check: str) -> Guard:
+        return Guard(report, game, check, where)
+
+    if not report.failed("legal actions are stable"):
+        with guard("legal actions are stable"):
+            if s.legal_action_ids() != legal:
+                report.fail("legal actions are stable", f"legal_actions() gave two different lists {where}")
+    before = _NONE  # the full view, to see that nothing changed it
+    with guard("clones are independent"):
+        before = game.view(state, None)
+        if legal and not report.failed("clones are independent"):
+            copy = game.clone(state)
+            game.apply(copy, legal[0])
+            if not same_views(game.view(state, None), before):
+                report.fail("clones are independent", f"applying {_text(s, legal[0])} to a clone changed the original {where}")
+    if not report.failed("action text round trip"):
+        with guard("action text round trip"):
+            _check_texts(s, legal, where, report, game)
+    if legal and not report.failed("best actions agree"):
+        with guard("best actions agree"):
+            _check_best_actions(game, s, list(legal), where, report)
+    bad_ids = (max(legal, default=0) + 1 + rng.randrange(1000), -1 - rng.randrange(1000))  # drawn always: the same games either way
+    if not report.failed("illegal actions are refused"):
+        with guard("illegal actions are refused"):
+            _check_refusals(game, s, legal, [*bad_ids, "no such action"], before, where, report)
+    if game.simultaneous and not report.failed("choices at once stay hidden"):
+        with guard("choices at once stay hidden"):
+            problem = simultaneous_problem(game, state, s.num_players, list(legal), lambda a: _text(s, a))
+            if problem:
+                report.fail("choices at once stay hidden", f"{problem} {where}")
+    current: int | None = None
+    try:
+        current = game.current_player(state)
+    except Exception:  # s.apply() calls it too, and names the crash
+        pass
+    views: dict[int | None, Any] = {}
+    for seat in [None, *range(s.num_players)]:
+        view = _NONE
+        with guard("views are JSON-safe"):
+            view = game.view(state, seat)
+            if not report.failed("views are JSON-safe"):
+                _check_json(view, seat, where, report)
+        if view is _NONE:
+            continue
+        views[seat] = view
+        if seat is None:
+            continue
+        if "hidden cards stay hidden" not in report.skipped and not report.failed("hidden cards stay hidden"):
+            with guard("hidden cards stay hidden"):
+                _check_secrets(game, state, seat, view, s.num_players, where, report)
+        if not game.perfect_information and seat == current and "determinize fits the view" not in report.skipped:
+            _check_deal(game, state, seat, view, legal, random.Random(rng.randrange(2**31)), where, report)
+    if current is not None and current in views and "board is valid" not in report.skipped:
+        with guard("board is valid"):
+            _check_board(game, s, legal, game.board(views[current], current), where, report)
+
+
+def _check_texts(s: Session, legal: list[int], where: Where, report: CheckReport, game: CardGame) -> None:
     for a in legal:
         text = s.action_text(a)
         try:
             back = s.action_id(text)
         except GameError as exc:
-            report.fail("action text round trip", f"the text {text!r} of a legal action does not read back: {exc} {where}")
-            break
+            report.fail("action text round trip", f"the text {text!r} of a legal action does not read back: {explain(exc, game)} {where}")
+            return
         if back != a:
             report.fail("action text round trip", f"{text!r} reads back as action {back}, not {a} {where}")
-            break
-    # the rollouts' shortcut names the heuristic's favourites
-    if legal:
-        _check_best_actions(game, s, list(legal), where, report)
-    # an illegal action changes nothing
-    sid = s.state_id
-    for bad in (max(legal, default=0) + 1 + rng.randrange(1000), -1 - rng.randrange(1000), "no such action"):
+            return
+
+
+def _check_refusals(game: CardGame, s: Session, legal: list[int], bads: list[Any], before: Any, where: Where, report: CheckReport) -> None:
+    """An illegal action (an unknown id, a made-up text) is refused with a GameError and changes nothing."""
+    check, sid = "illegal actions are refused", s.state_id
+    for bad in bads:
         if bad in legal:
             continue
         try:
             s.apply(bad)
-            report.fail("illegal actions are refused", f"{bad!r} is not a legal action, but it was applied {where}")
+            report.fail(check, f"{bad!r} is not a legal action, but it was applied {where}")
         except GameFault as exc:
-            report.fail("illegal actions are refused", f"refusal() let {bad!r} through and apply() failed on it: {exc} {where}")
+            report.fail(check, f"refusal() let {bad!r} through and {crash(exc, game)} {where}")
         except GameError:
             pass
         except Exception as exc:
-            report.fail("illegal actions are refused", f"{bad!r} raised {type(exc).__name__} (expected a clear GameError) {where}")
-        if s.state_id != sid or not same_views(game.view(s._state, None), before):
-            report.fail("illegal actions are refused", f"refusing {bad!r} changed the position {where}")
-    # views: JSON-safe; no secrets of others; determinize fits
-    for seat in [None, *range(s.num_players)]:
-        view: Any = None
-        dumped = None
-        try:
-            view = game.view(state, seat)
-            dumped = json.dumps(view, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            report.fail("views are JSON-safe", f"view for seat {seat} is not JSON: {_not_json(view, 'view') or exc} {where}")
-            if view is None:  # view() itself failed
-                continue
-        if dumped is not None and json.loads(dumped) != view:
-            report.fail("views are JSON-safe", f"view for seat {seat} changes through JSON (tuples? int keys?) {where}")
-        if seat is None:
+            report.fail(check, f"{bad!r} was not refused with a clear GameError: {crash(exc, game)} {where}")
+        if s.state_id != sid or (before is not _NONE and not same_views(game.view(s._state, None), before)):
+            report.fail(check, f"refusing {bad!r} changed the position {where}")
+
+
+def _check_json(view: Any, seat: int | None, where: Where, report: CheckReport) -> None:
+    try:
+        dumped = json.dumps(view, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        report.fail("views are JSON-safe", f"view for seat {seat} is not JSON: {not_json(view, 'view') or cut(str(exc), 120)} {where}")
+        return
+    if json.loads(dumped) != view:
+        report.fail("views are JSON-safe", f"view for seat {seat} changes through JSON (tuples? int keys?) {where}")
+
+
+def _check_secrets(game: CardGame, state: Any, seat: int, view: Any, players: int, where: Where, report: CheckReport) -> None:
+    for other in range(players):
+        if other == seat:
             continue
-        for other in range(s.num_players):
-            if other == seat:
+        for secret in game.secrets(state, other):
+            if isinstance(secret, (int, float, bool)) or secret in ("", None):
+                report.fail("hidden cards stay hidden", f"secrets() gave {secret!r}, a bare value: numbers like it appear in "
+                            "views by chance (counts, scores), so write each secret as the view writes the card, in a form "
+                            "that cannot appear by chance ({'id': 7} or 'red 5')")
                 continue
-            for secret in game.secrets(state, other):
-                if isinstance(secret, (int, float, bool)) or secret in ("", None):
-                    report.fail("hidden cards stay hidden", f"secrets() gave {secret!r}, a bare value: numbers like it appear in "
-                                "views by chance (counts, scores), so write each secret as the view writes the card, in a form "
-                                "that cannot appear by chance ({'id': 7} or 'red 5')")
-                    continue
-                if _contains(view, secret):
-                    report.fail("hidden cards stay hidden", f"seat {seat}'s view holds {secret!r:.60}, a secret of seat {other} {where}")
-        if not game.perfect_information and seat == game.current_player(state) and "determinize fits the view" not in report.skipped:
+            if contains(view, secret):
+                report.fail("hidden cards stay hidden", f"seat {seat}'s view holds {secret!r:.60}, a secret of seat {other} {where}")
+
+
+def _check_deal(game: CardGame, state: Any, seat: int, view: Any, legal: list[int], rng: random.Random, where: Where,
+                report: CheckReport) -> None:
+    """A position dealt from the seat's view shows it that view; the heuristic scores it as the real one."""
+    dealt = _NONE
+    with Guard(report, game, "determinize fits the view", where):
+        try:
+            dealt = game.determinize(view, seat, rng)
+        except NotImplementedError:
+            report.skipped["determinize fits the view"] = "the game has no determinize(): ISMCTS and the greedy bot cannot play it"
             try:
-                dealt = game.determinize(view, seat, random.Random(rng.randrange(2**31)))
-            except NotImplementedError:
-                report.skipped["determinize fits the view"] = "the game has no determinize(): ISMCTS and the greedy bot cannot play it"
-                report.skipped["heuristic reads only the view"] = (
-                    "the game has no heuristic()" if not legal or game.heuristic(game.clone(state), list(legal)) is None else
-                    "the game has no determinize(): the heuristic's fairness cannot be tested, so fair_heuristic = True would be unproven")
-                continue
-            if not same_views(game.view(dealt, seat), view):
-                report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else {where}")
-            elif legal:
-                copy = game.clone(state)
-                real = game.heuristic(copy, list(legal))
-                if not game.same(copy, state):
-                    report.fail("heuristic reads only the view", f"heuristic() changed the position it scored {where}")
-                elif not same_views(game.heuristic(dealt, list(legal)), real):
-                    report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view "
-                                f"otherwise than the real one: it reads cards the player cannot see {where}")
-    board = game.board(game.view(state, s.current_player), s.current_player)
-    if board is not None:
-        problems, ids = board_problems(board, s.num_players)
-        for a in legal:
-            problems += click_problems(game.click(state, a), ids, s.action_text(a))
-        if problems:
-            report.fail("board is valid", f"{problems[0]} {where}")
+                none = not legal or game.heuristic(game.clone(state), list(legal)) is None
+            except Exception:
+                none = False
+            report.skipped["heuristic reads only the view"] = (
+                "the game has no heuristic()" if none else
+                "the game has no determinize(): the heuristic's fairness cannot be tested, so fair_heuristic = True would be unproven")
+            return
+        shows = game.view(dealt, seat)
+        if not same_views(shows, view):
+            dealt = _NONE
+            if not report.failed("determinize fits the view"):
+                report.fail("determinize fits the view", f"a position dealt from seat {seat}'s view shows that seat something else: "
+                            f"{first_difference(view, shows, 'the view', 'the dealt position')} {where}")
+    if dealt is _NONE or not legal or report.failed("heuristic reads only the view"):
+        return
+    with Guard(report, game, "heuristic reads only the view", where):
+        copy = game.clone(state)
+        real = game.heuristic(copy, list(legal))
+        if not game.same(copy, state):
+            report.fail("heuristic reads only the view", f"heuristic() changed the position it scored {where}")
+        elif not same_views(game.heuristic(dealt, list(legal)), real):
+            report.fail("heuristic reads only the view", f"heuristic() scores a position dealt from seat {seat}'s view "
+                        f"otherwise than the real one: it reads cards the player cannot see {where}")
 
 
-def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Where, report: CheckReport) -> None:
+def _check_board(game: CardGame, s: Session, legal: list[int], board: Any, where: Where, report: CheckReport) -> None:
+    """The board follows the schema; every click names an id on it; the menus tell shared clicks apart."""
+    if board is None:  # the text board: no clicks to tell apart
+        report.ran.add("clicks tell actions apart")
+        return
+    problems, ids = board_problems(board, s.num_players)
+    clicks = []
+    for a in legal:
+        text, click = s.action_text(a), game.click(s._state, a)
+        problems += click_problems(click, ids, text)
+        clicks.append((text, click))
+    if problems:
+        report.fail("board is valid", f"{problems[0]} {where}")
+    if not report.failed("clicks tell actions apart"):
+        collision = click_collisions(clicks)
+        if collision:
+            report.fail("clicks tell actions apart", f"{collision} {where}")
+    report.ran.add("clicks tell actions apart")
+
+
+def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport) -> None:
     """``best_actions`` names exactly the heuristic's top actions, and neither changes the
     position; the heuristic scores no action NaN."""
     check = "best actions agree"
@@ -297,7 +306,7 @@ def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Wh
         scores = game.heuristic(copy, list(legal))
         want = None if scores is None else top_actions(legal, scores)
     except Exception as exc:
-        report.fail(check, f"heuristic() failed: {type(exc).__name__}: {exc} {where}")
+        report.fail(check, f"{crash(exc, game, 'heuristic')} {where}")
         return
     nan = [a for a, x in zip(legal, scores, strict=True) if x != x] if scores is not None else []
     if nan:
@@ -307,11 +316,7 @@ def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Wh
     if not game.same(copy, state):
         report.fail(check, f"heuristic() changed the position it scored {where}")
         return
-    try:
-        best = game.best_actions(copy, list(legal))
-    except Exception as exc:
-        report.fail(check, f"best_actions() raised {type(exc).__name__}: {exc} {where}")
-        return
+    best = game.best_actions(copy, list(legal))
     if not game.same(copy, state):
         report.fail(check, f"best_actions() changed the position it read {where}")
     elif best != want:
@@ -320,35 +325,58 @@ def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: _Wh
 
 
 def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], report: CheckReport) -> None:
-    where = _where(s, seed)
-    scores = s.scores()
-    if len(scores) != s.num_players or not all(isinstance(v, (int, float)) for v in scores):
-        report.fail("scores and summary", f"scores() must give one number per seat, got {scores!r:.60} {where}")
-    summary = s.summary()
+    where = Where(s, seed)
+
+    def guard(check: str, doing: str = "") -> Guard:
+        return Guard(report, game, check, where, doing)
+
     try:
-        json.dumps(summary, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        report.fail("scores and summary", f"summary() is not JSON-safe: {_not_json(summary, 'summary()') or exc} {where}")
-    again = Session(game, s.num_players, seed=seed)
-    try:
-        for a in choices:
-            again.apply(a)
-    except GameError as exc:
-        report.fail("deterministic by seed", f"replaying the same seed and choices failed at action {again.move_number + 1}: {exc} {where}")
-        return
-    if not game.same(again._state, s._state) or again.logs != s.logs:
-        report.fail("deterministic by seed", f"replaying the same seed and choices gave another position {where}")
-    for name in ("record()", "to_dict()"):
+        over = s.is_over
+    except Exception:  # the play named it
+        over = False
+    if over and not report.failed("no actions once over"):
+        with guard("no actions once over"):
+            left = s.legal_action_ids()
+            if left:
+                texts = ", ".join(_text(s, a) for a in left[:3]) + (f" and {len(left) - 3} more" if len(left) > 3 else "")
+                report.fail("no actions once over", f"is_over() is true, but legal_actions() still lists {texts} {where}")
+    with guard("scores and summary"):
+        scores = s.scores()
+        if len(scores) != s.num_players or not all(isinstance(v, (int, float)) for v in scores):
+            report.fail("scores and summary", f"scores() must give one number per seat, got {scores!r:.60} {where}")
+        summary = s.summary()
         try:
-            if name == "record()":
-                back = Session.from_record(s.record(), game=game)
-            else:
-                back = Session.from_dict(json.loads(json.dumps(s.to_dict())), game=game)
+            json.dumps(summary, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            report.fail("scores and summary", f"summary() is not JSON-safe: {not_json(summary, 'summary()') or exc} {where}")
+    with guard("deterministic by seed"):
+        again = Session(game, s.num_players, seed=seed)
+        try:
+            for a in choices:
+                again.apply(a)
         except Exception as exc:
-            report.fail("records round trip", f"{name} did not read back: {type(exc).__name__}: {exc} {where}")
-            continue
-        if back != s:
-            report.fail("records round trip", f"{name} read back as another game {where}")
+            report.fail("deterministic by seed", f"replaying the same seed and choices failed at action {again.move_number + 1}: "
+                        f"{explain(exc, game)} {where}")
+        else:
+            if not game.same(again._state, s._state) or again.logs != s.logs:
+                report.fail("deterministic by seed", f"replaying the same seed and choices gave another position {where}")
+    for name in ("record()", "to_dict()"):
+        with guard("records round trip", f"{name} did not read back: "):
+            try:
+                if name == "record()":
+                    back = Session.from_record(s.record(), game=game)
+                else:
+                    back = Session.from_dict(json.loads(json.dumps(s.to_dict())), game=game)
+            except GameError as exc:
+                report.fail("records round trip", f"{name} did not read back: {explain(exc, game)} {where}")
+                continue
+            if back != s:
+                report.fail("records round trip", f"{name} read back as another game {where}")
+    with guard("undo and redo"):
+        _check_undo(game, s, seed, choices, where, report)
+
+
+def _check_undo(game: CardGame, s: Session, seed: int, choices: list[int], where: Where, report: CheckReport) -> None:
     views = []
     probe = Session(game, s.num_players, seed=seed)
     for a in choices:

@@ -39,6 +39,8 @@ class CardGame:
     max_players: ClassVar[int] = 2
     defaults: ClassVar[Mapping[str, Any]] = {}
     """Rule options and their default values (bool, int, float or str)."""
+    simultaneous: ClassVar[bool] = False
+    """True when some steps have several seats choose at once (see :meth:`to_act`)."""
     perfect_information: ClassVar[bool] = False
     """True when every seat sees everything: bots then need no :meth:`determinize`."""
     fair_heuristic: ClassVar[bool] = False
@@ -142,6 +144,19 @@ class CardGame:
         """The seat to act (any value once the game is over)."""
         raise NotImplementedError(f"{type(self).__name__} must define current_player() (see GAMES.md)")
 
+    def to_act(self, state: State) -> list[int]:
+        """The seats that choose at once in this step (simultaneous choices: sealed bids,
+        drafting), in the order the session asks them. Read only when the game declares
+        ``simultaneous = True``; the default is ``[current_player(state)]``.
+
+        The seats before :meth:`current_player` in this list have chosen; their choices are
+        in the state but in no other seat's view until the game reveals them (usually when
+        the last one chooses). A later chooser's legal actions and view must not depend on
+        an earlier chooser's pick (``check_game`` tries two picks and compares): then no
+        seat, and no bot, can tell what the others chose, and ISMCTS searches the step as
+        simultaneous (each seat's choice weighed without the others')."""
+        return [self.current_player(state)]
+
     def legal_actions(self, state: State) -> list[int]:
         """Every legal action id of the player to act, in a stable order (empty once over)."""
         raise NotImplementedError(f"{type(self).__name__} must define legal_actions() (see GAMES.md)")
@@ -176,14 +191,17 @@ class CardGame:
     # -- text forms (defaults: str(action), and reading back any legal action's text) ---
 
     def action_text(self, state: State, action: int) -> str:
-        """The text of ``action`` in ``state`` ("play 7", "draw")."""
+        """The text of ``action`` in ``state`` ("play 7", "draw"). It may name seats:
+        ``{player}`` (the seat to act), ``{seat0}``, ``{seat1}``...; the session fills in
+        the players' names (GAMES.md, "Texts that name seats")."""
         return str(action)
 
     def parse_action(self, state: State, text: str) -> int:
         """The action ``text`` names in ``state``. The default reads the text of any legal
         action (case and spaces aside). To read more (short forms), override it and call
         ``super().parse_action(state, text)`` for text you do not read (it raises
-        ``IllegalMoveError``)."""
+        ``IllegalMoveError``). It gets the text as typed; when it refuses it, the session
+        itself reads the texts with placeholders, names filled in ("Ada plays on Bo")."""
         key = " ".join(text.lower().split())
         for action in self.legal_actions(state):
             if " ".join(self.action_text(state, action).lower().split()) == key:
@@ -200,7 +218,9 @@ class CardGame:
     def describe(self, state: State, event: Event, viewer: int | None) -> str | None:
         """``event`` as a sentence for ``viewer`` (a seat; None: the full table; -1: a
         spectator, who sees only what is public), or None if it is hidden from them.
-        The default reads text (public) and :class:`Note` (private parts)."""
+        The default reads text (public) and :class:`Note` (private parts). The session
+        fills in the placeholders of the text it returns: ``{player}`` for the event's
+        ``seat``, ``{seat0}``, ``{seat1}``... for the others."""
         if isinstance(event, Note):
             return event.text_for(viewer)
         return str(event)

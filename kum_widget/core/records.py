@@ -12,6 +12,11 @@ taken (as text), so both forms replay it exactly:
 
     1. Ada: guess high
     2. Bo: guess low
+
+An action's text is kept as the game wrote it, placeholders unfilled ("{player} plays
+the Priest on {seat1}", GAMES.md "Texts that name seats"): a record then reads back
+whatever the players' names hold (a ";" splits a line's actions), and with the names
+changed in its tags. A record with the names filled in by hand reads back as well.
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ def _replay(session: Session, texts: Any, where: str) -> None:
         if not isinstance(text, str):
             raise InvalidSaveError(f"{where}[{i}]: expected action text, got {type(text).__name__}")
         try:
-            session.apply(text)
+            session.apply(session._recorded(text))
         except GameError as exc:
             raise InvalidSaveError(f"{where}[{i}] {text[:60]!r}: {exc}") from None
 
@@ -245,7 +250,7 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
             raise InvalidSaveError(f"line {n}: expected {name}'s turn ('{m['turn']}. {name}: ...'), got {line[:60]!r}")
         for action in filter(None, (a.strip() for a in m["rest"][len(name) + 1:].split(";"))):
             try:
-                session.apply(action)
+                session.apply(session._recorded(action))
             except GameError as exc:
                 raise InvalidSaveError(f"line {n}: {action[:60]!r}: {exc}") from None
     if "Result" in tags and tags["Result"] != _result(session):

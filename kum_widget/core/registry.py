@@ -1,47 +1,132 @@
-"""Games by name, for records, ``simulate(game="...")`` and the board's new-game form."""
+"""Games by name, for records, ``simulate(game="...")`` and the board's new-game form.
+
+A game is known by name in one of two ways:
+
+- :func:`register` (a class decorator): a game defined in a notebook cell or a script;
+- an entry point in the group ``kum_widget.games`` of an installed package, named as the
+  game (``my-game = "my_package.rules:MyGame"`` in its pyproject.toml). The games that ship
+  with kum_widget are found this way too.
+
+Entry points are read only when a name is asked for that no class registered or loaded
+so far answers (and by :func:`game_names`): ``import kum_widget`` reads no package
+metadata. A registered class wins over an entry point of the same name. A game may have
+other names (``aliases = ("kum",)`` on its class); an installed game gives each alias an
+entry point of its own, to the same class, so finding it imports nothing else.
+"""
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
-from .errors import InvalidOptionError, shown
+from .errors import InvalidOptionError, cut, shown
 from .game import CardGame
 
-__all__ = ["register", "game_class", "game_names"]
+__all__ = ["GROUP", "register", "game_class", "game_names", "default_game", "set_default_game"]
 
-# The games that ship with kum_widget load on first use (import kum_widget stays light).
-_BUILT_IN = {
-    "kings-under-mountains": "kum_widget.games.kum.game:KingsUnderMountains",
-    "court": "kum_widget.games.court.rules:CourtOfTheThreeClans",
-    "bust": "kum_widget.core.examples:Bust",
-}
-_ALIASES = {"kum": "kings-under-mountains"}
-_GAMES: dict[str, type[CardGame]] = {}
+GROUP = "kum_widget.games"
+"""The entry point group an installed package names its games in."""
+
+_GAMES: dict[str, type[CardGame]] = {}  # by name: registered, or loaded from an entry point
+_ALIASES: dict[str, str] = {}  # another name of a game known here -> its name
+_DEFAULT: list[str] = []  # the default game's name, once set (set_default_game)
 
 
 def register(cls: type[CardGame]) -> type[CardGame]:
-    """Make ``cls`` known by its ``name`` (a class decorator): records name it, and
-    ``simulate(game=name)`` finds it."""
+    """Make ``cls`` known by its ``name`` and its ``aliases`` (a class decorator): records
+    name it, and ``simulate(game=name)`` finds it. It wins over an installed game (an entry
+    point) of the same name."""
     if not (isinstance(cls, type) and issubclass(cls, CardGame)):
         raise InvalidOptionError(f"register takes a CardGame subclass, got {shown(cls)}")
     if not cls.name or not isinstance(cls.name, str):
         raise InvalidOptionError(f"{cls.__name__} needs a name (class attribute name = 'my-game') to be registered")
+    aliases = _aliases_of(cls)
     _GAMES[cls.name] = cls
+    _ALIASES.update(dict.fromkeys(aliases, cls.name))
     return cls
 
 
 def game_class(name: str) -> type[CardGame]:
-    """The game registered as ``name`` (or a built-in one by name or alias)."""
-    key = _ALIASES.get(name, name) if isinstance(name, str) else name
-    if key in _GAMES:
-        return _GAMES[key]
-    if key in _BUILT_IN:
-        module, attr = _BUILT_IN[key].split(":")
-        cls: type[CardGame] = getattr(importlib.import_module(module), attr)
-        _GAMES[key] = cls
-        return cls
-    raise InvalidOptionError(f"no game named {shown(name)}: known games are {', '.join(game_names())}")
+    """The game known as ``name``: registered, or installed (an entry point of the group
+    ``kum_widget.games``), by its name or an alias. An installed game that fails to import,
+    or is not a ``core.CardGame``, raises an :class:`InvalidOptionError` naming its entry
+    point and what went wrong (the other games are unaffected)."""
+    if not isinstance(name, str):
+        raise InvalidOptionError(f"a game's name is text, got {shown(name)}")
+    known = _GAMES.get(name) or _GAMES.get(_ALIASES.get(name, ""))
+    if known is not None:
+        return known
+    values = _entry_points().get(name)
+    if not values:
+        raise InvalidOptionError(f"no game named {shown(name)}: known games are {', '.join(game_names())}")
+    if len(values) > 1:
+        raise InvalidOptionError(f"two installed packages name a game {name!r} (entry points {' and '.join(map(repr, values))} "
+                                 f"in the group {GROUP}): uninstall one")
+    cls = _load(name, values[0])
+    if cls.name not in _GAMES:  # a class registered meanwhile under that name wins
+        _GAMES[cls.name] = cls
+    for alias in _aliases_of(cls):
+        _ALIASES.setdefault(alias, cls.name)
+    return _GAMES[cls.name]
 
 
 def game_names() -> list[str]:
-    return sorted({*_GAMES, *_BUILT_IN, *_ALIASES})
+    """Every name a game is known by: registered ones, installed ones (entry points, not
+    imported: one that fails to import is listed, and game_class names its error) and
+    their aliases."""
+    return sorted({*_GAMES, *_ALIASES, *_entry_points()})
+
+
+def default_game() -> str:
+    """The name of the game ``simulate`` and ``GameWidget`` play when given none: what
+    :func:`set_default_game` set (kum_widget's games package sets it, in its
+    ``DEFAULT_GAME``)."""
+    if not _DEFAULT:
+        raise InvalidOptionError("no default game is set: pass a game (game='name' or a core.CardGame)")
+    return _DEFAULT[-1]
+
+
+def set_default_game(name: str) -> None:
+    """Make ``name`` (a game's name or alias, found when first used) the default game."""
+    if not isinstance(name, str) or not name:
+        raise InvalidOptionError(f"a game's name is text, got {shown(name)}")
+    _DEFAULT[:] = [name]
+
+
+def _aliases_of(cls: type[CardGame]) -> tuple[str, ...]:
+    aliases: Any = getattr(cls, "aliases", ())
+    if isinstance(aliases, str) or not isinstance(aliases, (tuple, list)) or not all(isinstance(a, str) and a for a in aliases):
+        raise InvalidOptionError(f"{cls.__name__}.aliases must be a tuple of other names (text), like ('mg',), got {shown(aliases)}")
+    return tuple(aliases)
+
+
+def _entry_points() -> dict[str, list[str]]:
+    """The installed games: entry point name -> its values (one, unless two packages claim
+    the name). Read afresh each time: only on a miss, so a package installed since counts."""
+    from importlib.metadata import entry_points  # only here: it costs import time
+
+    found: dict[str, list[str]] = {}
+    for point in entry_points(group=GROUP):
+        values = found.setdefault(point.name, [])
+        if point.value not in values:  # one package seen twice on sys.path is one
+            values.append(point.value)
+    return found
+
+
+def _load(name: str, value: str) -> type[CardGame]:
+    """The class entry point ``name = value`` names, checked: a CardGame subclass whose name
+    (or an alias) is ``name``. Anything its import raises becomes an InvalidOptionError."""
+    where = f"the game {name!r} (entry point {name} = {value!r} in the group {GROUP})"
+    module, _, attr = value.partition(":")
+    try:
+        found: Any = importlib.import_module(module.strip())
+        for part in filter(None, attr.strip().split(".")):
+            found = getattr(found, part)
+    except Exception as exc:  # a plug-in's import can raise anything: name it, keep the cause
+        raise InvalidOptionError(f"{where} failed to load: {type(exc).__name__}: {cut(str(exc))}") from exc
+    if not (isinstance(found, type) and issubclass(found, CardGame)):
+        raise InvalidOptionError(f"{where} is {shown(found)}, not a core.CardGame subclass")
+    if name != found.name and name not in _aliases_of(found):
+        raise InvalidOptionError(f"{where} names a game called {shown(found.name)}: an entry point is named as its game "
+                                 "(its name, or one of its aliases)")
+    return found

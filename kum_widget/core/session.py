@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from . import records
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
+from .events import Note, read_named, render
 from .game import CardGame
 
 __all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
@@ -142,6 +143,14 @@ class Session:
         return self.game.current_player(self._state)
 
     @property
+    def to_act(self) -> list[int]:
+        """The seats choosing in this step (several in a simultaneous step: those before
+        ``current_player`` have chosen); ``[current_player]`` in a game of turns."""
+        if not self.game.simultaneous:
+            return [self.current_player]
+        return [int(p) for p in self.game.to_act(self._state)]
+
+    @property
     def is_over(self) -> bool:
         return bool(self.game.is_over(self._state))
 
@@ -217,16 +226,38 @@ class Session:
         says only what is public. None when the event is hidden from that viewer."""
         if viewer is not None:
             viewer = self._seat(viewer)
+        who = -1 if spectator else viewer
+        if isinstance(event, Note) and event.to is not None:
+            problem = event.to_problem(self.num_players)
+            if problem:
+                raise GameFault(f"{event.name_for(who)}: {problem}")
         try:
-            text = self.game.describe(self._state, event, -1 if spectator else viewer)
+            text = self.game.describe(self._state, event, who)
         except RecursionError:  # str() of a deeply nested value
             raise InvalidOptionError(f"cannot describe {type(event).__name__} event: it is nested too deeply") from None
         if text is None:
             return None
-        seat = getattr(event, "seat", None)
-        if "{player}" in text and type(seat) is int and 0 <= seat < self.num_players:
-            text = text.replace("{player}", self._names[seat])
-        return text
+        if not isinstance(text, str):
+            raise GameFault(f"{self._title()}'s describe() must give text or None, got {shown(text)}")
+        # Only the text this viewer reads is rendered, so no error can quote another's.
+        return render(text, self._names, getattr(event, "seat", None))
+
+    def named(self, text: str, seat: int | None = None) -> str:
+        """A game's text (an action's, a click's ``label`` or ``choice``) with the players'
+        names: ``{seat0}``, ``{seat1}``... name those seats, ``{player}`` names ``seat``
+        (default: the seat to act); ``{{`` and ``}}`` are braces. A placeholder naming no
+        seat is a :class:`GameFault` (see GAMES.md, "Texts that name seats")."""
+        if not isinstance(text, str):
+            raise InvalidOptionError(f"named takes a game's text, got {shown(text)}")
+        return render(text, self._names, self._acting() if seat is None else self._seat(seat))
+
+    def _acting(self) -> int | None:
+        """The seat to act, for ``{player}`` in an action's text (None once nobody is)."""
+        try:
+            seat = self.game.current_player(self._state)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # "any value once the game is over"
+            return None
+        return seat if type(seat) is int and 0 <= seat < len(self._names) else None
 
     # -- actions -----------------------------------------------------------------------
 
@@ -253,14 +284,27 @@ class Session:
         return self.game.heuristic(self._state, list(ids))
 
     def action_text(self, action: Any) -> str:
-        """The text of an action (an id, text to normalise, or the game's action object)."""
+        """The text of an action (an id, text to normalise, or the game's action object),
+        with the players' names in place of its placeholders (``{player}``: the seat to act)."""
         return self._text(self._resolve(action))
 
     def _text(self, aid: int) -> str:
+        text = self._raw_text(aid)
+        return text if "{" not in text and "}" not in text else render(text, self._names, self._acting())
+
+    def _raw_text(self, aid: int) -> str:
+        """The game's own text of an action, placeholders unfilled (records keep it)."""
         try:
             return str(self.game.action_text(self._state, aid))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
             raise IllegalMoveError(f"{shown(aid)} is not an action of {self._title()}") from None
+
+    def _shown_text(self, aid: int) -> str:
+        """An action's text for an error message: named if it can be, else as the game wrote it."""
+        try:
+            return self._text(aid)
+        except GameFault:
+            return self._raw_text(aid)
 
     def action_id(self, action: Any) -> int:
         """The id of an action (its text, or an id: checked to be one the game can name)."""
@@ -407,8 +451,35 @@ class Session:
         if isinstance(action, str):
             if len(action) > 500:
                 raise IllegalMoveError(f"action text of {len(action)} characters is too long to be an action")
-            return self.game.parse_action(self._state, action)
+            if any("{" in n or "}" in n for n in self._names):  # "{seat1}" may be a name here: names first
+                found = self._named_action(action)
+                return self.game.parse_action(self._state, action) if found is None else found
+            try:
+                return self.game.parse_action(self._state, action)  # the text as typed, as before
+            except GameError:
+                found = self._named_action(action)
+                if found is None:
+                    raise
+                return found
         raise IllegalMoveError(f"an action is an id or its text, got {shown(action)}")
+
+    def _named_action(self, text: str, *, written_first: bool = False) -> int | None:
+        """The legal action whose text has placeholders and reads ``text``, named or as
+        written (case and spaces aside, the closest match first); None if none does."""
+        texts = ((aid, self._raw_text(aid)) for aid in self.game.legal_actions(self._state))
+        return read_named(text, ((aid, t) for aid, t in texts if "{" in t or "}" in t), self._names, self._acting(),
+                          written_first=written_first)
+
+    def _recorded(self, text: str) -> Any:
+        """What to apply for a record's action text: its action read as the game wrote it
+        first, when a name reads like a placeholder ("{seat1}"); else the text itself."""
+        if type(self)._resolve is not Session._resolve or not any("{" in n or "}" in n for n in self._names):
+            return text  # no text reads two ways (or the session reads text its own way)
+        try:
+            return self.game.parse_action(self._state, text)
+        except GameError:
+            found = self._named_action(text, written_first=True)
+            return text if found is None else found
 
     def _is_legal(self, aid: int) -> bool:
         """``aid in legal_actions()`` (a game's session may answer without building the list)."""
@@ -428,7 +499,7 @@ class Session:
 
     def _illegal(self, aid: int, reason: str) -> GameError:
         try:
-            text = f"{self.game.action_text(self._state, aid)} (action {aid})"
+            text = f"{self._shown_text(aid)} (action {aid})"
         except Exception:  # an id the game cannot even name
             text = f"action {shown(aid)}"
         return IllegalMoveError(f"{text}: {reason}")
@@ -440,7 +511,7 @@ class Session:
             events = game.apply(state, aid)
         except Exception as exc:  # a bug in the game's apply(): put the position back, say so
             self._state = self._rebuilt()
-            raise GameFault(f"{self._title()}'s apply() failed on {self._text(aid)!r} "
+            raise GameFault(f"{self._title()}'s apply() failed on {self._shown_text(aid)!r} "
                             f"({type(exc).__name__}: {cut(str(exc))}); the position is as it was") from exc
         except BaseException:  # Ctrl-C (KeyboardInterrupt) part-way through: the position as it was
             self._state = self._rebuilt()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
 from .analysis import _length_column, rate_table
+from .checks import setup_as_options
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, changed_options, the_game, title_of, with_rules
 from .result import LabResult, axes_of
 from .simulate import game_columns, need_results, per_seat, simulate
@@ -113,6 +114,8 @@ def compare(
     left plot shows the two score distributions instead.
 
     ``max_actions`` and ``unfinished`` go to ``simulate`` (a game that does not end).
+    ``races`` is deprecated (it sets that rule option of both variants): put
+    ``"races": "giant,orc"`` in each variant's rules instead.
     A table given must hold games. Ctrl-C during A's run stops there (B is not played:
     its row is NaN); before any game of A ended, the KeyboardInterrupt goes on.
     """
@@ -130,6 +133,9 @@ def compare(
         span = f"0..{players - 1}" if isinstance(players, int) else ">= 0"
         raise GameError(f"compare: seat must be 'first' or a seat number {span}, got {shown(seat)}")
     variants = [v if isinstance(v, pd.DataFrame) else _variant(v, the) for v in inputs]
+    legacy = setup_as_options(the, "compare", 3, races=races)  # 3: the warning points at the caller
+    if legacy:
+        variants = [v if isinstance(v, pd.DataFrame) else with_rules(v, legacy, "compare") for v in variants]
     if labels is None:
         names = [_describe(v) for v in variants]
         labels = [f"A: {names[0]}", f"B: {names[1]}"]
@@ -146,7 +152,7 @@ def compare(
                 df.attrs = {"interrupted": True}
             else:
                 try:
-                    df = simulate(games, players, bots, None, seed, pool or executor, progress, races=races, game=v,
+                    df = simulate(games, players, bots, None, seed, pool or executor, progress, game=v,
                                   max_actions=max_actions, unfinished=unfinished)
                 except KeyboardInterrupt:
                     if not frames or len(frames[-1]) == 0:

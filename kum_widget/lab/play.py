@@ -8,10 +8,10 @@ a run with seed ``s`` always has the seed ``game_seed(s, i)``, and its bots are
 seeded with ``bot_seed(game_seed(s, i), seat)``, so any game of any run can be
 replayed on its own, in any process.
 
-The lab knows no game: it finds one by name in the registry (Kings Under Mountains by
-default) and plays it through its hooks: ``with_options`` (rule variants),
-``new_session`` (setup options such as ``races``), ``summary`` and ``columns`` (the
-table).
+The lab knows no game: it finds one by name in the registry (``core.registry.default_game()``
+when none is given: Kings Under Mountains) and plays it through its hooks: ``with_options``
+(rule variants), ``new_session`` (the game's own kind of session), ``summary`` and
+``columns`` (the table).
 
 >>> from kum_widget.lab import play_game
 >>> game = play_game(0, seed=1, bots=("random", "greedy"))
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # the bots and the session load on first use
     from ..bots.base import Bot
     from ..core.session import Session
 
-__all__ = ["DEFAULT_GAME", "DEFAULT_MAX_ACTIONS", "LAB_COLUMNS", "LAB_PER_SEAT", "ActionLimitError", "Spec", "Unfinished",
+__all__ = ["DEFAULT_MAX_ACTIONS", "FIRST_COLUMN", "LAB_COLUMNS", "LAB_PER_SEAT", "ActionLimitError", "Spec", "Unfinished",
            "bot_label", "bot_seed", "changed_options", "columns", "game_row", "game_seed", "integer", "new_session",
            "play_spec", "run_chunk", "seat_bots", "session_row", "table_columns", "the_game", "title_of", "with_rules"]
 
@@ -49,14 +49,15 @@ BotSpec = str | Callable[[int], Any]
 ``f(seed) -> bot`` (a bot class such as ``GreedyBot`` is one), so every game gets a
 fresh bot seeded from the game."""
 
-DEFAULT_GAME = "kings-under-mountains"
-"""The registered name of the game the lab plays when none is given."""
-
 LAB_COLUMNS = ("game", "seed", "players", "actions", "n_winners", "winners")
 """The lab's own columns about the whole game (every game has them)."""
 
 LAB_PER_SEAT = ("bot", "score", "win")
 """The lab's own per-seat columns: ``bot_0``, ``score_0``, ``win_0``... (seat number last)."""
+
+FIRST_COLUMN = "first_player"
+"""The column a game's ``summary`` may give to say which seat moved first: ``per_seat``'s
+``first``, ``compare(seat="first")`` and the analysis helpers read it."""
 
 DEFAULT_MAX_ACTIONS = 10_000
 """The most actions a game of the lab may take (``max_actions``'s default): far more than
@@ -87,15 +88,16 @@ class Unfinished(dict[str, Any]):
 
 def the_game(game: Any = None, where: str = "simulate") -> CardGame:
     """``game=`` as a :class:`~kum_widget.core.CardGame`: a registered name (``"bust"``),
-    a CardGame (its rule options as given) or its class; None: Kings Under Mountains.
+    a CardGame (its rule options as given) or its class; None: the default game
+    (``core.registry.default_game()``, Kings Under Mountains).
 
     >>> the_game("bust").name, the_game().name
     ('bust', 'kings-under-mountains')
     """
-    from ..core.registry import game_class
+    from ..core.registry import default_game, game_class
 
     if game is None:
-        game = DEFAULT_GAME
+        game = default_game()
     if isinstance(game, str):
         try:
             game = game_class(game)
@@ -287,7 +289,7 @@ def play_spec(spec: Spec, game: int) -> Session:
     from ..bots import bot_move
 
     gs = _derive("kum-lab/game", spec.seed, game)  # game_seed, bot_seed and seat_bots of checked numbers
-    g = new_session(spec.game, spec.players, gs, spec.races)
+    g = new_session(spec.game, spec.players, gs)
     seated = [_make(b, _derive("kum-lab/bot", gs, seat)) for seat, b in enumerate(_seated(spec.bots, game, spec.rotate))]
     limit = spec.max_actions
     while not g.is_over:
@@ -309,14 +311,13 @@ def _past_limit(spec: Spec, game: int, seed_of_game: int) -> ActionLimitError:
     )
 
 
-def new_session(game: CardGame, players: int, seed: int, races: Sequence[str] | None = None) -> Session:
+def new_session(game: CardGame, players: int, seed: int) -> Session:
     """A new game of ``game`` dealt from ``seed``, the game's own kind of session when it
-    makes one (``core.session.new_session``: a ``kum.Game`` for Kings Under Mountains),
-    with ``races=`` when given (the one setup option the lab passes on)."""
+    makes one (``core.session.new_session``: a ``kum.Game`` for Kings Under Mountains).
+    Everything else about the deal is in the game's rule options."""
     from ..core.session import new_session as session_of
 
-    setup: dict[str, Any] = {} if races is None else {"races": list(races)}
-    return session_of(game, players, seed=seed, **setup)
+    return session_of(game, players, seed=seed)
 
 
 def game_row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
@@ -361,7 +362,6 @@ class Spec:
     players: int
     bots: tuple[BotSpec, ...]
     game: CardGame  # the rules, options applied
-    races: tuple[str, ...] | None
     rotate: bool
     max_actions: int | None = DEFAULT_MAX_ACTIONS  # None: no limit
     unfinished: str = "raise"  # a game past max_actions: "raise" an ActionLimitError, or "skip" it
@@ -379,3 +379,13 @@ class Spec:
 def run_chunk(spec: Spec, games: Sequence[int]) -> list[dict[str, Any]]:
     """Play the games numbered ``games`` (one task for an executor)."""
     return [spec.play(i) for i in games]
+
+
+def __getattr__(name: str) -> Any:
+    # DEFAULT_GAME, read from here by earlier code: the registry's default now
+    # (kum_widget/games/__init__.py says which game it is).
+    if name == "DEFAULT_GAME":
+        from ..core.registry import default_game
+
+        return default_game()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,6 +18,7 @@ from .checks import check as _check
 from .checks import need_frame
 from .play import (
     DEFAULT_MAX_ACTIONS,
+    FIRST_COLUMN,
     LAB_COLUMNS,
     BotSpec,
     Spec,
@@ -60,8 +61,9 @@ def simulate(
 
     Arguments:
 
-    - ``game``: the game: a registered name (``"bust"``), a ``core.CardGame`` (its rule
-      options as given) or its class; default Kings Under Mountains.
+    - ``game``: the game: a registered or installed name (``"bust"``), a ``core.CardGame``
+      (its rule options as given) or its class; default ``core.registry.default_game()``
+      (Kings Under Mountains).
     - ``players``: how many seats (2-4 for Kings Under Mountains, 1 for a solitaire such
       as ``"court"``; the game says). Default: one per bot when ``bots`` lists them, else
       2 (or the game's only number). ``bots``: one bot for every seat (``"greedy"``) or one per seat (``("greedy",
@@ -71,7 +73,8 @@ def simulate(
     - ``rules``: the options to change, through the game's ``with_options``: a dict of
       them (``{"limit": 25}``), a rules object with an ``options()`` method giving that
       dict (``kum.CourtRules(price="printed")`` for ``game="court"``), or for Kings Under
-      Mountains also a ``kum.Rules``.
+      Mountains also a ``kum.Rules``. Its Kings are a rule option too:
+      ``rules={"races": "giant,orc"}``.
     - ``seed``: game ``i`` is dealt with ``kum.lab.game_seed(seed, i)`` and the bot at
       ``seat`` is seeded with ``kum.lab.bot_seed(that, seat)``: the same seed gives the
       identical table whatever the executor and the number of workers. ``None`` draws a
@@ -79,9 +82,9 @@ def simulate(
     - ``rotate`` (default True): the bot list turns one seat per game, so ``bots[0]``
       sits at seat ``i % players`` in game ``i`` and every bot plays every seat equally
       often. With ``rotate=False`` seat ``s`` always has ``bots[s]``.
-    - ``races``: a list with one value per seat, passed to the game's
-      ``new_session(races=...)``: Kings Under Mountains takes a King race per seat
-      (default: dealt from each game's seed).
+    - ``races`` (deprecated, with a ``DeprecationWarning``): a list with one value per
+      seat, the game's rule option of that name (``races=["giant", "orc"]`` is
+      ``rules={"races": "giant,orc"}`` in Kings Under Mountains).
     - ``executor``: ``None`` plays in this process; an int starts that many worker
       processes; any ``concurrent.futures.Executor`` is used as it is (for a cluster:
       ``dask.distributed.Client(...).get_executor()``, or the ``Client`` itself). Games
@@ -154,7 +157,7 @@ def simulate(
         seed=spec.seed, games=games, finished=len(df), unfinished=skipped, max_actions=spec.max_actions,
         interrupted=interrupted, players=spec.players,
         bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=rotate,
-        races=spec.races, rules=spec.game.options(), rules_changed=changed_options(spec.game),
+        rules=spec.game.options(), rules_changed=changed_options(spec.game),
         seconds=time.perf_counter() - start, executor=_describe(executor),
         game=spec.game.name, game_class=type(spec.game),
     )
@@ -189,7 +192,7 @@ def game_columns(results: pd.DataFrame) -> list[str]:
     import pandas as pd
 
     per = {c for seats in seat_columns(results).values() for c in seats.values()}
-    skip = {*LAB_COLUMNS, "first_player"}
+    skip = {*LAB_COLUMNS, FIRST_COLUMN}
     return [  # columns named by text only: a game's summary names its columns so
         c for c in results.columns
         if isinstance(c, str) and c not in per and c not in skip
@@ -274,8 +277,8 @@ def per_seat(results: pd.DataFrame) -> pd.DataFrame:
         parts.append(part[part["bot"].notna()])
     long = pd.concat(parts, ignore_index=True).sort_values(["_row", "seat"], kind="stable")
     marks = ["seat"]
-    if "first_player" in long.columns:
-        long["first"] = long["seat"] == long["first_player"]
+    if FIRST_COLUMN in long.columns:
+        long["first"] = long["seat"] == long[FIRST_COLUMN]
         marks.append("first")
     long["shared"] = long["win"].astype(bool) & (long["n_winners"] > 1)
     order = [c for c in base.columns if c != "_row"] + [*marks, "shared"] + [n for n in names if n in long.columns]
@@ -300,8 +303,8 @@ def play_game(
     ``log`` or ``record()``.
 
     ``rules_of`` is the game (a CardGame, default Kings Under Mountains), ``rules``
-    changes its options (see :func:`with_rules`), ``races`` goes to its ``new_session``
-    (a Kings Under Mountains option). ``bots`` gives one bot per seat before rotation;
+    changes its options (see :func:`with_rules`); ``races`` is deprecated (a rule option:
+    ``rules={"races": "giant,orc"}``). ``bots`` gives one bot per seat before rotation;
     see :func:`seat_bots`. A game that has not ended after ``max_actions`` actions
     raises :class:`ActionLimitError` (``None``: no limit).
     """
@@ -325,7 +328,7 @@ def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None =
         raise GameError(f"replay: game must be a game number 0..{a['games'] - 1}, got {shown(game)}")
     if bots is not None and (isinstance(bots, (str, Mapping)) or not isinstance(bots, Sequence)):
         raise GameError(f"replay: bots must list one bot per seat, got {shown(bots)}")
-    spec = _check(1, a["players"], tuple(bots or a["bot_specs"]), None, a["seed"], None, False, a.get("races"),
+    spec = _check(1, a["players"], tuple(bots or a["bot_specs"]), None, a["seed"], None, False, None,
                   a["rotate"], None, game_of(results), a.get("max_actions", DEFAULT_MAX_ACTIONS), "raise", where="replay")
     return play_spec(spec, game)
 

@@ -34,6 +34,7 @@ class KumRules(CardGame):
     (which adds the ``kum.Game`` sessions) is the class people use."""
 
     name = "kings-under-mountains"
+    aliases = ("kum",)  # another name it is found by (the registry; pyproject.toml's entry points list it too)
     title = "Kings Under Mountains"
     min_players, max_players = 2, 4
     fair_heuristic = True  # score_actions reads the mover's hand, the table and the deck's size

@@ -26,7 +26,7 @@ from .resolve import resolve_action
 from .rules import is_legal, legal_ids, points, scores
 from .ruleset import Rules
 from .scenario import load_layout
-from .seats import _kings, _player_names
+from .seats import _kings, _player_names, rule_kings
 from .state import OVER, PHASES, PLAY, State, setup
 from .views import board_text, view
 
@@ -137,7 +137,8 @@ class Game(Session):
         of the deck, top first), ``known`` (hand cards drawn from the Camp), ``current``,
         ``phase``, ``turn``. Cards are ids or text (``"goblin 7"``, ``"#34"``). Cards left
         over go into the deck below those listed, shuffled by ``seed``. Races default to
-        orc, dwarf, goblin, giant in seat order; the first player to the rules' D5 option.
+        the rule ``races``, else orc, dwarf, goblin, giant in seat order; the first player
+        to the rules' D5 option.
 
         >>> g = Game.from_scenario(["Ada", "Bo"], races=["orc", "goblin"],
         ...     hands=[["goblin 7"], ["orc 1"]], mines=[{"mine": "#0", "stack": ["dwarf 5"]}, 10, 11, 12])
@@ -150,7 +151,7 @@ class Game(Session):
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kum.Rules, got {type(rules).__name__}")
-        kings = _kings(races, len(names)) or list(range(len(names)))
+        kings = _kings(races, len(names)) or rule_kings(rules, len(names)) or list(range(len(names)))
         if type(seed) is not int or not 0 <= seed < 2**64:
             raise InvalidStateError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
         if first_player is None:
@@ -412,11 +413,13 @@ class Game(Session):
 
 class KingsUnderMountains(KumRules):
     """``KingsUnderMountains(rules=kum.Rules(...))`` or ``KingsUnderMountains(end="finish_round")``:
-    the game as the core sees it (``simulate(game=...)``, ``GameWidget(KingsUnderMountains())``)."""
+    the game as the core sees it (``simulate(game=...)``, ``GameWidget(KingsUnderMountains())``).
+    Its options are those of ``kum.Rules``, the Kings among them: ``races="giant,orc"``."""
 
     def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
-        """A ``kum.Game`` under these rules (``setup``: ``races``, ``first_player``)."""
+        """A ``kum.Game`` under these rules (``setup``: ``races``, a King race per seat, which
+        overrides the rule ``races``; ``first_player``)."""
         unknown = sorted(set(setup) - {"races", "first_player"})
         if unknown:
-            raise InvalidStateError(f"unknown option {unknown[0]!r} for a new game (options: players, seed, races, rules, first_player)")
+            raise InvalidStateError(f"unknown option {shown(unknown[0], 44)} for a new game (options: players, seed, races, rules, first_player)")
         return Game(2 if players is None else players, seed=seed, rules=self.kum_rules, **setup)

@@ -8,12 +8,12 @@ project's answers where the publisher's rules are silent (see RULES.md).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .cards import Deck
-from .errors import InvalidDeckError, InvalidRulesError, shown, shown_names
+from .cards import Deck, Race
+from .errors import InvalidDeckError, InvalidRulesError, KumError, shown, shown_names
 
 __all__ = ["Rules"]
 
@@ -71,6 +71,10 @@ class Rules:
     """D5: the seat that starts, or "random" (drawn from the game's seed)."""
     visibility: Visibility = "physical"
     """D6: "physical" (each card shows one face), "hidden" (hands wholly private) or "open" (all hands public)."""
+    races: str = ""
+    """Each seat's King, in seat order, as text: ``"giant,orc"`` (one different race per
+    seat; a list such as ``["giant", "orc"]`` is read as that text). ``""``: the Kings
+    are dealt from the game's seed (the deck a seed deals is the same either way)."""
     deck: Deck = field(default_factory=Deck.standard)
     """D7: the table of all cards (mine faces); ``Deck.standard()`` ships with the package."""
 
@@ -86,6 +90,7 @@ class Rules:
         ties: Ties = "share",
         first_player: int | Literal["random"] = 0,
         visibility: Visibility = "physical",
+        races: str | Sequence[str] = "",
         deck: Deck = STANDARD_DECK,
         **unknown: Any,
     ) -> None:
@@ -95,7 +100,7 @@ class Rules:
         if unknown:
             raise InvalidRulesError(f"unknown rule option(s): {shown_names(unknown)}")
         values = dict(hand_size=hand_size, mines=mines, camp_cards=camp_cards, refill=refill, end=end, stuck=stuck,
-                      ties=ties, first_player=first_player, visibility=visibility,
+                      ties=ties, first_player=first_player, visibility=visibility, races=races_text(races),
                       deck=Deck.standard() if deck is STANDARD_DECK else deck)
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -155,6 +160,27 @@ class Rules:
             for f in dataclasses.fields(self)
             if getattr(self, f.name) != getattr(default, f.name)
         }
+
+
+def races_text(races: Any) -> str:
+    """The rule ``races`` as its text: race names joined by commas (``"giant,orc"``), read
+    from such text (commas or spaces between names, any case, plurals) or a list of names;
+    ``""`` (or an empty list) for Kings dealt from the seed. The number of names is checked
+    against the players when a game is dealt."""
+    if isinstance(races, str):
+        names: Any = races.replace(",", " ").split()
+    elif isinstance(races, (list, tuple)):
+        names = races
+    else:
+        raise InvalidRulesError(f"rule 'races' must be text like 'giant,orc' (one King race per seat) or '', got {shown(races)}")
+    try:
+        kings = [Race.parse(name) for name in names]
+    except KumError as exc:
+        raise InvalidRulesError(f"rule 'races': {exc}") from None
+    if (kings and not 2 <= len(kings) <= 4) or len(set(kings)) != len(kings):
+        raise InvalidRulesError(f"rule 'races' must name 2-4 different King races, one per seat, like 'giant,orc' "
+                                f"('' deals them from the seed); got {shown(races)}")
+    return ",".join(k.value for k in kings)
 
 
 _PARSED: dict[str, Deck] = {}

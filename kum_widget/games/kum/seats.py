@@ -6,8 +6,9 @@ from collections.abc import Iterable, Sequence
 
 from .cards import RACES, Race
 from .errors import InvalidStateError, KumError, shown
+from .ruleset import Rules
 
-__all__ = ["_player_names", "_kings"]
+__all__ = ["_player_names", "_kings", "rule_kings"]
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
@@ -42,4 +43,16 @@ def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None
         raise InvalidStateError(f"races: {exc}") from None
     if len(kings) != players or len(set(kings)) != players:
         raise InvalidStateError(f"races: need {players} different King races, got {[RACES[k].value for k in kings]}")
+    return kings
+
+
+def rule_kings(rules: Rules, players: int) -> list[int] | None:
+    """The Kings the rule ``races`` gives ``players`` seats (race indexes, in seat order), or
+    None when it leaves them to the seed (``""``)."""
+    if not rules.races:
+        return None
+    kings = [Race.parse(name).index for name in rules.races.split(",")]  # checked when the rules were made
+    if len(kings) != players:
+        raise InvalidStateError(f"rule 'races' names {len(kings)} King races ({rules.races}): a game of {players} "
+                                f"players needs {players}, one per seat")
     return kings

@@ -14,6 +14,7 @@ from .actions import id_base
 from .cards import RACES, Deck, Race
 from .errors import InvalidStateError
 from .ruleset import Rules
+from .seats import rule_kings
 
 __all__ = ["State", "PLAY", "DRAW", "DISCARD", "OVER", "PHASES", "SHARED", "FLAT", "NESTED", "MAPPED", "setup"]
 
@@ -153,7 +154,8 @@ def setup(
 
     The seeded generator shuffles the Kings, then the deck, then (if the rules say
     ``first_player="random"``) picks the first player, always in that order, so giving
-    ``races`` by hand does not change the deck a seed deals.
+    ``races`` by hand (or the rule ``races``, which they override) does not change the
+    deck a seed deals.
     """
     players = len(names)
     rng = random.Random(seed)
@@ -162,6 +164,8 @@ def setup(
     kings = kings[:players]
     if races is not None:
         kings = [r.index for r in races]
+    else:
+        kings = rule_kings(rules, players) or kings
     deck = list(range(len(rules.deck)))
     rng.shuffle(deck)
     first = rules.first_player if first_player is None else first_player
