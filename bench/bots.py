@@ -5,7 +5,7 @@
 Prints a table: wins, losses, ties, win rate with a 95% Wilson interval (a tie counts
 half), and seconds per ISMCTS decision (mean and max, decisions with one legal action
 excluded). Games run in worker processes, each game on one core. ISMCTS's iterations and
-prior default to the game's (``KingsUnderMountains.search_iterations``, ``search_prior``).
+prior default to the game's (``KingsUnderMountains.search_hints``, read by ``ISMCTSBot.settings``).
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def play(task: tuple[str, int, int | None, float | None]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per opponent (even: each deal twice)")
-    ap.add_argument("--iterations", type=int, default=None, help="default: the game's (KingsUnderMountains.search_iterations)")
-    ap.add_argument("--prior", type=float, default=None, help="default: the game's (KingsUnderMountains.search_prior); 0 for none")
+    ap.add_argument("--iterations", type=int, default=None, help="default: the game's (KingsUnderMountains.search_hints)")
+    ap.add_argument("--prior", type=float, default=None, help="default: the game's (KingsUnderMountains.search_hints); 0 for none")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--opponents", default="random,greedy", help="comma-separated: random, greedy")
     ap.add_argument("--json-only", action="store_true")
@@ -96,8 +96,9 @@ def main() -> None:
             "sec_per_decision_max": round(max(times), 3),
             "decisions": len(times),
         })
-    budget = kum.KingsUnderMountains.search_iterations if args.iterations is None else args.iterations
-    prior = kum.KingsUnderMountains.search_prior if args.prior is None else args.prior
+    today = ISMCTSBot().settings(kum.KingsUnderMountains())
+    budget = today["iterations"] if args.iterations is None else args.iterations
+    prior = today["prior"] if args.prior is None else args.prior
     out = {"iterations": budget, "prior": prior, "workers": args.workers, "wall_s": round(time.perf_counter() - start, 1), "rows": rows}
     print(json.dumps(out))
     if not args.json_only:

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 import kum_widget as kum
+from kum_widget.bots import ISMCTSBot
 from kum_widget.games.court.cards import ROLES
 
 
@@ -40,8 +41,8 @@ def settings(bot: str) -> str:
     is only comparable with games of the same settings."""
     if bot != "ismcts":
         return bot
-    game = kum.court.CourtOfTheThreeClans
-    return ismcts_label(game.search_iterations, game.search_prior, game.search_exploration, game.search_breadth, game.rollout_depth)
+    s = ISMCTSBot().settings(kum.court.CourtOfTheThreeClans())
+    return ismcts_label(s["iterations"], s["prior"], s["exploration"], s["breadth"], s["rollout_depth"])
 
 
 def saved_settings(df) -> list[str]:  # type: ignore[no-untyped-def]

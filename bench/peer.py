@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from workloads import Rate, Step, bots_step, decision_times, rules_step, session_step  # bench/ is on the path
 
 import kum_widget as kum
-from kum_widget.bots import GreedyBot, RandomBot
+from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot
 from kum_widget.games.court import CourtOfTheThreeClans
 
 try:
@@ -92,8 +92,9 @@ def example_step(game: Any, seed: int) -> Step:
 
 
 def budget(game: type) -> str:
-    return (f"{game.search_iterations}/{game.search_prior:g}/{game.search_exploration:g}/{game.search_breadth or 'all'}"
-            f"/{game.search_trees}")
+    """The ISMCTS settings a game is searched with (its hints, else the bot's defaults)."""
+    s = ISMCTSBot().settings(game())
+    return f"{s['iterations']}/{s['prior']:g}/{s['exploration']:g}/{s['breadth'] or 'all'}/{s['trees']}"
 
 
 def show(x: float) -> str:

@@ -57,12 +57,18 @@ class Viewer:
     def __repr__(self) -> str:
         return f"Viewer({self.kind!r}, {self.seat!r})"
 
+    def __eq__(self, other: object) -> bool:  # the same viewer: the same board
+        return isinstance(other, Viewer) and (self.kind, self.seat) == (other.kind, other.seat)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.seat))
+
 
 def view_of(session: Session, viewer: Viewer) -> dict[str, Any]:
     if viewer.kind == "full":
         return session.view(None)
     if viewer.kind == "public":
-        return session.game.public_view(session._state)
+        return session.public_view()
     return session.view(viewer.seat)
 
 
@@ -112,11 +118,9 @@ def _status(session: Session) -> str:
 def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:
     """The legal actions as the page clicks them: text, and where (``CardGame.click``); a
     ``choice`` is the action's entry in the menu its click opens when actions share it."""
-    game, state = session.game, session._state
     out = []
-    for aid in actions:
+    for aid, click in zip(actions, session.clicks(actions) if actions else [], strict=True):
         entry: dict[str, Any] = {"text": session.action_text(aid)}
-        click = game.click(state, aid) or {}
         for key in ("source", "target"):
             if isinstance(click.get(key), str):
                 entry[key] = click[key]
@@ -167,7 +171,7 @@ def last_move(session: Session, bots: dict[int, Any], board: dict[str, Any]) -> 
         return {}
     seat = session.movers[-1]
     out: dict[str, Any] = {"seat": seat, "bot": seat in bots}
-    click = session.game.click(session._state_before_last(), session._history[-1]) or {}
+    click = session.last_click() or {}
     if isinstance(click.get("target"), str) and click["target"] in zone_ids(board):
         out["target"] = click["target"]
     return out

@@ -1,4 +1,6 @@
-"""Who sits where on a board: checking ``bots`` and game options, naming the seats."""
+"""Setting a board up: checking its game, ``bots`` and game options, naming the seats,
+dealing its first game and each new one. Who sees what once all are seated is the
+seats' policy (``_seats_policy``)."""
 
 from __future__ import annotations
 
@@ -6,11 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from .bots import BOT_NAMES, make_bot
-from .core.errors import GameError, cut, shown
+from .core.errors import GameError, cut, shown, shown_names
 from .core.game import CardGame
 from .core.registry import default_game, game_class
+from .core.session import Session, new_session
 
-__all__ = ["SESSION_OPTIONS", "board_game", "bot_kind", "check_bots", "check_game_options", "default_names"]
+__all__ = ["SESSION_OPTIONS", "board_game", "bot_kind", "check_bots", "check_game_options", "default_names", "dealt_again", "first_deal", "new_rules"]
 
 SESSION_OPTIONS = ("players", "seed", "rules")  # what a new game of any game takes
 HUMAN_NAMES = ("Ada", "Bo", "Cy", "Di")
@@ -42,7 +45,7 @@ def check_game_options(options: Mapping[str, Any], where: str, game: CardGame) -
     """Refuse an option a new game of ``game`` does not take. A game with its own
     ``new_session`` takes its own setup options too, and refuses others itself (before
     anything is built)."""
-    if callable(getattr(game, "new_session", None)):
+    if type(game).new_session is not CardGame.new_session:
         return
     unknown = sorted(map(str, set(options) - set(SESSION_OPTIONS)))
     if unknown:
@@ -83,10 +86,71 @@ def default_names(bots: Mapping[int, Any], count: int | None = None) -> list[str
         if seat not in bots:
             names.append(HUMAN_NAMES[seat])
             continue
-        base = str(getattr(make_bot(bots[seat], seed=0), "name", "Bot"))[:30] or "Bot"
+        base = str(make_bot(bots[seat], seed=0).name)[:30] or "Bot"
         name, n = base, 1
         while name in names or name in HUMAN_NAMES:
             n += 1
             name = f"{base} {n}"
         names.append(name)
     return names
+
+
+def new_rules(game: CardGame, changes: Any) -> CardGame:
+    """``game`` with the rule changes ``new_game(rules=...)`` was given: a mapping of
+    option names to values, the game's rules object (``kum.Rules``, ``kum.CourtRules``)
+    or None (the rules as they are)."""
+    if changes is None:
+        return game.with_options({})
+    if callable(getattr(changes, "options", None)) and not isinstance(changes, Mapping):
+        changes = changes.options()  # a game's rules object (kum.CourtRules): its options
+    elif not isinstance(changes, Mapping) and not callable(getattr(changes, "to_dict", None)):
+        raise GameError(f"new_game: rules must map rule options to values (or be the game's rules object), got {shown(changes)}")
+    try:
+        return game.with_options(changes)
+    except GameError:
+        raise
+    except Exception as exc:  # a game's own with_options or __init__ refusing them its own way
+        raise GameError(f"new_game: the rules {shown(changes)} were refused ({type(exc).__name__}: {cut(str(exc))})") from exc
+
+
+def first_deal(game: Any, bots: Any, options: dict[str, Any]) -> tuple[Session, dict[int, Any]]:
+    """``GameWidget(game, bots=..., **options)``'s game and bots, every one checked before
+    anything is built: a session as it is (no options), or a new game of a CardGame (or of
+    a game's name, see ``board_game``), its human seats named Ada, Bo... and its bot seats
+    after their bots."""
+    game = board_game(game)
+    if isinstance(game, Session):
+        if options:
+            raise GameError(f"pass either a game or game options, not both ({shown_names(options, 3)})")
+        return game, check_bots(bots, game.num_players)
+    if not isinstance(game, CardGame):
+        raise GameError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {cut(type(game).__name__, 60)}")
+    options = dict(options)
+    check_game_options(options, "GameWidget", game)
+    specs = check_bots(bots, None)
+    changes = options.pop("rules", None)
+    rules = game.with_options(changes) if changes is not None else game
+    if "players" not in options:
+        options["players"] = default_names(specs, max(rules.min_players, max(specs, default=0) + 1))
+    session = new_session(rules, **options)
+    return session, check_bots(specs, session.num_players)
+
+
+def dealt_again(session: Session, specs: dict[int, Any], seed: int | None, bots: Any, options: dict[str, Any]) -> tuple[Session, dict[int, Any]]:
+    """``new_game``'s fresh game and bots (``bots`` None: the bots ``specs`` stay), every
+    one checked before anything changes. The options default to ``session``'s players and
+    rules; a seat still named after its old bot takes its new bot's name."""
+    options = dict(options)
+    rules = session.game
+    check_game_options(options, "new_game", rules)
+    if "rules" in options:
+        rules = new_rules(rules, options.pop("rules"))
+    if "players" in options:
+        fresh = new_session(rules, seed=seed, **options)  # the players, seed and rules are checked first
+        return fresh, check_bots(specs if bots is None else bots, fresh.num_players)
+    names = list(session.players)
+    new_specs = check_bots(specs if bots is None else bots, len(names))
+    if bots is not None:
+        old, new = default_names(specs, len(names)), default_names(new_specs, len(names))
+        names = [new[s] if names[s] == old[s] else names[s] for s in range(len(names))]
+    return new_session(rules, names, seed=seed, **options), new_specs

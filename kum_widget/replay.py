@@ -84,7 +84,7 @@ def replay_data(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None
             board = board_payload(copy, viewer, bots=bots)
             frames.append({"board": board, "last": last_move(copy, bots, board), "moves": k})
     except NotImplementedError as exc:  # a game without a public view (or a board)
-        raise GameError(f"{session._title()} cannot draw this view for a replay: {exc}") from None
+        raise GameError(f"{session.title} cannot draw this view for a replay: {exc}") from None
     name = title if title is not None else frames[-1]["board"]["title"]
     return {"title": str(name), "players": list(session.players), "frames": frames, "log": log_lines(session, viewer, count=moves), "start": 0}
 

@@ -3,18 +3,18 @@
 The kernel is the only writer of what the board shows. Traitlets carry the view for
 the viewer the kernel chose, the legal actions of the human to move, the log, an
 error text and the state id; the browser may not write any of them (a write is
-refused and reverted). It sends one custom message per click, checked (``_board_messages``) before
+refused and reverted). It sends one custom message per click, checked (``_router``) before
 anything changes, and every message gets an answer (``{"kind": "answer", "id": ...}``)
 so the page never waits for a change that will not come.
 
-Who sees what (D6): one human and bots, the human's seat (``seat``); two or more
-humans on one screen (hot seat), the seat that last said "I am X" on the pass
-screen, and only the public table while the pass screen shows, during a bot's turn
-nobody has claimed, and at game over; ``reveal=True``, the full table.
+The widget is a small anywidget around two plain objects: the seats
+(``_seats_policy.Seats``: who sits where, whose view the board shows, the pass screen,
+when bots move) and the router (``_router.Router``: the page's messages). It keeps the
+traits, the private part below and the bots' timer.
 
 What may be kept: the synced traits outlive the moment (nbclient's ``store_widget_state``
 and JupyterLab's "Save widget state" write them into the notebook), so they hold what
-the board's picture and a replay file hold (``_replay_viewer``): in a hot seat the public
+the board's picture and a replay file hold (``Seats.kept``): in a hot seat the public
 table, always. The hand of the seat at the screen (its board, legal actions and log) goes
 to the page in a custom message, ``{"kind": "private", "id": n, "traits": {...}}``, sent
 after the traits it goes with, which name it (``private_id``: n, or 0 for none); the page
@@ -27,23 +27,25 @@ for no message renders at once (static exports, other hosts).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets as t
 
-from ._board_bots import BoardBots
-from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines, static_text
-from ._board_forms import BoardForms
-from ._board_messages import BrowserMessages
-from ._seating import board_game, bot_kind, check_bots, check_game_options, default_names
-from .bots import BOT_NAMES, make_bot
-from .core.errors import GameError, cut, shown, shown_names
-from .core.game import CardGame
-from .core.session import Session, new_session
+from ._board_bots import bot_choice, fault
+from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines, static_text
+from ._board_forms import board_repr, replay_page, snapshot_forms
+from ._router import Router
+from ._seating import dealt_again, first_deal
+from ._seats_policy import Seats, check_delay
+from .bots import BOT_NAMES
+from .core.errors import GameError, cut, shown
+from .core.session import Session
+from .replay import save_replay
 
 __all__ = ["GameWidget"]
+
 
 class _Checked(t.Any):
     """A trait whose every value, None too, goes to the widget's own validator, so
@@ -52,7 +54,7 @@ class _Checked(t.Any):
     allow_none = False
 
 
-class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
+class GameWidget(anywidget.AnyWidget):
     """A board for ``game``; ``bots`` maps seats to bots (names or objects).
 
     ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of the default game
@@ -98,56 +100,23 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
     """Hot seat: the id of the private part (the hand of the seat at the screen) the page
     shows over these traits; it comes in a message of its own (0: none, the traits are all)."""
 
-    def __init__(
-        self,
-        game: Any = None,
-        seat: int | None = None,
-        bots: dict[int, Any] | None = None,
-        reveal: bool = False,
-        bot_delay: float = 0.6,
-        **game_options: Any,
-    ) -> None:
-        # Every check before anything is built, so a refused call leaves nothing behind.
-        game = board_game(game)
-        if isinstance(game, Session):
-            if game_options:
-                raise GameError(f"pass either a game or game options, not both ({shown_names(game_options, 3)})")
-            specs = check_bots(bots, game.num_players)
-        elif isinstance(game, CardGame):
-            rules = game
-            check_game_options(game_options, "GameWidget", rules)
-            specs = check_bots(bots, None)
-            if game_options.get("rules") is not None:
-                rules = rules.with_options(game_options.pop("rules"))
-            game_options.pop("rules", None)
-            if "players" not in game_options:
-                game_options["players"] = default_names(specs, max(rules.min_players, max(specs, default=0) + 1))
-            game = new_session(rules, **game_options)
-            check_bots(specs, game.num_players)
-        else:
-            raise GameError(f"game must be a game (a core.CardGame such as MyGame()) or a session such as kum.Game, got {cut(type(game).__name__, 60)}")
-        assert isinstance(game, Session)
-        humans = [s for s in range(game.num_players) if s not in specs]
-        if seat is None:
-            seat = humans[0] if humans else 0
-        self._check_seat(seat, game)
-        self._check_reveal(reveal)
-        self._check_delay(bot_delay)
-        self._game = game
-        self._specs = specs
-        self._bots = {s: make_bot(spec, seed=(game.seed or 0) + s) for s, spec in specs.items()}
-        self._kinds = {s: bot_kind(spec) for s, spec in specs.items()}
-        self._pending: asyncio.TimerHandle | None = None
+    def __init__(self, game: Any = None, seat: int | None = None, bots: dict[int, Any] | None = None,
+                 reveal: bool = False, bot_delay: float = 0.6, **game_options: Any) -> None:
+        session, specs = first_deal(game, bots, game_options)  # every check before anything is built
+        check_delay(bot_delay)
+        self._game = session
+        self._seats = Seats(session, specs, seat=seat, reveal=reveal)  # checks seat and reveal, then seats the bots
+        self._router = Router(self, self._seats)
+        self._pending: asyncio.TimerHandle | None = None  # a bot's move on the loop's timer
         self._running_bots = False
         self._closed = False
-        self._at_screen: int | None = None  # hot seat: who said "I am X" since the last pass screen
         self._offered: list[str] = []
         self._private: dict[str, Any] | None = None  # the private part the traits name (never a trait)
         self._private_serial = 0
         self._private_due = False  # to be sent after the traits that name it
-        super().__init__(seat=seat, reveal=reveal, bot_delay=float(bot_delay))
-        self._set_bot_seats()
-        game.on_change(self._on_game_change)
+        super().__init__(seat=self._seats.seat, reveal=reveal, bot_delay=float(bot_delay))
+        self.bot_seats = self._seats.bot_seats()
+        session.on_change(self._on_game_change)
         self.on_msg(self._on_browser_msg)
         self.observe(self._on_display_change, names=["seat", "reveal"])
         self.observe(self._on_step, names=["step"])
@@ -163,7 +132,11 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
 
     @property
     def bots(self) -> dict[int, Any]:
-        return dict(self._bots)
+        return self._seats.bots
+
+    @property
+    def _bots(self) -> dict[int, Any]:  # (the JupyterLab tests read a board's bots from a cell by this name)
+        return self._seats.bots
 
     @property
     def offered(self) -> list[str]:
@@ -177,20 +150,14 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
 
     def ready(self) -> None:
         """Say "I am <the player to act>" on the pass screen, as its button does (hot seat)."""
-        if not self.pass_to:
-            raise GameError("there is no pass screen to confirm")
-        self._at_screen = self._game.current_player
+        self._seats.ready()
         self.error = ""
         self._sync()
 
     def undo(self) -> int:
         """Back to the previous decision of a human seat (bot replies included), in one
         step; return how many actions were taken back (0: no earlier human decision)."""
-        movers, humans = self._game.movers, set(self._humans())
-        if humans:
-            steps = next((k for k in range(1, len(movers) + 1) if movers[-k] in humans), 0)
-        else:
-            steps = min(1, len(movers))
+        steps = self._seats.undo_steps()
         if steps:
             self._cancel_bots()
             self._game.undo(steps)
@@ -199,11 +166,7 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
     def redo(self) -> int:
         """Forward to the next decision of a human seat (or the end of the redo list),
         in one step; return how many actions were redone."""
-        ahead, humans = self._game.redo_movers, set(self._humans())
-        if humans:
-            steps = next((k for k in range(1, len(ahead)) if ahead[k] in humans), len(ahead))
-        else:
-            steps = min(1, len(ahead))
+        steps = self._seats.redo_steps()
         if steps:
             self._cancel_bots()
             self._game.redo(steps)
@@ -213,30 +176,40 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
         """Start over on the same Game object (so every board on it follows). ``bots``
         replaces the bots (a seat named after its old bot takes the new bot's name);
         the game options default to this game's players and rules."""
-        rules = self._game.game
-        check_game_options(game_options, "new_game", rules)
-        if "rules" in game_options:
-            rules = self._new_rules(rules, game_options.pop("rules"))
-        if "players" in game_options:
-            fresh = new_session(rules, seed=seed, **game_options)  # the players, seed and rules are checked first
-            specs = check_bots(self._specs if bots is None else bots, fresh.num_players)
-        else:
-            names = list(self._game.players)
-            specs = check_bots(self._specs if bots is None else bots, len(names))
-            if bots is not None:  # seats still named as the old bots were take the new bots' names
-                old, new = default_names(self._specs, len(names)), default_names(specs, len(names))
-                names = [new[s] if names[s] == old[s] else names[s] for s in range(len(names))]
-            fresh = new_session(rules, names, seed=seed, **game_options)
+        fresh, specs = dealt_again(self._game, self._seats.specs, seed, bots, game_options)  # all checked first
         if bots is not None:
-            self._specs = specs
-            self._bots = {s: make_bot(spec, seed=(fresh.seed or 0) + s) for s, spec in specs.items()}
-            self._kinds = {s: bot_kind(spec) for s, spec in specs.items()}
+            self._seats.seat_bots(specs, seed=fresh.seed)
         self._cancel_bots()
-        self._at_screen = None
+        self._seats.start_over()
         with self.hold_sync():
             self.error = ""
-            self._set_bot_seats()
+            self.bot_seats = self._seats.bot_seats()
             self._game.load(fresh)
+
+    def run_bots(self, max_moves: int = 10_000) -> int:
+        """Let bot seats move now, synchronously, until a human is to move (a redo list
+        is given up, as by any new move); return how many moves they made. A move the
+        game refuses stops them (the board says why)."""
+        if type(max_moves) is not int or max_moves < 0:
+            raise GameError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
+        self._cancel_bots()
+        moves = 0
+        self._running_bots = True
+        try:
+            while moves < max_moves and self._bot_to_move():
+                if not self._bot_step():
+                    break
+                moves += 1
+        finally:
+            self._running_bots = False
+        return moves
+
+    def save_replay(self, path: Any, *, title: str | None = None) -> Path:
+        """Save the game as one HTML file that replays it offline (``kum.save_replay``),
+        drawn as this board draws it: one human's seat, the public table for a hot seat,
+        the full table with ``reveal``. The board's "Save replay" button saves the same."""
+        viewer = self._seats.kept()
+        return save_replay(self._game, path, seat=viewer.seat, public=viewer.kind == "public", title=title)
 
     def close(self) -> None:
         """Close the board: it stops following the game and its bots stop; the board, its
@@ -248,56 +221,22 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
             self.layout.close()  # the board's own Layout widget, which ipywidgets would keep open for ever
         super().close()
 
-    # -- validation of what the kernel side sets -------------------------------------
-
-    @staticmethod
-    def _check_seat(seat: Any, game: Session) -> None:
-        if type(seat) is not int or not 0 <= seat < game.num_players:
-            raise GameError(f"seat must be 0..{game.num_players - 1}, got {shown(seat)}")
-
-    @staticmethod
-    def _check_reveal(reveal: Any) -> None:
-        if type(reveal) is not bool:
-            raise GameError(f"reveal must be True or False, got {shown(reveal)}")
-
-    @staticmethod
-    def _check_delay(delay: Any) -> None:
-        # compared as it is (NaN compares false): float() of a huge whole number overflows
-        if type(delay) not in (int, float) or not 0 <= delay <= 60:
-            raise GameError(f"bot_delay must be a number of seconds from 0 to 60, got {shown(delay)}")
-
-    @staticmethod
-    def _new_rules(game: CardGame, changes: Any) -> CardGame:
-        """``game`` with the rule changes ``new_game(rules=...)`` was given: a mapping of
-        option names to values, the game's rules object (``kum.Rules``, ``kum.CourtRules``)
-        or None (the rules as they are)."""
-        if changes is None:
-            return game.with_options({})
-        if callable(getattr(changes, "options", None)) and not isinstance(changes, Mapping):
-            changes = changes.options()  # a game's rules object (kum.CourtRules): its options
-        elif not isinstance(changes, Mapping) and not callable(getattr(changes, "to_dict", None)):
-            raise GameError(f"new_game: rules must map rule options to values (or be the game's rules object), got {shown(changes)}")
-        try:
-            return game.with_options(changes)
-        except GameError:
-            raise
-        except Exception as exc:  # a game's own with_options or __init__ refusing them its own way
-            raise GameError(f"new_game: the rules {shown(changes)} were refused ({type(exc).__name__}: {cut(str(exc))})") from exc
+    # -- what the kernel side sets: checked by the seats, and the page may set nothing ----
 
     @t.validate("seat")
     def _valid_seat(self, proposal: Any) -> int:
-        self._check_seat(proposal["value"], self._game)
+        self._seats.seat = proposal["value"]  # checked there: the seats decide whose view shows
         return int(proposal["value"])
-
-    @t.validate("bot_delay")
-    def _valid_delay(self, proposal: Any) -> float:
-        self._check_delay(proposal["value"])
-        return float(proposal["value"])
 
     @t.validate("reveal")
     def _valid_reveal(self, proposal: Any) -> bool:
-        self._check_reveal(proposal["value"])
+        self._seats.reveal = proposal["value"]  # checked there
         return bool(proposal["value"])
+
+    @t.validate("bot_delay")
+    def _valid_delay(self, proposal: Any) -> float:
+        check_delay(proposal["value"])
+        return float(proposal["value"])
 
     @t.validate("step")
     def _valid_step(self, proposal: Any) -> int:
@@ -317,45 +256,29 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
         if known:
             self.send_state(known)  # a plain update: the page takes the kernel's values back
 
+    def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
+        """A message from the page: routed (``_router``), and always answered."""
+        with self.hold_sync():  # one update per click, whatever it changes
+            reply = self._router.route(content)
+            if reply.error is not None:
+                self.error = reply.error
+            if reply.broke:
+                self._sync_quietly()  # whatever half-happened, the board shows the kernel's state
+            if reply.resend_private:
+                self._private_due = True
+        self._send_private()  # (hold_sync sent it, unless nothing at all changed)
+        self.send(reply.answer(self.state_id))
+
     # -- syncing ---------------------------------------------------------------------
-
-    def _humans(self) -> list[int]:
-        return [s for s in range(self._game.num_players) if s not in self._bots]
-
-    def _viewer(self) -> tuple[Viewer, str]:
-        """Whom the board is drawn for now, and whom to pass it to (hot seat)."""
-        game, humans = self._game, self._humans()
-        if self.reveal:
-            return Viewer("full"), ""
-        if len(humans) < 2:
-            return Viewer("seat", self.seat), ""
-        cur = game.current_player
-        if game.is_over:
-            self._at_screen = None  # everyone gathers round: the public table
-            return Viewer("public"), ""
-        if cur in humans and self._at_screen != cur:
-            self._at_screen = None  # whoever is at the screen now, nobody has said who
-            return Viewer("public"), game.players[cur]
-        if self._at_screen is None:
-            return Viewer("public"), ""
-        return Viewer("seat", self._at_screen), ""
 
     def _sync(self) -> None:
         game = self._game
-        viewer, pass_to = self._viewer()
-        cur = game.current_player
-        may_act = (
-            not game.is_over and cur not in self._bots and not pass_to
-            and (viewer.kind == "full" or viewer.seat == cur)
-        )
-        actions = game.legal_action_ids() if may_act else []
-        self._offered = [game.action_text(a) for a in actions]
-        status = self._status(pass_to)
-        drawn = self._drawn(viewer, status, actions)
-        kept = self._replay_viewer()  # whom the traits may be drawn for: a save keeps them
+        screen = self._seats.screen(thinking=self._pending is not None)
+        self._offered = [game.action_text(a) for a in screen.actions]
+        drawn = self._drawn(screen.viewer, screen.status, screen.actions)
         private = None
-        if (kept.kind, kept.seat) != (viewer.kind, viewer.seat):  # a hot seat's seat at the screen
-            private, drawn = drawn, self._drawn(kept, status, [])
+        if screen.kept != screen.viewer:  # a hot seat's seat at the screen
+            private, drawn = drawn, self._drawn(screen.kept, screen.status, [])  # the traits: what a save may keep
         with self.hold_sync():
             self.max_step = game.move_number + game.redo_count
             self.step = game.move_number  # after max_step, which bounds it
@@ -363,7 +286,7 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
             self.board = drawn["board"]
             self.legal = drawn["legal"]
             self.log_lines = drawn["log_lines"]
-            self.pass_to = pass_to
+            self.pass_to = screen.pass_to
             self.state_id = game.state_id
             if private != self._private:
                 self._private = private
@@ -373,10 +296,16 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
 
     def _drawn(self, viewer: Viewer, status: str | None, actions: list[int]) -> dict[str, Any]:
         """The traits that draw the board for ``viewer``: its board, legal actions, log, last move."""
-        game = self._game
-        board = board_payload(game, viewer, bots=self._bots, status=status)
+        game, bots = self._game, self._seats.bots
+        board = board_payload(game, viewer, bots=bots, status=status)
         return {"board": board, "legal": {"actions": legal_payload(game, actions)},
-                "log_lines": log_lines(game, viewer), "last_move": last_move(game, self._bots, board)}
+                "log_lines": log_lines(game, viewer), "last_move": last_move(game, bots, board)}
+
+    def _sync_quietly(self) -> None:
+        try:
+            self._sync()
+        except Exception:  # a board that cannot be drawn: the error already says what failed
+            pass
 
     def send_state(self, key: Any = None) -> None:
         """ipywidgets' sending of the traits (at the end of every ``hold_sync``); then the
@@ -388,24 +317,6 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
         if self._private_due and getattr(self, "comm", None) is not None and not self._holding_sync:
             self._private_due = False
             self.send({"kind": "private", "id": self.private_id, "traits": self._private})
-
-    def _status(self, pass_to: str) -> str | None:
-        """The board's status line when the widget knows better than the game."""
-        game = self._game
-        if game.is_over:
-            return None
-        name = game.players[game.current_player]
-        if pass_to:
-            return f"Pass the board to {pass_to}."
-        if game.current_player in self._bots:
-            if game.can_redo:
-                return f"{name} waits: you are replaying (step {game.move_number} of {game.move_number + game.redo_count}). Redo to go on."
-            if self._pending is not None:
-                return f"{name} is thinking…"
-        return None
-
-    def _set_bot_seats(self) -> None:
-        self.bot_seats = {str(s): {"name": bot_label(b), "kind": self._kinds[s]} for s, b in self._bots.items()}
 
     def _on_display_change(self, change: Any) -> None:
         self._sync()
@@ -427,3 +338,69 @@ class GameWidget(BoardForms, BrowserMessages, BoardBots, anywidget.AnyWidget):
         except Exception as exc:  # the game has changed: say so on the board, never split silently
             self.error = f"the board could not follow the game ({type(exc).__name__}: {cut(str(exc))}); run a cell to refresh"
             raise
+
+    # -- bots: at once, or on the event loop's timer after bot_delay ---------------------
+
+    def _bot_to_move(self) -> bool:
+        return not self._closed and self._seats.bot_to_move()
+
+    def _cancel_bots(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        self.thinking = False
+
+    def _schedule_bots(self) -> None:
+        if self._pending is not None or self._running_bots or self._seats.bots_wait() or not self._bot_to_move():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None  # no event loop (a script or a test): bots move at once
+        if loop is None or self.bot_delay == 0:
+            self.run_bots()
+            return
+        self._pending = loop.call_later(self.bot_delay, self._bot_step)
+        self.thinking = True
+        self._sync()  # the status says who is thinking
+
+    def _bot_step(self) -> bool:
+        """One bot move (the loop's timer calls it, and ``run_bots``); False when none was
+        made. Nothing escapes: on the timer an exception would only reach the loop's log,
+        leaving a board that says the bot is thinking and offers nothing."""
+        self._pending = None
+        self.thinking = False
+        if not self._bot_to_move():
+            return False
+        game = self._game
+        name = game.players[game.current_player]  # the seat's name: checked text (a bot's own name may be anything)
+        try:
+            action, failed = bot_choice(game, self._seats.bots[game.current_player])
+            if failed:
+                self.error = failed
+            game.apply(action)  # listeners re-sync and schedule the next step
+        except Exception as exc:  # the game refused the move (a bug in the game): the position is as it was
+            with self.hold_sync():
+                self.error = f"{name} could not move ({fault(exc)}); the game is as it was: Undo, or start a New game"
+                self._sync_quietly()
+            return False
+        return True
+
+    # -- the forms that outlive the kernel (a picture, the text board, a replay file) ------
+
+    def _replay_page(self) -> str:
+        """The "Save replay" button's file (the tests compare it byte for byte)."""
+        return replay_page(self._game, self._seats.kept(), self._seats.bots)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The live board, and for viewers without a kernel the board as it is now, drawn
+        for whom a replay file would be (``Seats.kept``): in a hot seat the public table,
+        never a hand that only the player at the screen may see."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle  # the metadata too: Colab needs it
+        return {**data, **snapshot_forms(self._game, self._seats.kept(), self._seats.bots, self.state_id)}, metadata
+
+    def __repr__(self) -> str:
+        return board_repr(self._game, self._seats.bots, self.state_id)

@@ -88,7 +88,7 @@ def test_bots_know_no_game_and_nothing_above_them() -> None:
 
 
 def test_the_widget_knows_no_game() -> None:
-    for module in ("kum_widget.widget", "kum_widget._board_data", "kum_widget._seating"):
+    for module in ("kum_widget.widget", "kum_widget._board_data", "kum_widget._seating", "kum_widget._router", "kum_widget._seats_policy"):
         for target, _ in imports(MODULES[module]):
             if target.startswith("kum_widget"):
                 assert layer(ours(target) or target) in ("core", "bots", "shell"), f"{module} imports {target}"

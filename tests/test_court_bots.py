@@ -120,17 +120,22 @@ def test_a_tie_between_two_spaces_names_both() -> None:
     assert len(best) > 1 and best == sorted(best) and all(BUY <= a < BUY + SPACES for a in best), best
 
 
-def test_a_court_that_writes_its_own_heuristic_gets_the_plain_best_actions_back() -> None:
+def test_a_court_that_writes_its_own_heuristic_takes_the_plain_best_actions_back() -> None:
+    def passing(self: Any, s: Any, actions: list[int]) -> list[float]:
+        return [float(a == PASS) for a in actions]
+
+    stale = type("Stale", (CourtOfTheThreeClans,), {"heuristic": passing})  # the court's own best_actions: inherited
+    assert "best actions agree" in core.check_game(stale(), games=3).failures
+
     class Mine(CourtOfTheThreeClans):
-        def heuristic(self, s: Any, actions: list[int]) -> list[float]:
-            return [float(a == PASS) for a in actions]
+        heuristic = passing
+        best_actions = core.CardGame.best_actions  # (GAMES.md: write both, or take the plain one back)
 
     game = Mine()
     s = game.setup(1, random.Random(1))
     while s.phase == "setup":
         game.apply(s, game.legal_actions(s)[0])
     legal = game.legal_actions(s)
-    assert type(game).best_actions is core.CardGame.best_actions
     assert game.best_actions(s, legal) == [PASS]  # its own heuristic's favourite, not the court's
     assert core.check_game(game, games=3).ok
 

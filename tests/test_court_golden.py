@@ -1,37 +1,28 @@
-"""Golden playthrough of Court of the Three Clans: one seeded game, played by a fixed
-policy, compared to a checked-in transcript character for character.
+"""Court of the Three Clans' golden game (tests/golden/court_seed_2028.txt), read for its
+rules: the score's parts checked by hand, and the frozen card table it is played on.
 
-The transcript is: the game record, then every action with the events it caused, then
-the final table (``str(game)``) and the score's parts. The game is played on a FROZEN
-copy of the card table, ``tests/golden/court_table_v1.csv`` (the standard table as
-COURT.md documents it), so that re-tuning ``court_cards.csv`` does not move it; a change
-to the rules, the text forms or the seeded shuffle shows up here as a diff. The test reads
-the table from its path relative to the repository root (the tests run from the root); the
-record carries the table as its CSV text, never the path, so the pinned record replays on
-the frozen cards in any checkout.
-
-If a change is intended, regenerate the file and review its diff:
-
-    KUM_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_court_golden.py
-
-(the regenerating run writes the file, warns, and then compares as usual).
+The game is played on a FROZEN copy of the card table, ``tests/golden/court_table_v1.csv``
+(the standard table as COURT.md documents it), so that re-tuning ``court_cards.csv`` does
+not move it. The record carries the table as its CSV text, never the path, so the pinned
+record replays on the frozen cards in any checkout. That the game matches its transcript
+character for character, and that the pinned record replays to it, is
+tests/test_conformance.py's (every game has a golden file: ``_golden_helpers.GOLDENS``).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _golden_helpers import check_transcript
+from _golden_helpers import GOLDENS, court_choose
+from _golden_helpers import steps as golden_steps
 
 import kum_widget as kum
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "court_seed_2028.txt"
 TABLE = "tests/golden/court_table_v1.csv"  # relative to ROOT: see the docstring
-SEED, POLICY_SEED = 2028, 7
+COURT = next(g for g in GOLDENS if g.file == "court_seed_2028.txt")
 
 
 @pytest.fixture(autouse=True)
@@ -40,53 +31,13 @@ def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def choose(game: kum.Court, rng: random.Random) -> str:
-    """The policy: fight whenever a fight can be declared; else buy (6 times in 10) or any action."""
-    legal = game.legal_actions()
-    fights = [t for t in legal if t.startswith("fight")]
-    if fights:
-        return fights[0]
-    buys = [t for t in legal if t.startswith("buy")]
-    if buys and rng.random() < 0.6:
-        return rng.choice(buys)
-    return rng.choice(legal)
-
-
-def play_golden_game() -> tuple[kum.Court, list[tuple[str, list[str]]]]:
-    game = kum.Court(seed=SEED, rules=kum.CourtRules(table=TABLE, ranks=(25, 40, 60)))  # frozen: tuning the defaults must not move the golden game
-    rng = random.Random(POLICY_SEED)
-    steps: list[tuple[str, list[str]]] = []
-    while not game.is_over:
-        assert len(steps) < 500
-        text = choose(game, rng)
-        steps.append((text, game.apply(text)))
-    return game, steps
-
-
-def transcript() -> str:
-    game, steps = play_golden_game()
-    lines = ["# Court of the Three Clans golden playthrough",
-             f"# seed {SEED}, table {TABLE}, policy test_court_golden.choose with random.Random({POLICY_SEED})",
-             "", "## Record", ""]
-    lines += game.record().rstrip("\n").splitlines()
-    lines += ["", "## Actions and events", ""]
-    for i, (text, events) in enumerate(steps, start=1):
-        lines.append(f"{i:3d}. {text}")
-        lines += [f"       {game.describe(e)}" for e in events]
-    lines += ["", "## Final table", ""]
-    lines += str(game).splitlines()
-    lines += ["", "## Score", ""]
-    lines += [f"{part}: {value}" for part, value in game.score_breakdown().items()]
-    lines += [f"score: {game.scores()[0]:g}", f"rank: {game.rank()}"]
-    return "\n".join(lines) + "\n"
-
-
-def test_golden_playthrough_matches_the_checked_in_transcript() -> None:
-    check_transcript(transcript(), GOLDEN)
+choose = court_choose  # the policy the golden file's header names: fight when a fight can be declared, else buy 6 times in 10
 
 
 def test_golden_game_hand_checked_facts() -> None:
-    game, steps = play_golden_game()
+    game = COURT.play()
+    assert isinstance(game, kum.Court)
+    steps = golden_steps(game)
     parts = game.score_breakdown()
     assert game.is_over and game.scores() == [float(sum(parts.values()))] == [33.0]
     assert parts == {"defeated": 25, "court": 9, "powers": 7, "cp": 0, "captured": -8, "row_princes": 0}
@@ -101,16 +52,6 @@ def test_golden_game_hand_checked_facts() -> None:
     frozen = Path(TABLE).read_text(encoding="utf-8")
     assert game.rules.options()["table"] == frozen and game.to_dict()["options"]["table"] == frozen  # the text, not the path
     assert game.rules.table == kum.court.CardTable.from_csv(TABLE) and game.table[0].label == "sun minister 3"
-
-
-def test_golden_game_replays_from_its_record_and_dict() -> None:
-    game, _steps = play_golden_game()
-    assert kum.Court.from_record(game.record()) == game
-    assert kum.Court.from_dict(game.to_dict()) == game
-    expected = GOLDEN.read_text(encoding="utf-8")
-    record = expected.split("## Record\n\n", 1)[1].split("\n\n## Actions", 1)[0] + "\n"
-    replayed = kum.Court.from_record(record)  # the record pinned in the file replays to the same game
-    assert replayed == game and str(replayed) in expected and replayed.record() == record
 
 
 def test_the_frozen_table_is_the_table_court_md_documents() -> None:

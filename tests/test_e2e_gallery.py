@@ -42,14 +42,14 @@ board'''
 NOTEBOOKS = {
     "four": [SETUP + "\nfrom connect_four import ConnectFour",
              "board = kum.GameWidget(ConnectFour(), reveal=True, bot_delay=0)  # both seats at one screen\nboard",
-             'print("KUM-GAME", board.game.is_over, board.game.scores(), board.game.history)'],
+             'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
     "workers": [SETUP + "\nfrom workers import Woodcutters",
                 'board = kum.GameWidget(Woodcutters(), bots={1: "greedy"}, seed=3, bot_delay=0.02)\nboard',
-                'print("KUM-GAME", board.game.is_over, board.game.scores(), board.game.history)'],
+                'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
     "undercut": [SETUP + "\nfrom undercut import Undercut",
                  'board = kum.GameWidget(Undercut(), players=["Ada", "Bo"], bots={1: "random"}, seed=1, bot_delay=2.5)\nboard',
-                 'print("KUM-GAME", board.game.is_over, board.game.scores(), board.game.history)'],
-    "menu": [SETUP, COIN, 'print("KUM-GAME", board.game.is_over, board.game.scores(), board.game.history)'],
+                 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
+    "menu": [SETUP, COIN, 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
 }
 
 

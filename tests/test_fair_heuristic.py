@@ -96,18 +96,23 @@ def test_a_greedy_subclass_that_decides_for_itself_is_asked() -> None:
     assert bot_move(g, Last(0)) == g.legal_actions()[-1]
 
 
-def test_a_subclass_that_writes_its_own_heuristic_is_not_fair_until_it_says_so() -> None:
+def test_a_subclass_that_writes_its_own_heuristic_keeps_fair_heuristic_and_the_checker_tests_it() -> None:
     class Mine(Bust):
+        name = "mine-bust"
+
         def heuristic(self, s: Any, actions: list[int]) -> list[float]:
             return [0.0] * len(actions)
 
+    class Peeks(Bust):  # inherits Bust's fair_heuristic = True, with a heuristic that reads a hidden hand
+        name = "peeks-bust"
+        heuristic = Peeking.heuristic
+
     class Said(Mine):
-        fair_heuristic = True
+        fair_heuristic = False
 
-    class Inherits(Said):
-        pass
-
-    assert Bust.fair_heuristic and not Mine.fair_heuristic and Said.fair_heuristic and Inherits.fair_heuristic
+    assert Mine.fair_heuristic and Peeks.fair_heuristic and not Said.fair_heuristic
+    assert "heuristic reads only the view" not in check_game(Mine(), games=2).failures
+    assert "cannot see" in check_game(Peeks(), games=4).failures["heuristic reads only the view"]
 
 
 @pytest.mark.parametrize("bad", [5, "abc", [1.5], [-1], [10**6], [None], {"a": 1}, ["play 7"], [[1]], ({2},)])

@@ -21,7 +21,7 @@ import kum_widget as kum
 from kum_widget.bots import ISMCTSBot
 from kum_widget.bots.base import bot_move
 from kum_widget.bots.common import game_of_view
-from kum_widget.games.court.rules import CourtOfTheThreeClans
+from kum_widget.games.court.card_game import CourtOfTheThreeClans
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "KUM_WIDGET_TEST_SEARCH"  # in the searching process's environment: every process it starts inherits it

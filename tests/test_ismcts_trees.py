@@ -13,7 +13,7 @@ import kum_widget as kum
 from kum_widget.bots import ISMCTSBot
 from kum_widget.bots.common import game_of_view
 from kum_widget.core.errors import GameError
-from kum_widget.games.court.rules import CourtOfTheThreeClans
+from kum_widget.games.court.card_game import CourtOfTheThreeClans
 
 
 def positions(court: bool, count: int) -> list[tuple[Any, Any, int, list[int]]]:
@@ -57,9 +57,10 @@ def test_two_trees_share_the_budget_and_differ_from_one() -> None:
 
 @pytest.mark.parametrize("court", [False, True], ids=["kum", "court"])
 def test_the_games_grow_two_trees_by_default(court: bool) -> None:
-    assert (CourtOfTheThreeClans.search_trees, CourtOfTheThreeClans.search_split) == (2, False)  # summed
-    assert (kum.KingsUnderMountains.search_trees, kum.KingsUnderMountains.search_split) == (2, True)  # split
-    assert (kum.core.CardGame.search_trees, kum.core.CardGame.search_split) == (1, False)
+    court_settings, kum_settings = ISMCTSBot().settings(CourtOfTheThreeClans()), ISMCTSBot().settings(kum.KingsUnderMountains())
+    assert (court_settings["trees"], court_settings["split"]) == (2, False)  # summed
+    assert (kum_settings["trees"], kum_settings["split"]) == (2, True)  # split
+    assert (ISMCTSBot.defaults["trees"], ISMCTSBot.defaults["split"]) == (1, False)
     game, view, seat, legal = next(p for p in positions(court, 4) if len(p[3]) >= 4)
     bot = ISMCTSBot(seed=1)
     bot.decide(game, view, seat, legal)
@@ -77,9 +78,9 @@ def test_a_bad_search_trees_on_a_game_is_refused_by_name() -> None:
     _, view, seat, legal = positions(False, 1)[0]
 
     class Odd(kum.KingsUnderMountains):
-        search_trees = 0
+        search_hints = {**kum.KingsUnderMountains.search_hints, "trees": 0}
 
-    with pytest.raises(GameError, match=r"Odd\.search_trees"):
+    with pytest.raises(GameError, match=r"Odd\.search_hints\['trees'\]"):
         ISMCTSBot(seed=1).decide(Odd(), view, seat, legal)
 
 
@@ -196,8 +197,8 @@ def test_a_bad_split_is_refused(value: Any) -> None:
         with pytest.raises(GameError, match="split"):
             ISMCTSBot(split=value)
     _, view, seat, legal = positions(False, 1)[0]
-    Odd = type("Odd", (kum.KingsUnderMountains,), {"search_split": value if value is not None else "no"})
-    with pytest.raises(GameError, match=r"Odd\.search_split"):
+    Odd = type("Odd", (kum.KingsUnderMountains,), {"search_hints": {"split": value if value is not None else "no"}})
+    with pytest.raises(GameError, match=r"Odd\.search_hints\['split'\]"):
         ISMCTSBot(seed=1, trees=2).decide(Odd(), view, seat, legal)
 
 

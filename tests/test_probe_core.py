@@ -215,7 +215,7 @@ def test_a_card_id_out_of_range_is_named_before_it_is_written_out(call: Any) -> 
 @pytest.mark.parametrize("seed", ["1" * 40, str(2**64)])
 def test_a_record_s_seed_is_in_the_range_game_takes(seed: str) -> None:
     record = re.sub(r'\[Seed "\d+"\]', f'[Seed "{seed}"]', kum.Game(seed=1).record())
-    with pytest.raises(kum.KumError, match=r"seed: expected a whole number 0\.\.2\*\*64-1"):
+    with pytest.raises(kum.KumError, match=r"seed must be a whole number 0\.\.2\*\*64-1"):
         kum.Game.from_record(record)
     assert kum.Game.from_record(record.replace(seed, str(2**64 - 1))).seed == 2**64 - 1
 
@@ -223,7 +223,7 @@ def test_a_record_s_seed_is_in_the_range_game_takes(seed: str) -> None:
 def test_a_saved_game_s_seed_is_in_the_range_game_takes() -> None:
     data = kum.Game(seed=1).to_dict()
     data["seed"] = 10**40
-    with pytest.raises(kum.KumError, match=r"seed: expected a whole number 0\.\.2\*\*64-1"):
+    with pytest.raises(kum.KumError, match=r"seed must be a whole number 0\.\.2\*\*64-1"):
         kum.Game.from_dict(data)  # it said the position did not match
 
 

@@ -19,6 +19,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +189,43 @@ def test_the_limit_applies_on_dask(dask_client: Any, deadline: Callable[[float],
                              max_actions=30, unfinished="skip")
     pd.testing.assert_frame_equal(here, there)
     assert here.attrs["unfinished"] == there.attrs["unfinished"]
+
+
+class CancelsOnce(Executor):
+    """An executor whose first task comes back cancelled though nobody cancelled it, as a
+    dask task does when an earlier run cancelled a task of the same key."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        fut: Future[Any] = Future()
+        if self.submitted == 1:
+            fut.cancel()
+        else:
+            fut.set_result(fn(*args, **kwargs))
+        return fut
+
+
+def test_a_chunk_that_comes_back_cancelled_is_played_again() -> None:
+    pool = CancelsOnce()
+    df = kum.simulate(6, game="bust", bots="random", seed=4, executor=pool, chunksize=2, progress=False)
+    assert list(df["game"]) == list(range(6)) and pool.submitted == 4  # 3 chunks, the first twice
+    pd.testing.assert_frame_equal(df, kum.simulate(6, game="bust", bots="random", seed=4, progress=False))
+
+
+def test_a_dask_client_runs_the_same_simulation_twice(dask_client: Any, deadline: Callable[[float], None]) -> None:
+    """Dask names a pure task by its arguments: the lab submits impure tasks, so a second
+    identical run never meets the first run's (cancelled) tasks."""
+    deadline(60)
+    for _ in range(2):
+        with pytest.raises(GameError):
+            kum.simulate(3, game=Endless(), bots="random", seed=2, executor=dask_client, chunksize=1, progress=False,
+                         max_actions=30)
+    first = kum.simulate(4, game="bust", bots="random", seed=1, executor=dask_client, chunksize=1, progress=False)
+    again = kum.simulate(4, game="bust", bots="random", seed=1, executor=dask_client, chunksize=1, progress=False)
+    pd.testing.assert_frame_equal(first, again)
 
 
 def test_unfinished_skip_leaves_those_games_out_and_names_them(deadline: Callable[[float], None]) -> None:

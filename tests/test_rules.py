@@ -450,7 +450,7 @@ def test_claimed_mine_ordering_rule_applies() -> None:
 def test_only_the_owner_plays_on_a_claimed_mine() -> None:
     # Bo (to move) has no claimed mine; "claimed 1" names Bo's own, so it is refused.
     g = make([[C("dwarf", 9)], [C("goblin", 3), C("giant", 6)]], claimed=[[_OWN_MINE], []], current=1)
-    assert all(a.claim is None for a in g.legal_actions() if isinstance(a, kum.Play))
+    assert all(a.claim is None for a in g.moves() if isinstance(a, kum.Play))
     msg = refused(g, "play goblin 3 on claimed 1", "no claimed mine")
     assert "only its owner plays on a claimed mine" in msg
 
@@ -518,7 +518,7 @@ def test_overseer_mine_at_size_takes_only_own_race_which_develops_it() -> None:
     g = make([[C("giant", 7), C("orc", 3), orc6], [C("dwarf", 9)]],
              claimed=[[{"mine": _OV_MINE, "stack": [g2, d4]}], []])
     assert g.claimed(0)[0].needs_overseer
-    claim_plays = {g.action_text(a) for a in g.legal_actions() if isinstance(a, kum.Play) and a.claim is not None}
+    claim_plays = {g.action_text(a) for a in g.moves() if isinstance(a, kum.Play) and a.claim is not None}
     assert claim_plays == {f"play orc 6 #{orc6} on claimed 1"}
     refused(g, "play giant 7 on claimed 1", "overseer must be of Ada's own race (orc)")
     refused(g, "play orc 3 on claimed 1", "top card is dwarf 4")  # the ordering rule still holds
@@ -554,14 +554,14 @@ def _stuck_game(**kw: Any) -> kum.Game:
 def test_stuck_player_must_discard_then_draw_from_the_deck() -> None:
     g = _stuck_game()
     assert g.phase == "discard"
-    assert g.legal_actions() == [kum.Discard(C("dwarf", 4)), kum.Discard(C("goblin", 3))]
+    assert g.moves() == [kum.Discard(C("dwarf", 4)), kum.Discard(C("goblin", 3))]
     refused(g, "draw deck", "no legal play", "stuck rule")
     events = g.apply("discard goblin 3")
     assert events == [kum.Discarded(0, C("goblin", 3))]
     assert camp_ids(g, GOBLIN)[-1] == C("goblin", 3)
     assert hand_ids(g, 0) == [C("dwarf", 4)]
     assert g.phase == "draw"
-    assert g.legal_actions() == [kum.Draw()]  # not the Camp, though the orc pile is not empty
+    assert g.moves() == [kum.Draw()]  # not the Camp, though the orc pile is not empty
     refused(g, "draw camp orc", "must draw from the deck")
     refused(g, "draw camp goblin", "must draw from the deck")
     events = g.apply("draw deck")
@@ -575,14 +575,14 @@ def test_stuck_player_must_discard_then_draw_from_the_deck() -> None:
 def test_stuck_variant_draw_keeps_every_card_and_draws_from_the_deck() -> None:
     g = _stuck_game(rules=kum.Rules(stuck="draw"))
     assert g.phase == "draw"
-    assert g.legal_actions() == [kum.Draw()]
+    assert g.moves() == [kum.Draw()]
     refused(g, "draw camp orc", "must draw from the deck")
     refused(g, "discard goblin 3")
     events = g.apply("draw deck")
     assert events == [kum.Drew(0, C("giant", 2), None), kum.Stuck(1, "draw")]
     assert hand_ids(g, 0) == [C("goblin", 3), C("dwarf", 4), C("giant", 2)]  # hand grew by one
     assert g.current_player == 1 and g.phase == "draw"
-    assert g.legal_actions() == [kum.Draw()]
+    assert g.moves() == [kum.Draw()]
 
 
 def test_player_who_can_play_may_not_discard() -> None:
@@ -637,7 +637,7 @@ def test_end_variant_finish_round_continues_until_the_round_completes() -> None:
     assert events == [kum.Drew(0, last, None)]  # seat 1 still gets its turn
     assert not g.is_over and g.current_player == 1 and g.phase == "play" and g.deck_size == 0
     g.apply("play dwarf 9 on mine 1")
-    legal = g.legal_actions()
+    legal = g.moves()
     assert kum.Draw() not in legal
     assert legal and all(isinstance(a, kum.Draw) and a.race is not None for a in legal)
     refused(g, "draw deck", "the deck is empty")
@@ -665,7 +665,7 @@ def test_end_variant_finish_round_after_a_refill_empties_the_deck() -> None:
     events = g.apply("play orc 5 on mine 1")
     assert events[-1] == kum.Refilled(0, last)
     assert not g.is_over and g.phase == "draw" and g.deck_size == 0
-    assert kum.Draw() not in g.legal_actions()
+    assert kum.Draw() not in g.moves()
     g.apply("draw camp goblin")
     assert g.current_player == 1 and not g.is_over
 
@@ -680,7 +680,7 @@ def test_end_variant_finish_round_claim_on_empty_deck_leaves_the_slot_empty() ->
         kum.Claimed(1, _CLAIM_MINE, 0, 1, 1, "king", (C("goblin", 2), C("dwarf", 5))),
     ]
     assert g.mines[0].card is None and g.phase == "draw"
-    assert all(isinstance(a, kum.Draw) and a.race is not None for a in g.legal_actions())
+    assert all(isinstance(a, kum.Draw) and a.race is not None for a in g.moves())
     events = g.apply("draw camp dwarf")
     assert events[0] == kum.Drew(1, C("dwarf", 5), 1)
     assert events[-1] == kum.GameOver(scores=(0, -3), winners=(0,))
@@ -1019,7 +1019,7 @@ def test_empty_mine_slot_takes_no_play() -> None:
     g = make([[C("goblin", 3)], [C("dwarf", 9)]], [None], deck=[], exact_deck=True,
              rules=kum.Rules(end="finish_round"))
     assert g.mines[0].card is None
-    assert all(a.slot != 0 for a in g.legal_actions() if isinstance(a, kum.Play))
+    assert all(a.slot != 0 for a in g.moves() if isinstance(a, kum.Play))
     refused(g, "play goblin 3 on mine 1", "mine 1 is empty")
 
 

@@ -385,7 +385,7 @@ def test_is_legal_and_the_action_table_agree_with_the_plain_functions(players: i
         assert {a for a in range(limit) if is_legal(s, a)} == legal
         table = action_table(s.n, s.m)
         assert [table[a] for a in sorted(legal)] == [action_from_id(a, s.n, s.m) for a in sorted(legal)]
-        for a in g.legal_actions():  # the shared objects resolve by identity; equal copies as before
+        for a in g.moves():  # the shared objects resolve by identity; equal copies as before
             assert g.action_id(a) == table.ids[id(a)][1] == g.action_id(type(a)(**{k: getattr(a, k) for k in a.__slots__}))
 
 

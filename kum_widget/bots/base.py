@@ -1,4 +1,4 @@
-"""The bot protocol, the random bot, bots by name, and asking a bot for a move.
+"""The bot protocol (:class:`Bot`), the random bot, bots by name, and asking a bot for a move.
 
 A bot sees exactly what its seat may see. The simple protocol is ``choose(view,
 legal)``: the seat's view and the legal actions, returning one of them. The bots that
@@ -8,33 +8,25 @@ themselves positions consistent with the view through the game's hooks. No bot g
 the session, nor the real position unless the game has perfect information (then
 ``position=`` is a copy: nothing in it is private), so no bot can read hidden cards.
 
-A bot that never reads the view (RandomBot) says so with ``reads_view = False``:
-``bot_move`` then builds none and passes ``view=None`` (a view costs more than a move).
-A subclass that reads the view sets ``reads_view = True`` again.
+Every capability ``bot_move`` asks of a bot is declared on :class:`Bot`, with its
+default. Any object with ``choose`` (or ``decide``) and ``name`` is a bot too:
+:func:`make_bot` (and ``bot_move``) wraps it in a :class:`Bot` that asks it what it has.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
+from .bot import Bot
 
 __all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "BOT_NAMES"]
 
 
-@runtime_checkable
-class Bot(Protocol):
-    """Anything with ``name`` and ``choose(view, legal) -> action`` is a bot."""
-
-    name: str
-
-    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable: ...
-
-
-class RandomBot:
+class RandomBot(Bot):
     """Picks uniformly among the legal actions (seeded: it replays)."""
 
     reads_view = False  # bot_move passes view=None: it is never read
@@ -49,22 +41,68 @@ class RandomBot:
     def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         return legal[self._rng.randrange(len(legal))]
 
+
+class _ObjectBot(Bot):
+    """A bot written as any object with ``choose(view, legal)`` (or ``decide``) and a
+    ``name`` (README, "Bots"): the :class:`Bot` defaults, and what the object has of its own.
+    This is the one place a bot's capabilities are looked up by name."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot  # the object as it was given
+        self._choose = getattr(bot, "choose", None)
+        self._decide = getattr(bot, "decide", None)
+        self._pick = getattr(bot, "pick", None)
+        self.reads_view = bool(getattr(bot, "reads_view", True))
+        self._scores_only = bool(getattr(bot, "scores_only", False)) and callable(self._pick)
+
+    @staticmethod
+    def fits(obj: Any) -> bool:
+        """Is ``obj`` a bot (it has ``choose`` or ``decide``)?"""
+        return callable(getattr(obj, "choose", None)) or callable(getattr(obj, "decide", None))
+
+    @property
+    def name(self) -> str:  # type: ignore[override]  # (read from the object each time: it may rename itself)
+        name = getattr(self.bot, "name", None)
+        return name if isinstance(name, str) and name.strip() else type(self.bot).__name__
+
+    @property
+    def scores_only(self) -> bool:
+        return self._scores_only
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
+        if callable(self._choose):
+            return self._choose(view, legal)  # type: ignore[no-any-return]
+        return super().choose(view, legal)
+
+    def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
+               position: Any = None) -> int | None:
+        if not callable(self._decide):
+            return None
+        if position is None:  # (an object's own decide may take no position: it is passed only when there is one)
+            return self._decide(game, view, seat, legal)  # type: ignore[no-any-return]
+        return self._decide(game, view, seat, legal, position=position)  # type: ignore[no-any-return]
+
+    def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
+        return self._pick(ids, scores)  # type: ignore[misc, no-any-return]
+
     def __repr__(self) -> str:
-        return "RandomBot()"
+        return f"make_bot({self.bot!r})"
 
 
 def make_bot(spec: Any, *, seed: int | None = None) -> Bot:
-    """A bot from a name (``"random"``, ``"greedy"``, ``"ismcts"``) or any object with ``choose``."""
+    """A bot from a name (``"random"``, ``"greedy"``, ``"ismcts"``), a :class:`Bot`, or any
+    object with ``choose`` (or ``decide``): such an object is wrapped in a :class:`Bot`
+    that asks it what it has (its ``name``, ``reads_view``...); ``.bot`` is the object."""
     if isinstance(spec, str):
         key = spec.strip().lower()
         factory = _registry().get(key)
         if factory is None:
             raise GameError(f"unknown bot {shown(spec)}: expected one of {', '.join(BOT_NAMES)} or an object with choose()")
         return factory(seed)
-    if callable(getattr(spec, "choose", None)) or callable(getattr(spec, "decide", None)):
-        if not hasattr(spec, "name"):
-            spec.name = type(spec).__name__
-        return cast(Bot, spec)  # duck-typed: it has choose() (or decide()) and now a name
+    if isinstance(spec, Bot):
+        return spec
+    if _ObjectBot.fits(spec):
+        return _ObjectBot(spec)
     raise GameError(f"a bot is a name ({', '.join(BOT_NAMES)}) or an object with choose(view, legal), got {shown(spec)}")
 
 
@@ -82,32 +120,35 @@ def _registry() -> dict[str, Callable[[int | None], Bot]]:
     }
 
 
-def bot_move(session: Any, bot: Bot) -> Any:
-    """Ask ``bot`` for the move of the seat to act, showing it only that seat's view;
-    return the action as the session hands actions out (``session.legal_actions()``).
+def bot_move(session: Any, bot: Any) -> Any:
+    """Ask ``bot`` (a :class:`Bot`, or any object :func:`make_bot` takes) for the move of
+    the seat to act, showing it only that seat's view; return the action as the session
+    hands actions out (``session.legal_actions()``).
 
     Raises a GameError if the bot answers with something that is not a legal action.
     A bot with ``reads_view = False`` is passed ``view=None`` (no view is built). A bot
     with ``scores_only`` true (the greedy bot) is handed only the heuristic's scores of
     the legal actions, ``bot.pick(ids, scores)``, when the game's heuristic is fair
-    (``CardGame.fair_heuristic``): no view is built and no position dealt.
+    (``CardGame.fair_heuristic``): no view is built and no position dealt. Otherwise its
+    ``decide`` is asked, and when that gives None, its ``choose``.
     """
+    if not isinstance(bot, Bot):
+        bot = make_bot(bot)
     seat = session.current_player
-    pick = getattr(bot, "pick", None)
-    if getattr(bot, "scores_only", False) and callable(pick) and session.game.fair_heuristic:  # the scores are all it reads
+    game = session.game
+    if bot.scores_only and game.fair_heuristic:  # the scores are all it reads
         ids = session.legal_action_ids()
-        aid = pick(ids, session.heuristic_scores() if len(ids) > 1 else None)  # None: every legal id, in that order
+        aid = bot.pick(ids, session.heuristic_scores() if len(ids) > 1 else None)  # None: every legal id, in that order
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)
-    view: Any = session.view(seat) if getattr(bot, "reads_view", True) else None
-    decide = getattr(bot, "decide", None)
-    if callable(decide):
-        ids = session.legal_action_ids()
-        if session.game.perfect_information:  # nothing is hidden: the bot may have the position itself
-            aid = decide(session.game, view, seat, ids, position=session.state)
-        else:
-            aid = decide(session.game, view, seat, ids)
+    view: Any = session.view(seat) if bot.reads_view else None
+    ids = session.legal_action_ids()
+    if game.perfect_information:  # nothing is hidden: the bot may have the position itself
+        aid = bot.decide(game, view, seat, ids, position=session.state)
+    else:
+        aid = bot.decide(game, view, seat, ids)
+    if aid is not None:
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
-from ..core.errors import GameError, shown
+from ..core.errors import GameError
 from ..core.game import CardGame
 from ..core.registry import game_class
 
@@ -18,19 +18,10 @@ def game_of_view(view: dict[str, Any]) -> CardGame:
     name = view.get("game") if isinstance(view, dict) else None
     if not isinstance(name, str):
         raise GameError("this bot needs the game: call it through bot_move(session, bot), or pass a view with a 'game' name")
-    cls = game_class(name)
-    return cls.from_view(view) if hasattr(cls, "from_view") else cls()
+    return game_class(name).from_view(view)
 
 
 def ids_of(game: CardGame, view: dict[str, Any], legal: Sequence[Hashable]) -> list[int]:
-    """The action ids of ``legal`` (ints already, or a game's action objects)."""
-    encode: Callable[[dict[str, Any], Any], int] | None = getattr(game, "encode", None)
-    ids: list[int] = []
-    for a in legal:
-        if type(a) is int:
-            ids.append(a)
-        elif encode is None:
-            raise TypeError(f"{type(game).__name__} has no encode(): its legal actions must be ids, got {shown(a)}")
-        else:
-            ids.append(encode(view, a))
-    return ids
+    """The action ids of ``legal`` (ids already, a session's ``Action`` among them, or a
+    game's own action objects: its ``encode``)."""
+    return [int(a) if isinstance(a, int) and not isinstance(a, bool) else game.encode(view, a) for a in legal]

@@ -15,17 +15,19 @@ The rollout plays the game's heuristic (``CardGame.best_actions``, with a little
 randomness; at random when it has none). With an ``evaluate`` hook it stops after
 ``rollout_depth`` moves and scores the position; without one it plays to the end.
 
-With a ``breadth`` (the game's ``search_breadth``), the root weighs only the moves the
-heuristic scores highest, scored once a decision on one deal (exact for a game whose
-heuristic reads only what the player sees); deeper down every move stays open.
+With a ``breadth``, the root weighs only the moves the heuristic scores highest, scored
+once a decision on one deal (exact for a game whose heuristic reads only what the player
+sees); deeper down every move stays open.
 
-With ``trees`` (the game's ``search_trees``) above 1, independent trees share the budget:
-either each weighs every root move and their roots' visits are summed (root
-parallelisation, Chaslot, Winands and van den Herik, 2008), or (``split``, the game's
-``search_split``) each weighs its share of the root's moves and the best on average of
-their favourites is played. Each tree has its own seed and its own chain of deals. The
+With ``trees`` above 1, independent trees share the budget: either each weighs every root
+move and their roots' visits are summed (root parallelisation, Chaslot, Winands and van
+den Herik, 2008), or (``split``) each weighs its share of the root's moves and the best on
+average of their favourites is played. Each tree has its own seed and its own chain of deals. The
 trees grow one after the other in the bot's own process: a search starts no process and
 leaves Python's garbage collector alone (its settings are the program's, a kernel's).
+
+The bot owns its settings and their defaults (:attr:`ISMCTSBot.defaults`); a game may
+suggest its own (``CardGame.search_hints``), and a setting the bot is given wins.
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ import math
 import random
 import time
 import warnings
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from ..core.errors import GameError, GameFault, shown
 from ..core.game import CardGame
-from .common import game_of_view, ids_of
+from .bot import Bot
 from .tree import Plan, grow, merge, sampler, stats_of
 
 __all__ = ["ISMCTSBot"]
@@ -72,25 +75,24 @@ def _split(value: Any, whose: str) -> bool:
     return value
 
 
-def _budget(game: CardGame, bot: ISMCTSBot) -> tuple[int, float, float, int, int, bool]:
-    """The iterations, the prior's weight, the exploration constant, the root's breadth,
-    the trees and whether they split the root: the bot's, else the game's, checked either
-    way (a bot's attributes and a game's class attributes are anyone's to set)."""
-    name = type(game).__name__
-    return (
-        _iterations(game.search_iterations, f"{name}.search_iterations") if bot.iterations is None else _iterations(bot.iterations, "iterations"),
-        _weight(game.search_prior, f"{name}.search_prior") if bot.prior is None else _weight(bot.prior, "prior"),
-        _weight(game.search_exploration, f"{name}.search_exploration") if bot.exploration is None else _weight(bot.exploration, "exploration"),
-        _breadth(game.search_breadth, f"{name}.search_breadth") if bot.breadth is None else _breadth(bot.breadth, "breadth"),
-        _trees(game.search_trees, f"{name}.search_trees") if bot.trees is None else _trees(bot.trees, "trees"),
-        _split(game.search_split, f"{name}.search_split") if bot.split is None else _split(bot.split, "split"),
-    )
-
-
 def _trees(value: Any, whose: str) -> int:
     if type(value) is not int or not 1 <= value <= _MAX_TREES:
         raise GameError(f"{whose} must be a whole number from 1 to {_MAX_TREES}, got {shown(value)}")
     return value
+
+
+def _depth(value: Any, whose: str) -> int:
+    if type(value) is not int or value < 0:
+        raise GameError(f"{whose} must be a whole number >= 0, got {shown(value)}")
+    return value
+
+
+# Each setting, its check and its default: ISMCTSBot's keyword arguments, and the names of
+# the hints a game may give (CardGame.search_hints).
+_CHECKS = {"iterations": _iterations, "rollout_depth": _depth, "prior": _weight, "exploration": _weight, "breadth": _breadth,
+           "trees": _trees, "split": _split}
+DEFAULTS: Mapping[str, Any] = MappingProxyType({"iterations": 1000, "rollout_depth": 10, "prior": 0.0, "exploration": 0.7,
+                                                "breadth": 0, "trees": 1, "split": False})
 
 
 def _favourites(ids: Sequence[int], scores: Sequence[float], allowed: set[int], breadth: int) -> list[int]:
@@ -102,30 +104,34 @@ def _favourites(ids: Sequence[int], scores: Sequence[float], allowed: set[int], 
     return [ids[i] for i in order[:breadth]]
 
 
-class ISMCTSBot:
-    """``ISMCTSBot(iterations=None, time_limit=None, seed=None)``: ``iterations`` None (the
-    default) takes the game's ``CardGame.search_iterations``; ``time_limit`` in seconds
-    stops early. Deterministic for a seed: the same view gives the same move.
+class ISMCTSBot(Bot):
+    """``ISMCTSBot(iterations=None, time_limit=None, seed=None, **settings)``: the search.
+    Deterministic for a seed: the same view gives the same move.
 
-    ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores the position;
-    None (the default) takes the game's ``CardGame.rollout_depth``. ``exploration``: UCB's
-    constant; None (the default) takes the game's ``CardGame.search_exploration``.
-    ``epsilon``: the share of rollout moves played at random, not by the heuristic.
+    **Its settings.** Each of ``iterations``, ``rollout_depth``, ``prior``,
+    ``exploration``, ``breadth``, ``trees`` and ``split`` is the bot's own: given to the
+    bot, it is used; left None (the default), the bot takes the game's suggestion
+    (``CardGame.search_hints``, under the same name), else its own default
+    (:attr:`defaults`). Either way it is checked, and a bad one is named (a hint by its
+    game: ``Court.search_hints['iterations']``). :meth:`settings` gives the settings the
+    bot searches a game with.
+
+    ``iterations``: the budget of a decision (default 1000); ``time_limit`` in seconds
+    stops early. ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores
+    the position (default 10). ``exploration``: UCB's constant, on the scale of the rewards
+    ([0, 1]; default 0.7): lower spends more of a small budget on the moves that look
+    best. ``epsilon``: the share of rollout moves played at random, not by the heuristic.
     ``prior``: how much the heuristic steers the tree (progressive bias, Chaslot et al.
     2008: ``prior * p / (visits + 1)`` added to UCB, ``p`` the heuristic's score of the
-    move onto [0, 1] at its node; untried moves are tried best first); 0 for none, None
-    (the default) takes the game's ``CardGame.search_prior``. ``breadth``: how many moves
-    the search weighs at its root, the heuristic's favourites (the others are never
-    played); 0 for every move, None (the default) takes the game's
-    ``CardGame.search_breadth``.
+    move onto [0, 1] at its node; untried moves are tried best first); 0 (the default)
+    for none. ``breadth``: how many moves the search weighs at its root, the heuristic's
+    favourites (the others are never played); 0 (the default) for every move.
 
     ``trees``: how many trees share the budget, their roots' visits summed unless they
-    split (root parallelisation); None (the default) takes the game's
-    ``CardGame.search_trees``.
-    ``split``: with ``trees`` above 1, deal the root's moves out to the trees (the
-    heuristic's best to the first, the second best to the second...), each tree weighing
-    its share with its part of the budget, and play the best on average of the trees'
-    most visited moves; None (the default) takes the game's ``CardGame.search_split``.
+    split (root parallelisation; default 1). ``split``: with ``trees`` above 1, deal the
+    root's moves out to the trees (the heuristic's best to the first, the second best to
+    the second...), each tree weighing its share with its part of the budget, and play
+    the best on average of the trees' most visited moves (default False).
     The trees grow one after the other in this process, each with its own seed and its own
     chain of deals. ``parallel`` (None, True or False), from earlier versions, is accepted
     and does nothing (True or False with a ``DeprecationWarning``).
@@ -147,6 +153,9 @@ class ISMCTSBot:
     A search starts no process and never touches Python's garbage collector.
     """
 
+    defaults: ClassVar[Mapping[str, Any]] = DEFAULTS
+    """Each setting's default, for a game that suggests none."""
+
     def __init__(
         self,
         iterations: int | None = None,
@@ -166,8 +175,8 @@ class ISMCTSBot:
             _iterations(iterations, "iterations (or None: the game's)")
         if time_limit is not None and not (type(time_limit) in (int, float) and 0 < time_limit < math.inf):
             raise GameError(f"time_limit must be a number of seconds > 0, got {shown(time_limit)}")
-        if rollout_depth is not None and (type(rollout_depth) is not int or rollout_depth < 0):
-            raise GameError(f"rollout_depth must be a whole number >= 0 or None (the game's), got {shown(rollout_depth)}")
+        if rollout_depth is not None:
+            _depth(rollout_depth, "rollout_depth (or None: the game's)")
         if prior is not None:
             _weight(prior, "prior (or None: the game's)")
         if exploration is not None:
@@ -202,25 +211,43 @@ class ISMCTSBot:
         return (f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, "
                 f"exploration={self.exploration}, breadth={self.breadth}, trees={self.trees}, split={self.split})")
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
-        if len(legal) == 1:
-            return legal[0]
-        game = game_of_view(view)
-        ids = ids_of(game, view, legal)
-        return legal[ids.index(self.decide(game, view, view["seat"], ids))]
+    def settings(self, game: CardGame) -> dict[str, Any]:
+        """The settings this bot searches ``game`` with, by name: each of its own that is
+        not None, else the game's hint, else the default; each checked (a GameError names a
+        bad one, and a hint that is no setting)."""
+        hints, name = game.search_hints, type(game).__name__
+        if not isinstance(hints, Mapping):
+            raise GameError(f"{name}.search_hints must be a mapping of settings to values like {{'iterations': 400}}, got {shown(hints)}")
+        unknown = [k for k in hints if k not in _CHECKS]
+        if unknown:
+            raise GameError(f"{name}.search_hints: {shown(unknown[0], 44)} is not an ISMCTSBot setting (they are {', '.join(_CHECKS)})")
+        mine = {"iterations": self.iterations, "rollout_depth": self.rollout_depth, "prior": self.prior, "exploration": self.exploration,
+                "breadth": self.breadth, "trees": self.trees, "split": self.split}
+        out = {}
+        for key, check in _CHECKS.items():
+            if mine[key] is not None:  # (attributes are anyone's to set: checked again)
+                out[key] = check(mine[key], key)
+            elif key in hints:
+                out[key] = check(hints[key], f"{name}.search_hints[{key!r}]")
+            else:
+                out[key] = DEFAULTS[key]
+        return out
 
-    def decide(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], *, position: Any = None) -> int:
+    def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         if len(legal) == 1:
             return legal[0]
+        if view is None and position is None:
+            raise GameError(f"{self.name} reads the seat's view: decide() needs one")
         return self._search(game, view, seat, legal, position)
 
-    def _search(self, game: CardGame, view: dict[str, Any], seat: int, legal: Sequence[int], position: Any) -> int:
+    def _search(self, game: CardGame, view: Any, seat: int, legal: Sequence[int], position: Any) -> int:
         start = time.perf_counter()
-        budget, w, c, breadth, trees, split = _budget(game, self)
+        st = self.settings(game)
+        budget, w, c, breadth, trees, split = st["iterations"], st["prior"], st["exploration"], st["breadth"], st["trees"], st["split"]
         rng = self._rng
         sample = sampler(game, view, seat, position)
         root_legal = set(legal)
-        players = len(view["players"]) if isinstance(view.get("players"), list) else None
+        players = len(view["players"]) if isinstance(view, dict) and isinstance(view.get("players"), list) else None
         probe = sample(rng)
         players = players or len(game.scores(probe))
         probe_legal = game.legal_actions(probe) if not game.is_over(probe) else []
@@ -232,7 +259,7 @@ class ISMCTSBot:
             if favourites:
                 root_legal = set(favourites)
         has_evaluate = game.evaluate(probe) is not None
-        depth_limit = (game.rollout_depth if self.rollout_depth is None else self.rollout_depth) if has_evaluate else _LONG
+        depth_limit = st["rollout_depth"] if has_evaluate else _LONG
         plan = Plan(w, c, self.epsilon, depth_limit, has_heuristic, players, favourites, root_legal)
         plans, order = [plan] * trees, []
         if split and trees > 1:  # each tree weighs its share of the root's moves, dealt out best first

@@ -3,6 +3,8 @@
 - :class:`CardGame`: the protocol (rules as functions of the game's own state).
 - :class:`Session`: one game being played: players, seed, history, undo/redo,
   state id, listeners, refusal before change, records.
+- :class:`Action`: what a session hands out for an action, in every game: its id (an
+  ``int``) with its text, and the game's own object (``move``) if it has one.
 - :func:`check_game`: the conformance checker a game author runs from a cell.
 - :func:`register`: make a game known by name (records, ``simulate(game=...)``).
 
@@ -11,15 +13,16 @@ Standard library only. See GAMES.md for the protocol and a complete example.
 
 from typing import Any
 
+from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, InvalidSaveError
 from .events import Note
-from .game import CardGame, top_actions
+from .game import CardGame, RuleOptions, top_actions
 from .registry import game_class, game_names, register
 from .session import Session
 
 __all__ = [
-    "CardGame", "CheckReport", "GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError",
-    "Note", "Session", "check_game", "game_class", "game_names", "register", "top_actions",
+    "Action", "CardGame", "CheckReport", "GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError",
+    "Note", "RuleOptions", "Session", "check_game", "game_class", "game_names", "register", "top_actions",
 ]
 
 

@@ -41,6 +41,11 @@ class Bust(CardGame):
     fair_heuristic = True  # the heuristic reads the pile and the limit, both public
     defaults = {"limit": 21, "hand": 3}
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if not 0 <= self.rules["hand"] <= 4:  # four hands of four: 16 of the 18 cards
+            raise core_errors.InvalidOptionError(f"Bust: option 'hand' is 0..4 cards, got {self.rules['hand']}")
+
     def setup(self, players: int, rng: random.Random) -> BustState:
         deck = list(range(18))
         rng.shuffle(deck)

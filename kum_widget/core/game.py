@@ -17,28 +17,40 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .errors import GameFault, IllegalMoveError, InvalidOptionError, shown
+from .declare import RuleOptions, check_type, declare_options, old_search_settings
+from .errors import IllegalMoveError, InvalidOptionError, shown
 from .events import Note
+from .scores import same_views, top_actions
 
-__all__ = ["CardGame", "top_actions"]
+__all__ = ["CardGame", "RuleOptions", "same_views", "top_actions"]
 
 State = Any  # the game's own position object
 Event = Any  # what apply returns: text, a Note, or the game's own objects (see describe)
 
 
 class CardGame:
-    """Subclass it and fill in the rules; ``MyGame(option=value)`` picks rule options."""
+    """Subclass it and fill in the rules; ``MyGame(option=value)`` picks rule options.
+
+    The required methods raise ``NotImplementedError``; every other attribute and method
+    is an optional capability with a default, each listed in GAMES.md ("The idea")."""
 
     name: ClassVar[str] = ""
     """A short id ("high-low"), used by records and ``simulate(game=...)``."""
     title: ClassVar[str] = ""
     """The name people read ("High-Low")."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names the registry finds the game by (Kings Under Mountains: ``("kum",)``)."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    defaults: ClassVar[Mapping[str, Any]] = {}
-    """Rule options and their default values (bool, int, float or str)."""
+    defaults: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Rule options and their default values (bool, int, float or str), each value checked
+    by its default's type. With an :attr:`options_class`, its defaults (read only)."""
+    options_class: ClassVar[type[RuleOptions] | None] = None
+    """The rule options as a frozen dataclass (a :class:`~kum_widget.core.RuleOptions`),
+    for options with checks of their own; None: :attr:`defaults` declares them."""
     simultaneous: ClassVar[bool] = False
     """True when some steps have several seats choose at once (see :meth:`to_act`)."""
     perfect_information: ClassVar[bool] = False
@@ -47,72 +59,43 @@ class CardGame:
     """True when :meth:`heuristic` reads only what the player to act sees (``check_game``
     tests it: the scores of a position dealt from the player's view are the real ones).
     A greedy bot is then handed the scores alone: no view built, no position dealt. A
-    subclass that writes its own ``heuristic`` must say so again (else it is False)."""
+    subclass inherits it with the heuristic; the checker's "heuristic reads only the view"
+    fails a new heuristic that reads more."""
+    search_hints: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Settings this game suggests to searching bots, named as ``ISMCTSBot``'s keyword
+    arguments (``iterations``, ``rollout_depth``, ``prior``, ``exploration``, ``breadth``,
+    ``trees``, ``split``): ``{"iterations": 400, "prior": 3.0}``. The bot owns its settings
+    and their defaults: a setting it is given wins over a hint, and it refuses a bad hint
+    by name. A subclass inherits them (``{**Parent.search_hints, "iterations": 200}``
+    changes one); ``bench/ismcts_match.py`` tells which settings play best."""
 
-    rollout_depth: ClassVar[int] = 10
-    """How many moves ISMCTS's rollouts play before :meth:`evaluate` scores the position
-    (when the bot is not given a depth): shorter is faster, and as strong when ``evaluate``
-    judges a position well (``bench/ismcts_match.py`` tells)."""
-
-    search_iterations: ClassVar[int] = 1000
-    """ISMCTS's iterations a decision when the bot is not given a number: what buys a
-    strong move at about 0.1 s depends on what an iteration costs in this game."""
-
-    search_prior: ClassVar[float] = 0.0
-    """How much ISMCTS's tree trusts :meth:`heuristic` when the bot is not told (its
-    ``prior``): 0 for not at all. On the scale of a win (rewards are in [0, 1]): 3 adds
-    three wins' worth to the heuristic's favourite on its first visit, fading as 1/(visits
-    + 1). A good heuristic lets fewer iterations play as well (``bench/ismcts_match.py``
-    tells)."""
-
-    search_exploration: ClassVar[float] = 0.7
-    """UCB's exploration constant for ISMCTS when the bot is not told (its
-    ``exploration``), on the scale of the rewards ([0, 1]): lower spends more of the
-    budget on the moves that look best so far, which pays when the budget is small and
-    the moves' rewards lie close together. The search attributes go back to these
-    defaults in a subclass that writes its own ``heuristic``, unless it sets them (the
-    rollouts play by the heuristic: a new one needs its own tuning)."""
-
-    search_breadth: ClassVar[int] = 0
-    """How many moves ISMCTS weighs at its root when the bot is not told (its
-    ``breadth``): the heuristic's favourites, the others never played; 0 for every move.
-    A narrow root spends a small budget on the moves worth it, when the heuristic's
-    favourites hold the best move (``bench/ismcts_match.py`` tells)."""
-
-    search_trees: ClassVar[int] = 1
-    """How many trees ISMCTS grows a decision when the bot is not told (its ``trees``),
-    sharing the budget and summing their roots' visits (root parallelisation), one after the
-    other; whether two trees of half the budget play as well as one of the whole is the
-    game's to show (``bench/ismcts_match.py`` tells)."""
-
-    search_split: ClassVar[bool] = False
-    """With ``search_trees`` above 1, whether the trees split the root's moves between them
-    when the bot is not told (its ``split``): the heuristic's favourite to the first tree,
-    the next to the second and so on, each tree weighing its share with its part of the
-    budget, as deep as one tree over every move would; the move played is the best on
-    average of the trees' most visited. Where summed trees of half the budget play worse
-    than one (they search half as deep), split trees may not (``bench/ismcts_match.py``
-    tells). A root with fewer than two moves a tree is not split."""
+    rules: dict[str, Any]
+    """The rule options in force, as JSON values: ``self.rules["limit"]``."""
+    settings: RuleOptions | None = None
+    """The same as an :attr:`options_class` object (None without one): ``self.settings.limit``."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "heuristic" in cls.__dict__:  # a new heuristic is not the one proved fair, nor the one the search was tuned to
-            for name in ("fair_heuristic", "search_iterations", "search_prior", "search_exploration", "search_breadth", "search_trees",
-                         "search_split", "best_actions"):
-                if name not in cls.__dict__:
-                    setattr(cls, name, getattr(CardGame, name))
+        declare_options(cls)
+        old_search_settings(cls)
 
     def __init__(self, **options: Any) -> None:
+        kind = type(self)
         unknown = [k for k in options if k not in self.defaults]  # keys of any type: nothing sorted or formatted whole
         if unknown:
             known = ", ".join(self.defaults) or "none"
-            raise InvalidOptionError(f"{self.title or type(self).__name__}: unknown option {shown(unknown[0], 44)} (options: {known})")
+            raise InvalidOptionError(f"{self.title or kind.__name__}: unknown option {shown(unknown[0], 44)} (options: {known})")
+        if kind.options_class is not None:
+            self.settings = kind.options_class.from_options(options)
+            self.rules = self.settings.options()
+            return
         for key, value in options.items():
             default = self.defaults[key]
-            if type(value) is not type(default) and not (type(default) is float and type(value) is int):
-                kind = {"int": "whole number", "float": "number", "str": "text", "bool": "True or False"}.get(type(default).__name__, type(default).__name__)
-                raise InvalidOptionError(f"option {key!r} must be {'' if kind.startswith('True') else 'a '}{kind} like {default!r}, got {shown(value)}")
-        self.rules: dict[str, Any] = {**self.defaults, **options}
+            if type(default) in (bool, int, float, str):
+                check_type(key, value, type(default), default)
+            elif type(value) is not type(default):
+                raise InvalidOptionError(f"option {key!r} must be a {type(default).__name__} like {shown(default)}, got {shown(value)}")
+        self.rules = {**self.defaults, **options}
 
     # -- rule options ------------------------------------------------------------------
 
@@ -275,10 +258,18 @@ class CardGame:
         top score), in ``legal``'s order; None when the game has no heuristic. ``legal`` is
         the position's legal actions as :meth:`legal_actions` lists them. ISMCTS's rollouts
         play one of these at nearly every step: a game may override this for speed (the
-        checker compares it with the heuristic's scores), and a subclass that writes its
-        own ``heuristic`` is given this default back unless it writes its own as well."""
+        checker compares it with the heuristic's scores). A subclass that writes its own
+        ``heuristic`` inherits this too: it writes its own ``best_actions`` as well, or
+        takes this one back (``best_actions = CardGame.best_actions``); the checker's
+        "best actions agree" names a stale one."""
         scores = self.heuristic(state, legal)
         return None if scores is None else top_actions(legal, scores)
+
+    def view_heuristic(self, view: dict[str, Any], actions: list[int]) -> list[float] | None:
+        """The :meth:`heuristic`'s scores read from the view of the seat to act, with no
+        position dealt (the greedy bot then deals none). None (the default): the bot deals
+        a position from the view (:meth:`any_position`) and asks :meth:`heuristic`."""
+        return None
 
     def evaluate(self, state: State) -> list[float] | None:
         """For ISMCTS rollouts cut short: each seat's chance of winning from ``state``, in
@@ -331,6 +322,32 @@ class CardGame:
         button with the action's text."""
         return {}
 
+    # -- sessions and bots ------------------------------------------------------------------
+
+    def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
+        """A new game of these rules, for the board and the lab (``core.session.new_session``
+        asks here first): override it to start the game's own kind of session (Kings Under
+        Mountains gives a ``kum.Game``, which takes ``races``), refusing the ``setup``
+        options it does not take. None (the default): a core ``Session``, which takes no
+        setup options."""
+        if setup:
+            raise InvalidOptionError(f"{self.title or self.name}: unknown option {shown(next(iter(setup)), 44)} for a new game")
+        return None
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> CardGame:
+        """The rules a view was made under, for a bot called as ``choose(view, legal)`` (the
+        view names the game, ``view["game"]``). The default: the game with its default options."""
+        return cls()
+
+    def encode(self, view: dict[str, Any], action: Any) -> int:
+        """The id of ``action`` when a session hands actions out as objects of the game's
+        own (a bot called as ``choose(view, legal)`` turns them into ids). The default takes
+        ids alone."""
+        if isinstance(action, int) and not isinstance(action, bool):
+            return int(action)
+        raise IllegalMoveError(f"{self.title or type(self).__name__} has no encode(): its actions are ids, got {shown(action)}")
+
     # -- names -------------------------------------------------------------------------------
 
     def __repr__(self) -> str:
@@ -342,63 +359,3 @@ class CardGame:
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options().items()))))
-
-
-def same_views(a: Any, b: Any) -> bool:
-    """``a == b`` for views (JSON-like trees), but a NaN equals a NaN.
-
-    >>> same_views({"odds": [float("nan"), 1]}, {"odds": [float("nan"), 1]})
-    True
-    """
-    if a == b:
-        return True
-    if isinstance(a, float) and isinstance(b, float):
-        return a != a and b != b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_views(v, b[k]) for k, v in a.items())
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(same_views(x, y) for x, y in zip(a, b, strict=True))
-    return False
-
-
-def top_actions(legal: Sequence[int], scores: Sequence[float]) -> list[int]:
-    """The actions of ``legal`` whose scores are within 1e-9 of the top one, in order:
-    what :meth:`CardGame.best_actions` gives by default (and what the checker expects).
-
-    A NaN score (a bug in the game's heuristic: ``check_game`` names it) counts as the
-    worst: never top while another action has a score, and when every score is NaN every
-    action ties. Scores that are not numbers are a :class:`GameFault`.
-
-    >>> top_actions([3, 5, 8], [0.5, 2.0, 2.0])
-    [5, 8]
-    >>> top_actions([3, 5], [float("nan"), 0.5])
-    [5]
-    """
-    try:
-        if len(scores) != len(legal):
-            raise GameFault(f"the heuristic gave {len(scores)} scores for {len(legal)} actions")
-        if len(scores) == 0:  # (not `not scores`: a heuristic may give a numpy array)
-            return []
-        top = max(scores)  # (a NaN compares false both ways: max() keeps one only when it comes first)
-        if top != top:
-            numbers = [x for x in scores if x == x]
-            if not numbers:  # every score NaN: no opinion, every action ties
-                return list(legal)
-            top = max(numbers)
-        bar = top - 1e-9
-        return [a for a, x in zip(legal, scores, strict=False) if x >= bar]  # (checked above: strict costs twice as much)
-    except TypeError:  # not numbers (or no list of them)
-        raise GameFault(f"the heuristic's scores must be numbers, {_not_numbers(legal, scores)}") from None
-
-
-def _not_numbers(legal: Sequence[int], scores: Any) -> str:
-    """Which of ``scores`` is not a number, in words (for :func:`top_actions`' error)."""
-    from numbers import Real
-
-    try:
-        for a, x in zip(legal, scores, strict=False):
-            if not isinstance(x, Real):
-                return f"got {shown(x)} for action {shown(a)}"
-    except TypeError:
-        pass
-    return f"got {shown(scores)}"

@@ -17,6 +17,21 @@ An action's text is kept as the game wrote it, placeholders unfilled ("{player} 
 the Priest on {seat1}", GAMES.md "Texts that name seats"): a record then reads back
 whatever the players' names hold (a ";" splits a line's actions), and with the names
 changed in its tags. A record with the names filled in by hand reads back as well.
+
+Every game writes this one format; what a game needs beyond it goes through three
+extension points, each optional:
+
+- ``Options``: the game's rule options (``CardGame.options()``);
+- ``Start``: in place of the seed, the start position of a game built by hand (the
+  game's ``save_position``; ``load_position`` reads it back);
+- ``Setup``: the options a game's own kind of session was dealt with beside the seed
+  (``new_session(players, seed=..., **setup)``, Kings Under Mountains' Kings). A session
+  subclass that has them says so with ``_setup_options()`` (a dict; None: it has none).
+  A save with a Setup reads back through the game's ``new_session`` (with
+  ``Session.from_record``) or the subclass's ``_make`` (``kum.Game.from_record``).
+
+A dict also holds ``state``, the position now (``save_position``, for a game that has
+it), which is checked when the dict is read.
 """
 
 from __future__ import annotations
@@ -26,7 +41,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import GameError, InvalidSaveError, cut, shown
+from .errors import GameError, GameFault, InvalidSaveError, cut, shown
 from .game import CardGame
 from .registry import game_class
 
@@ -38,6 +53,44 @@ __all__ = ["FORMAT", "session_to_dict", "session_from_dict", "session_record", "
 FORMAT, VERSION = "kum-session", 1
 _TAG = re.compile(r'\[(?P<key>[A-Za-z][A-Za-z0-9]*) "(?P<value>(?:[^"\\]|\\.)*)"\]')
 _MOVE = re.compile(r"(?P<turn>\d{1,6})\.\s+(?P<rest>.+)")
+
+
+def _setup_of(s: Session) -> dict[str, Any] | None:
+    """The options ``s`` was dealt with beside its seed (a session subclass's ``_setup_options()``)."""
+    setup = getattr(s, "_setup_options", None)
+    return None if setup is None or s.seed is None else setup()
+
+
+def _position_json(s: Session, state: Any) -> Any:
+    """``state`` as the game saves a position, as it reads back from JSON (None: no hook)."""
+    data = s.game.save_position(state)
+    if data is None:
+        return None
+    try:
+        return json.loads(json.dumps(data, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise GameFault(f"{s._title()}'s save_position() must give JSON ({type(exc).__name__}: {cut(str(exc))})") from None
+
+
+def _dealt(cls: type[Session], rules: CardGame, players: Any, seed: Any, setup: Any) -> Session:
+    """The session a save dealt from ``seed`` (with ``setup``, the game's own kind of session)."""
+    if setup is None:
+        try:
+            return cls._make(rules, players, seed)
+        except GameError as exc:
+            raise InvalidSaveError(f"players or seed: {exc}") from None
+    if not isinstance(setup, Mapping) or not all(isinstance(k, str) for k in setup):
+        raise InvalidSaveError(f"setup: expected a mapping of option names to values, got {shown(setup)}")
+    from .session import Session, new_session  # (the session module imports this one)
+
+    try:
+        if cls is Session:  # any game's session: the game's own kind, as the board and the lab start it
+            return new_session(rules, players, seed=seed, **setup)
+        return cls._make(rules, players, seed, **setup)
+    except GameError as exc:
+        raise InvalidSaveError(f"players, seed or setup: {exc}") from None
+    except TypeError:  # a session class whose _make takes no setup options
+        raise InvalidSaveError(f"setup: {cls.__name__} is dealt with no setup options, got {shown(sorted(setup))}") from None
 
 
 def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) -> CardGame:
@@ -91,6 +144,7 @@ def _texts(s: Session, turns: list[Any] | None = None) -> tuple[list[str], list[
 
 def session_to_dict(s: Session) -> dict[str, Any]:
     actions, redo = _texts(s)
+    setup, state = _setup_of(s), _position_json(s, s._state)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -98,9 +152,11 @@ def session_to_dict(s: Session) -> dict[str, Any]:
         "options": s.game.options(),
         "players": list(s.players),
         "seed": s.seed,
+        **({"setup": setup} if setup is not None else {}),
         "actions": actions,
         "redo": redo,
         **({"start": _encoded(s)} if s.seed is None else {}),
+        **({"state": state} if state is not None else {}),
     }
 
 
@@ -133,27 +189,28 @@ def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardG
         raise InvalidSaveError(f"format: expected {FORMAT!r}, got {shown(data.get('format'))}")
     if data.get("version") != VERSION:
         raise InvalidSaveError(f"version: this kum_widget reads version {VERSION}, got {shown(data.get('version'))}")
-    unknown = set(data) - {"format", "version", "game", "options", "players", "seed", "actions", "redo", "start"}
+    unknown = set(data) - {"format", "version", "game", "options", "players", "seed", "setup", "actions", "redo", "start", "state"}
     if unknown:
         raise InvalidSaveError(f"unknown field {shown(sorted(map(str, unknown))[0])}")
     rules = _game_from(data.get("game"), data.get("options", {}), game)
     if "start" in data and data.get("seed") is not None:
         raise InvalidSaveError("a saved game has a seed (a dealt game) or a start position (a game built by hand), not both")
+    if "start" in data and "setup" in data:
+        raise InvalidSaveError("setup: a game built by hand has its start position, not setup options")
     if "start" in data:
         session = _from_start(cls, rules, data.get("players"), data["start"])
     elif data.get("seed") is None:
         raise InvalidSaveError("seed: a saved game replays from the seed that dealt it (or a start position), got None")
     else:
-        try:
-            session = cls._make(rules, data.get("players"), data.get("seed"))
-        except GameError as exc:
-            raise InvalidSaveError(f"players or seed: {exc}") from None
+        session = _dealt(cls, rules, data.get("players"), data.get("seed"), data.get("setup"))
     redo = data.get("redo", [])
     actions = data.get("actions")
     if not isinstance(actions, list) or not isinstance(redo, list):
         raise InvalidSaveError("actions and redo: expected lists of action texts")
     _replay(session, actions + redo, "actions")
     session.undo(len(redo))
+    if "state" in data and _position_json(session, session._state) != data["state"]:
+        raise InvalidSaveError("state: does not match the position the actions lead to (edited by hand?)")
     return session
 
 
@@ -192,6 +249,9 @@ def session_record(s: Session) -> str:
     tags += [(f"Player{i}", name) for i, name in enumerate(s.players)]
     if s.seed is not None:
         tags.append(("Seed", str(s.seed)))
+        setup = _setup_of(s)
+        if setup is not None:
+            tags.append(("Setup", json.dumps(setup, sort_keys=True)))
     else:
         tags.append(("Start", json.dumps(_encoded(s), sort_keys=True)))
     if s.game.options():
@@ -226,6 +286,8 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
     seed_text = tags.get("Seed", "")
     if "Start" in tags and "Seed" in tags:
         raise InvalidSaveError("a record has a Seed (a dealt game) or a Start position (a game built by hand), not both")
+    if "Start" in tags and "Setup" in tags:
+        raise InvalidSaveError("tag Setup: a game built by hand has its Start position, not setup options")
     if "Start" in tags:
         try:
             start = json.loads(tags["Start"], parse_int=_small_int)
@@ -233,11 +295,17 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
             raise InvalidSaveError(f"tag Start: not valid JSON of a position ({type(exc).__name__})") from None
         session = _from_start(cls, rules, players, start)
     elif not seed_text.isascii() or not seed_text.isdigit() or len(seed_text) > 20:
-        raise InvalidSaveError(f"tag Seed: expected a whole number, got {shown(seed_text)}")
+        raise InvalidSaveError(f"tag Seed: the seed must be a whole number 0..2**64-1, got {shown(seed_text)}")
     else:
+        setup = None
+        if "Setup" in tags:
+            try:
+                setup = json.loads(tags["Setup"], parse_int=_small_int)
+            except (ValueError, RecursionError) as exc:
+                raise InvalidSaveError(f"tag Setup: not valid JSON of setup options ({type(exc).__name__})") from None
         try:
-            session = cls._make(rules, players, int(seed_text))
-        except GameError as exc:
+            session = _dealt(cls, rules, players, int(seed_text), setup)
+        except InvalidSaveError as exc:
             raise InvalidSaveError(f"record header: {exc}") from None
     for n, line in moves:
         m = _MOVE.fullmatch(line)

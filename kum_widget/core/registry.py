@@ -94,7 +94,7 @@ def set_default_game(name: str) -> None:
 
 
 def _aliases_of(cls: type[CardGame]) -> tuple[str, ...]:
-    aliases: Any = getattr(cls, "aliases", ())
+    aliases: Any = cls.aliases  # (declared on CardGame: empty unless the game names some)
     if isinstance(aliases, str) or not isinstance(aliases, (tuple, list)) or not all(isinstance(a, str) and a for a in aliases):
         raise InvalidOptionError(f"{cls.__name__}.aliases must be a tuple of other names (text), like ('mg',), got {shown(aliases)}")
     return tuple(aliases)

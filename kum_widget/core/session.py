@@ -10,7 +10,7 @@ call leaves the session exactly as it was.
 >>> from kum_widget.core.examples import Bust
 >>> s = Session(Bust(), ["Ada", "Bo"], seed=1)
 >>> s.current_player, s.legal_actions()
-(0, [2, 4, 8, 100])
+(0, [Action(2, 'play 3'), Action(4, 'play 5'), Action(8, 'play 9'), Action(100, 'draw')])
 >>> s.apply("play 3")
 [Note(text='{player} played a 3: the pile is at 3.', seat=0, others='')]
 """
@@ -21,7 +21,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from . import records
+from . import actions, records
+from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
 from .events import Note, read_named, render
 from .game import CardGame
@@ -54,23 +55,27 @@ def check_names(players: Any, game: CardGame) -> tuple[str, ...]:
 
 
 def new_session(game: CardGame, players: Any = None, *, seed: int | None = None, **setup: Any) -> Session:
-    """A new game of ``game``: the game's own kind of session when it defines
-    ``new_session(players, seed=..., **setup)`` (Kings Under Mountains gives a ``kum.Game``
-    and takes ``races``), else a :class:`Session`."""
-    make = getattr(game, "new_session", None)
-    if callable(make):
-        session = make(players, seed=seed, **setup)
-        if not isinstance(session, Session):
-            raise InvalidOptionError(f"{type(game).__name__}.new_session() must return a core Session, got {type(session).__name__}")
-        return session
-    if setup:
-        raise InvalidOptionError(f"{game.title or game.name}: unknown option {shown(next(iter(setup)), 44)} for a new game")
-    return Session(game, players, seed=seed)
+    """A new game of ``game``: the game's own kind of session when its
+    :meth:`~kum_widget.core.CardGame.new_session` gives one (Kings Under Mountains gives a
+    ``kum.Game`` and takes ``races``), else a :class:`Session`."""
+    if not isinstance(game, CardGame):
+        raise InvalidOptionError(f"game must be a CardGame (the rules), got {type(game).__name__}")
+    session = game.new_session(players, seed=seed, **setup)  # (it refuses setup options it does not take)
+    if session is None:
+        return Session(game, players, seed=seed)
+    if not isinstance(session, Session):
+        raise InvalidOptionError(f"{type(game).__name__}.new_session() must return a core Session, got {type(session).__name__}")
+    return session
 
 
 class Session:
     """``Session(game, players, seed=None)``: a game of ``game`` between ``players`` (a
     count or a list of names), dealt from ``seed`` (None: a random one)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_public_action" in cls.__dict__:  # a game's session's hook: whatever it gives, an Action comes out
+            cls._public_action = actions.always_an_action(cls.__dict__["_public_action"])  # type: ignore[method-assign, assignment]
 
     def __init__(self, game: CardGame, players: int | Sequence[str] | None = None, *, seed: int | None = None) -> None:
         if not isinstance(game, CardGame):
@@ -176,9 +181,10 @@ class Session:
         return out
 
     @property
-    def history(self) -> tuple[Any, ...]:
-        """The actions applied since the start, oldest first."""
-        return tuple(self._history)
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied since the start, oldest first: each an :class:`Action` (its
+        id) with the text it read as when it was taken."""
+        return tuple(self._taken())
 
     @property
     def move_number(self) -> int:
@@ -186,9 +192,9 @@ class Session:
         return len(self._history)
 
     @property
-    def last_action(self) -> Any:
+    def last_action(self) -> Action | None:
         """The last action applied (None at the start)."""
-        return self._public_action(self._history[-1]) if self._history else None
+        return self.history[-1] if self._history else None
 
     @property
     def movers(self) -> tuple[int, ...]:
@@ -219,6 +225,8 @@ class Session:
 
     def recent_logs(self, count: int) -> list[list[Any]]:
         """The events of the last ``count`` actions (cheap: the board reads it every move)."""
+        if type(count) is not int:
+            raise InvalidOptionError(f"recent_logs: count must be a whole number, got {shown(count)}")
         return [list(events) for events in self._logs[-count:]] if count > 0 else []
 
     def describe(self, event: Any, viewer: int | None = None, *, spectator: bool = False) -> str | None:
@@ -235,6 +243,10 @@ class Session:
             text = self.game.describe(self._state, event, who)
         except RecursionError:  # str() of a deeply nested value
             raise InvalidOptionError(f"cannot describe {type(event).__name__} event: it is nested too deeply") from None
+        except ValueError as exc:  # str() of an int past Python's 4300 digits; a game's own ValueError stays its bug
+            if "integer string conversion" not in str(exc):
+                raise
+            raise InvalidOptionError(f"cannot describe {type(event).__name__} event: a number too long to write") from None
         if text is None:
             return None
         if not isinstance(text, str):
@@ -261,8 +273,9 @@ class Session:
 
     # -- actions -----------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Any]:
-        """Every legal action of the player to act, in a stable order."""
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, in a stable order: each an
+        :class:`Action`, its id with its text (``Action(2, 'play 3')``)."""
         return [self._public_action(a) for a in self.game.legal_actions(self._state)]
 
     def legal_action_ids(self) -> list[int]:
@@ -278,13 +291,13 @@ class Session:
         legal = self.game.legal_actions(self._state)
         if ids is None:
             ids = list(legal)
-        elif not isinstance(ids, (list, tuple)) or any(type(a) is not int for a in ids) or not set(ids) <= set(legal):
-            bad = ids if not isinstance(ids, (list, tuple)) else next((a for a in ids if type(a) is not int or a not in legal), ids)
+        elif not isinstance(ids, (list, tuple)) or any(not _is_id(a) for a in ids) or not set(ids) <= set(legal):
+            bad = ids if not isinstance(ids, (list, tuple)) else next((a for a in ids if not _is_id(a) or a not in legal), ids)
             raise IllegalMoveError(f"heuristic_scores takes legal action ids of the player to act, got {shown(bad)}")
-        return self.game.heuristic(self._state, list(ids))
+        return self.game.heuristic(self._state, [int(a) for a in ids])
 
     def action_text(self, action: Any) -> str:
-        """The text of an action (an id, text to normalise, or the game's action object),
+        """The text of an action (an :class:`Action` or id, text to normalise, or the game's action object),
         with the players' names in place of its placeholders (``{player}``: the seat to act)."""
         return self._text(self._resolve(action))
 
@@ -445,9 +458,11 @@ class Session:
     # -- helpers (a game's session subclass may override the first three) ------------------
 
     def _resolve(self, action: Any) -> int:
-        """An action id from what a caller passed: an id, or text."""
+        """An action id from what a caller passed: an id (an :class:`Action` is one), or text."""
         if type(action) is int:
             return action  # apply asks the game's refusal() whether it is legal
+        if type(action) is Action:
+            return int(action)  # its id: the game is handed plain ints
         if isinstance(action, str):
             if len(action) > 500:
                 raise IllegalMoveError(f"action text of {len(action)} characters is too long to be an action")
@@ -485,9 +500,17 @@ class Session:
         """``aid in legal_actions()`` (a game's session may answer without building the list)."""
         return aid in self.game.legal_actions(self._state)
 
-    def _public_action(self, aid: int) -> Any:
-        """What ``legal_actions`` and ``history`` hand out for an id (the id itself here)."""
-        return aid
+    def _public_action(self, aid: int) -> Any:  # Any: an override may give what it gave before (wrapped)
+        """What ``legal_actions`` (and a bot's move) hands out for an id in the position now:
+        its :class:`Action`. A game's session may override it: to be faster, or to give an
+        Action whose ``move`` is the game's own object (Kings Under Mountains' ``Play``). An
+        override written when this hook handed out the game's own objects (or text) is
+        wrapped (``__init_subclass__``): what it gives becomes the Action's ``move``."""
+        return Action(aid, self._text(aid))
+
+    def _taken(self) -> list[Action]:
+        """The history as Actions, each named in the position it was taken in (kept between calls)."""
+        return actions.named_history(self)
 
     def _refused(self, aid: int) -> GameError:
         """The error for an action the legal list refused, with the game's reason."""
@@ -568,3 +591,46 @@ class Session:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    # -- what a board draws: public reads, so that no board reads a private field ---------------
+
+    @property
+    def title(self) -> str:
+        """The game's title, as a board heads it (its ``title``, else its ``name``)."""
+        return self._title()
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator sees (a board's pass screen): only what is public, as the
+        game's ``public_view`` draws it."""
+        return self.game.public_view(self._state)
+
+    def clicks(self, ids: Sequence[int] | None = None) -> list[dict[str, Any]]:
+        """Where on the board each legal action id in ``ids`` is clicked (default: every
+        legal action, in ``legal_action_ids()`` order): the game's ``click`` of it now,
+        ``{}`` for a button with the action's text (GAMES.md, "The board")."""
+        legal = self.game.legal_actions(self._state)
+        if ids is None:
+            ids = list(legal)
+        elif not isinstance(ids, (list, tuple)) or any(not _is_id(a) for a in ids) or not set(ids) <= set(legal):
+            bad = ids if not isinstance(ids, (list, tuple)) else next((a for a in ids if not _is_id(a) or a not in legal), ids)
+            raise IllegalMoveError(f"clicks takes legal action ids of the player to act, got {shown(bad)}")
+        return [self._click(self._state, int(a)) for a in ids]
+
+    def last_click(self) -> dict[str, Any] | None:
+        """Where the last action was clicked: the game's ``click`` of it in the position it
+        was taken in (a board marks where it went); None at the start."""
+        if not self._history:
+            return None
+        return self._click(self._state_before_last(), self._history[-1])
+
+    def _click(self, state: Any, aid: int) -> dict[str, Any]:
+        try:
+            return self.game.click(state, aid) or {}
+        except Exception as exc:  # a bug in the game's click(): named, as apply() names its own
+            raise GameFault(f"{self._title()}'s click() failed on action {aid} ({type(exc).__name__}: {cut(str(exc))})") from exc
+
+
+def _is_id(action: Any) -> bool:
+    """An action id as a session takes one: an ``int`` (not a bool) or an :class:`Action`."""
+    return type(action) is int or type(action) is Action
+

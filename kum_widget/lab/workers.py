@@ -211,7 +211,10 @@ def run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: An
         elif isinstance(executor, Executor):
             pool = executor
         else:
-            pool = executor.get_executor()  # a dask.distributed Client
+            # A dask.distributed Client. Impure: dask names a pure task by its arguments, so the
+            # same chunk in a later run would share the key of one an earlier run cancelled
+            # (and come back cancelled).
+            pool = executor.get_executor(pure=False)
         _stream(pool, spec, enumerate(chunks(games, size)), window_of(executor), flight, done, bar)
         completed = True
     except KeyboardInterrupt:
@@ -248,6 +251,7 @@ def _stream(pool: Any, spec: Spec, todo: Iterator[tuple[int, range]], window: in
             flight: dict[Future[Rows], int], done: dict[int, Rows], bar: Any) -> None:
     """Keep up to ``window`` chunks of ``todo`` out on ``pool`` until all are back in
     ``done`` (``flight`` holds those out, for the caller to cancel)."""
+    ranges: dict[int, range] = {}  # each chunk out, by number: to submit again
     while True:
         while len(flight) < window:
             nxt = next(todo, None)
@@ -255,12 +259,17 @@ def _stream(pool: Any, spec: Spec, todo: Iterator[tuple[int, range]], window: in
                 break
             fut = pool.submit(run_chunk, spec, nxt[1])
             flight[fut] = nxt[0]
+            ranges[nxt[0]] = nxt[1]
         if not flight:
             return
         back, _ = wait(flight, return_when=FIRST_COMPLETED)
         for fut in back:
+            if fut.cancelled():  # not by us (we cancel only on the way out): a dask task of the same key, cancelled by an earlier run
+                k = flight.pop(fut)
+                flight[pool.submit(run_chunk, spec, ranges[k])] = k
+                continue
             rows = fut.result()
             done[flight[fut]] = rows  # before it leaves flight: Ctrl-C here loses nothing
-            del flight[fut]
+            del ranges[flight.pop(fut)]
             if bar is not None:
                 bar.update(len(rows))

@@ -7,9 +7,9 @@ Daemon Princes of the Fire Clan, on the core's ``CardGame`` protocol (rules: COU
 
 from __future__ import annotations
 
+from .card_game import CourtOfTheThreeClans
 from .cards import CLANS, POWERS, PRINCE, ROLES, Card, CardTable, table_for
 from .game import Court
-from .rules import CourtOfTheThreeClans
 from .ruleset import CourtRules
 from .state import BUY, FIGHT, PASS, RANKS, SKIP, START, CourtState, space_name
 

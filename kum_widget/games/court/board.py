@@ -36,7 +36,7 @@ from .state import (
 )
 
 if TYPE_CHECKING:
-    from .rules import CourtOfTheThreeClans
+    from .card_game import CourtOfTheThreeClans
 
 __all__ = ["court_board", "court_click", "CLAN_STYLE"]
 

@@ -2,7 +2,7 @@
 
 ``Court`` is the core's :class:`~kum_widget.core.Session` (history, undo from snapshots,
 state id, listeners, refusal before change, records) with the game's own reading API
-on top. Actions are handed out as their text ("buy place 3 to space 2.1"); ``apply``
+on top. Actions are handed out as core ``Action``s (an id with its text, "buy place 3 to space 2.1"); ``apply``
 takes the text or the id.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from ...core.errors import InvalidOptionError, shown
 from ...core.session import Session
+from .card_game import CourtOfTheThreeClans
 from .cards import Card
-from .rules import CourtOfTheThreeClans
 from .ruleset import CourtRules
 from .state import CourtState
 from .text import court_text
@@ -29,7 +29,7 @@ class Court(Session):
     >>> g.phase, len(g.row), g.cp
     ('setup', 4, 10)
     >>> g.legal_actions()[0]
-    'start place 1 to space 1.1'
+    Action(0, 'start place 1 to space 1.1')
     >>> for text in ("start place 1 to space 1.1", "start place 2 to space 1.2", "start place 3 to space 1.3"):
     ...     _ = g.apply(text)
     >>> g.phase, sum(card is not None for card in g.court)
@@ -76,7 +76,7 @@ class Court(Session):
         >>> g = Court.from_scenario(row=["sun general 4", "daemon prince 3", None, None],
         ...     court=["moon general 3", None, None, None, None, None, None, None], phase="fight", cp=2)
         >>> g.legal_actions()
-        ['fight place 2', 'skip']
+        [Action(211, 'fight place 2'), Action(220, 'skip')]
         """
         game = _rules_game(rules)
         return cls.from_position(game, game.scenario(row, court, **layout), [_player(player)])
@@ -179,11 +179,6 @@ class Court(Session):
         if not isinstance(event, str):
             raise InvalidOptionError(f"an event of Court of the Three Clans is the text apply() returned, got {shown(event)}")
         return super().describe(event, viewer, spectator=spectator)
-
-    # -- actions ------------------------------------------------------------------------
-
-    def _public_action(self, aid: int) -> str:
-        return self.game.action_text(self._state, aid)
 
     # -- text -----------------------------------------------------------------------------
 

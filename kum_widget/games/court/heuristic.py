@@ -16,7 +16,7 @@ from .cards import ROLES
 from .state import BUY, BUYING, FIGHT, PASS, PLACES, SKIP, SPACES, START, CourtState, neighbours, row_of
 
 if TYPE_CHECKING:
-    from .rules import CourtOfTheThreeClans
+    from .card_game import CourtOfTheThreeClans
 
 __all__ = ["heuristic", "best_actions", "evaluate", "summary", "columns", "ROLE_COLUMNS"]
 

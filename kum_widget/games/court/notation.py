@@ -16,7 +16,7 @@ from ...core.errors import IllegalMoveError, shown
 from .state import BUY, BUYING, FIGHT, FIGHTING, OVER, PASS, PLACES, SETUP, SKIP, SPACES, START, CourtState, space_name
 
 if TYPE_CHECKING:
-    from .rules import CourtOfTheThreeClans
+    from .card_game import CourtOfTheThreeClans
 
 __all__ = ["action_text", "parse", "refusal", "kind_of"]
 

@@ -1,4 +1,6 @@
-"""``CourtRules``: every rule option of the court solitaire as a named field (C1-C10).
+"""``CourtRules``: every rule option of the court solitaire as a named field (C1-C10),
+declared once: the game (``CourtOfTheThreeClans.options_class``), its constructor, its
+records and ``inspect.signature`` all read these fields.
 
 Immutable; ``rules.with_(price="printed")`` makes a changed copy. The defaults are the
 project's reading of the source (COURT.md gives each decision and its reason).
@@ -8,18 +10,22 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ...core.declare import RuleOptions
 from ...core.errors import InvalidOptionError, shown
 from .cards import SHIPPED, CardTable, table_for
 
-__all__ = ["CourtRules"]
+__all__ = ["CourtRules", "parse_ranks"]
+
+_RANK = re.compile(r"-?[0-9]{1,4}")  # ASCII digits: int() takes other digits, and isdigit() "²" that int() refuses
 
 
-@dataclass(frozen=True, slots=True, init=False, eq=False)
-class CourtRules:
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class CourtRules(RuleOptions):
     """The rules of one game of Court of the Three Clans.
 
     >>> CourtRules().price, CourtRules(price="printed").price
@@ -28,7 +34,7 @@ class CourtRules:
     CourtRules(ranks=(20, 30, 40))
     """
 
-    table: str | CardTable = "standard"
+    table: str | os.PathLike[str] | CardTable = "standard"
     """C1: the card table: "standard" (the shipped table) or a CardTable. Given as CSV text
     or as the path of a CSV file (read once, when the rules are made), it is a CardTable."""
     first_refill: Literal["open", "court"] = "open"
@@ -53,36 +59,19 @@ class CourtRules:
     start_cp: int = 10
     """The copper pieces the ruler starts with (the source says 10)."""
 
-    def __init__(
-        self,
-        *,
-        table: str | os.PathLike[str] | CardTable = "standard",
-        first_refill: Literal["open", "court"] = "open",
-        price: Literal["descending", "printed"] = "descending",
-        full_court: Literal["replace", "closed"] = "replace",
-        empty_pass_pays: bool = True,
-        fights_per_turn: int = 1,
-        last_prince_ends: bool = True,
-        court_vp: bool = True,
-        row_princes_subtract: bool = False,
-        ranks: tuple[int, int, int] = (25, 50, 75),
-        start_cp: int = 10,
-        **unknown: Any,
-    ) -> None:
-        # Written out so that an unknown option is an InvalidOptionError naming it, like
-        # any other bad value, while help() and completion still list every option.
-        from .rules import CourtOfTheThreeClans
-
-        if unknown:
-            raise InvalidOptionError(f"CourtRules: unknown rule option {shown(sorted(unknown)[0], 44)} (options: {', '.join(f.name for f in dataclasses.fields(CourtRules))})")
+    def check(self) -> None:
+        """What the fields' types do not say: the ranks, the table, the ranges."""
+        ranks = self.ranks
         if not (isinstance(ranks, (tuple, list)) and len(ranks) == 3 and all(type(r) is int and -9999 <= r <= 9999 for r in ranks)):
             raise InvalidOptionError(f"CourtRules: ranks are three whole numbers -9999..9999 like (25, 50, 75), got {shown(ranks)}")
-        values = dict(table=_table(table, files=True), first_refill=first_refill, price=price, full_court=full_court, empty_pass_pays=empty_pass_pays,
-                      fights_per_turn=fights_per_turn, last_prince_ends=last_prince_ends, court_vp=court_vp,
-                      row_princes_subtract=row_princes_subtract, ranks=tuple(ranks), start_cp=start_cp)
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-        CourtOfTheThreeClans(**self.options())  # every other check, with the same messages
+        if not ranks[0] < ranks[1] < ranks[2]:
+            raise InvalidOptionError(f"option 'ranks' must rise, got {shown(ranks)}")
+        object.__setattr__(self, "ranks", tuple(ranks))
+        object.__setattr__(self, "table", _table(self.table, files=True))
+        if not 0 <= self.fights_per_turn <= 4:
+            raise InvalidOptionError(f"option 'fights_per_turn' must be 0..4, got {shown(self.fights_per_turn)}")
+        if not 0 <= self.start_cp <= 100:
+            raise InvalidOptionError(f"option 'start_cp' must be 0..100, got {shown(self.start_cp)}")
 
     def options(self) -> dict[str, Any]:
         """The rule options as the game (and a record) keeps them: JSON-safe. The table is
@@ -99,8 +88,6 @@ class CourtRules:
     def from_options(cls, options: Mapping[str, Any]) -> CourtRules:
         """Inverse of :meth:`options` (the options of a saved game: a table is a shipped
         table's name, CSV text or a CardTable, never a file to read)."""
-        from .rules import parse_ranks
-
         if not isinstance(options, Mapping):
             raise InvalidOptionError(f"CourtRules.from_options takes a mapping of rule options, got {shown(options)}")
         values = dict(options)
@@ -116,10 +103,7 @@ class CourtRules:
         return cls(**values)
 
     def with_(self, **changes: Any) -> CourtRules:
-        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(self)})
-        if unknown:
-            raise InvalidOptionError(f"CourtRules has no option {shown(unknown[0], 44)}")
-        return CourtRules(**{**{f.name: getattr(self, f.name) for f in dataclasses.fields(self)}, **changes})
+        return dataclasses.replace(self, **changes)
 
     def diff(self) -> dict[str, Any]:
         """The options that differ from the defaults."""
@@ -150,3 +134,14 @@ def _table(table: object, *, files: bool) -> str | CardTable:
         raise InvalidOptionError(f"CourtRules: table is {' or '.join(map(repr, SHIPPED))}, a CardTable, CSV text "
                                  f"or a CSV file's path, got {shown(table)}")
     return table_for(table)  # refuses anything else by name, without a look at the disk
+
+
+def parse_ranks(text: str) -> tuple[int, int, int]:
+    """C10's three thresholds, like ``"25,50,75"``."""
+    parts = text.split(",")
+    if len(parts) != 3 or not all(_RANK.fullmatch(p.strip()) for p in parts):
+        raise InvalidOptionError(f"option 'ranks' is three whole numbers of at most 4 digits like '25,50,75', got {shown(text)}")
+    a, b, c = (int(p) for p in parts)
+    if not a < b < c:
+        raise InvalidOptionError(f"option 'ranks' must rise, got {shown(text)}")
+    return a, b, c

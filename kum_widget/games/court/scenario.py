@@ -13,7 +13,7 @@ from ...core.errors import InvalidOptionError, shown
 from .state import BUYING, FIGHTING, PLACES, SETUP, SPACES, STARTING_CARDS, CourtState
 
 if TYPE_CHECKING:
-    from .rules import CourtOfTheThreeClans
+    from .card_game import CourtOfTheThreeClans
 
 __all__ = ["build"]
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .state import BUYING, FIGHTING, OVER, SETUP, CourtState, space_name
 
 if TYPE_CHECKING:
-    from .rules import CourtOfTheThreeClans
+    from .card_game import CourtOfTheThreeClans
 
 __all__ = ["court_text"]
 

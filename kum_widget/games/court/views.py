@@ -11,7 +11,7 @@ from ...core.errors import InvalidOptionError, shown
 from .state import PLACES, CourtState
 
 if TYPE_CHECKING:
-    from .rules import CourtOfTheThreeClans
+    from .card_game import CourtOfTheThreeClans
 
 __all__ = ["court_view", "sampler", "determinize", "save_position", "load_position"]
 

@@ -10,6 +10,9 @@ Three kinds of action, in the game's words:
 
 Ids are stable for a given deck size ``n`` and mine count ``m`` (OpenSpiel style), and
 sort plays before draws before discards, so ``sorted`` legal actions read naturally.
+
+A ``kum.Game`` hands actions out as every session does, as core Actions (the id, its
+text): their ``move`` is the ``Play``/``Draw``/``Discard`` here (``NamedActions``).
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...core.actions import Action as CoreAction
 from .cards import RACES, Deck, Race
 from .errors import InvalidActionError, shown
 
 __all__ = ["Play", "Draw", "Discard", "Action", "ParsedAction", "parse_action", "action_id", "action_from_id", "action_text",
-           "ActionTable", "action_table"]
+           "ActionTable", "action_table", "NamedActions", "named_actions"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -87,8 +91,11 @@ def id_base(n: int, m: int) -> int:
     return n * m + n * n
 
 
-def action_id(action: Action, n: int, m: int) -> int:
-    """The stable integer id of ``action`` for a deck of ``n`` cards and ``m`` mines."""
+def action_id(action: Action | CoreAction, n: int, m: int) -> int:
+    """The stable integer id of ``action`` for a deck of ``n`` cards and ``m`` mines (a
+    core Action is its id)."""
+    if isinstance(action, CoreAction):
+        return int(action)
     base = id_base(n, m)
     if isinstance(action, Play):
         if action.slot is not None:
@@ -143,6 +150,36 @@ def action_table(n: int, m: int) -> ActionTable:
     table = _TABLES.get((n, m))
     if table is None:
         table = _TABLES[(n, m)] = ActionTable(n, m)
+    return table
+
+
+class NamedActions(dict[int, CoreAction]):
+    """The core Actions of one deck and mine count by id (the id, its text, and the
+    ``Play``/``Draw``/``Discard`` of :class:`ActionTable` as its move), each made on first
+    use and then shared by every game of that deck: ``named[aid]``."""
+
+    __slots__ = ("deck", "moves")
+
+    def __init__(self, deck: Deck, moves: ActionTable) -> None:
+        super().__init__()
+        self.deck, self.moves = deck, moves
+
+    def __missing__(self, aid: int) -> CoreAction:
+        move = self.moves[aid]  # raises for an id out of range
+        action = self[aid] = CoreAction(aid, action_text(move, self.deck), move)
+        return action
+
+
+_NAMED: dict[tuple[int, int], NamedActions] = {}
+
+
+def named_actions(deck: Deck, m: int) -> NamedActions:
+    """The shared :class:`NamedActions` of ``deck`` with ``m`` mines (a text names cards by their labels)."""
+    table = _NAMED.get((id(deck), m))
+    if table is None or table.deck is not deck:
+        if len(_NAMED) >= 16:  # decks made and dropped (a search over custom decks): keep a few
+            _NAMED.clear()
+        table = _NAMED[(id(deck), m)] = NamedActions(deck, action_table(len(deck), m))
     return table
 
 

@@ -41,7 +41,7 @@ class KumRules(CardGame):
     # ISMCTS steered by the heuristic: 400 iterations play as well as 1000 unsteered, in under
     # half the time; as two trees that split the root's moves, as well again (51.0% [44.5%,
     # 57.5%] against the 1000; bench/README.md: the paired matches on 100 deals)
-    search_iterations, search_prior, search_trees, search_split = 400, 3.0, 2, True
+    search_hints = {"iterations": 400, "prior": 3.0, "trees": 2, "split": True}
 
     def __init__(self, rules: Rules | None = None, **options: Any) -> None:
         if rules is not None and not isinstance(rules, Rules):
@@ -171,6 +171,8 @@ class KumRules(CardGame):
         return out
 
     def secrets(self, state: State, seat: int) -> list[Any]:
+        if self.kum_rules.visibility == "open":  # every hand is shown: nothing is private
+            return []
         return [{"id": c} for c in state.hands[seat]]  # an id names both faces of a card
 
     # -- the lab and the board ----------------------------------------------------------------

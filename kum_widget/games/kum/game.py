@@ -1,11 +1,11 @@
 """``Game``: the public face of the engine.
 
 ``Game`` is the core's :class:`~kum_widget.core.Session` (history, undo from
-snapshots, state id, listeners, refusal before change) for Kings Under Mountains,
-with the game's own notation on top: actions as ``Play``/``Draw``/``Discard``
-objects and text, cards, mines, the Camp, and its own records and scenarios. Every
-public method validates its input first, so a refused call leaves the game exactly
-as it was.
+snapshots, state id, listeners, refusal before change, records) for Kings Under
+Mountains, with the game's own notation on top: actions as text and as
+``Play``/``Draw``/``Discard`` objects (each core Action's ``move``; ``moves()``), cards,
+mines, the Camp, and scenarios. Every public method validates its input first, so a
+refused call leaves the game exactly as it was.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...core.actions import Action as CoreAction
 from ...core.session import Session
-from .actions import Action, ActionTable, action_table
+from . import legacy, records
+from .actions import Action, ActionTable, NamedActions, action_table, named_actions
 from .card_game import KumRules
 from .cards import RACES, Card, Deck, MineFace, Race
 from .errors import IllegalActionError, InvalidActionError, InvalidStateError, KumError, shown
 from .events import Event, describe
-from .records import game_from_dict, game_from_record, game_record, game_to_dict
 from .resolve import resolve_action
 from .rules import is_legal, legal_ids, points, scores
 from .ruleset import Rules
@@ -68,6 +69,10 @@ class Game(Session):
     >>> g = Game(["Ada", "Bo"], seed=7)
     >>> g.current_player, g.phase, len(g.hand(0)), g.deck_size
     (0, 'play', 6, 60)
+    >>> g.legal_actions()[0]
+    Action(16, 'play orc 2 #4 on mine 1')
+    >>> g.legal_actions()[0].move, g.moves()[0]
+    (Play(card=4, slot=0, claim=None), Play(card=4, slot=0, claim=None))
     >>> events = g.apply(g.legal_actions()[0])
     >>> g.phase
     'draw'
@@ -84,6 +89,7 @@ class Game(Session):
     _initial: State
     _layout: Mapping[str, Any] | None
     _actions: ActionTable
+    _public: NamedActions
 
     def __init__(
         self,
@@ -113,6 +119,7 @@ class Game(Session):
         self.game = KingsUnderMountains(state.rules)
         self._names, self._seed = state.names, state.seed
         self._actions = action_table(state.n, state.m)  # one table per deck and mine count
+        self._public = named_actions(state.cards, state.m)  # the core Actions, named by this deck
         super()._start(state)
         self._layout = layout  # the scenario a game started from, for its record
 
@@ -165,35 +172,54 @@ class Game(Session):
         return game
 
     @classmethod
+    def from_position(cls, game: Any, state: Any, players: int | Sequence[str] | None = None) -> Game:
+        """A game that starts from ``state`` (a position of ``game``'s rules, as its
+        ``load_position`` reads a saved one), with no seed."""
+        session = cls.__new__(cls)
+        start = records.named_start(game, state, players)
+        session._start(start, start.layout())
+        return session
+
+    @classmethod
+    def _make(cls, game: Any, players: Any, seed: Any, **setup: Any) -> Game:
+        # How the core's records deal a saved game: kum.Game's own deal (races, first_player).
+        unknown = sorted(set(setup) - {"races", "first_player"})
+        if unknown:
+            raise InvalidStateError(f"setup: unknown option {shown(unknown[0], 44)} (options: races, first_player)")
+        return cls(players, seed=seed, rules=game.kum_rules, **setup)
+
+    def _setup_options(self) -> dict[str, Any] | None:
+        return records.setup_options(self)
+
+    @classmethod
     def from_dict(cls, data: Any, *, game: Any = None) -> Game:
-        """Inverse of :meth:`to_dict`."""
-        return game_from_dict(cls, data)
+        """Inverse of :meth:`to_dict` (and the dicts of earlier versions, ``"kum-game"``)."""
+        if legacy.is_old_dict(data):
+            return legacy.read_dict(cls, data)
+        return records.game_from_dict(cls, data, KingsUnderMountains if game is None else game)
 
     @classmethod
     def from_record(cls, text: Any, *, game: Any = None) -> Game:
-        """Inverse of :meth:`record`: the identical game, history included."""
-        return game_from_record(cls, text)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe, versioned: start position, actions, redo list and current position."""
-        return game_to_dict(self)
-
-    def record(self) -> str:
-        """The game as readable text in the spirit of chess PGN (see records.py)."""
-        return game_record(self)
+        """Inverse of :meth:`record`: the identical game, history included (records of
+        earlier versions, ``kum-record 1``, read too)."""
+        if legacy.is_old_record(text):
+            return legacy.read_record(cls, text)
+        return records.game_from_record(cls, text, KingsUnderMountains if game is None else game)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["_actions"]  # shared by every game of this deck: rebuilt, not pickled
+        del state["_actions"], state["_public"]  # shared by every game of this deck: rebuilt, not pickled
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._actions = action_table(self._state.n, self._state.m)
+        self._public = named_actions(self._state.cards, self._state.m)
 
     def _load_extra(self, other: Session) -> None:
         self._layout = other._layout  # type: ignore[attr-defined]
         self._actions = other._actions  # type: ignore[attr-defined]
+        self._public = other._public  # type: ignore[attr-defined]
 
     # -- reading -----------------------------------------------------------------------
 
@@ -274,14 +300,20 @@ class Game(Session):
         return points(self._state, self._seat(seat))
 
     @property
-    def history(self) -> tuple[Action, ...]:
-        """Actions applied since the start, oldest first."""
-        return tuple(map(self._actions.__getitem__, self._history))
+    def history(self) -> tuple[CoreAction, ...]:
+        """Actions applied since the start, oldest first (core Actions, as ``legal_actions``)."""
+        return tuple(map(self._public.__getitem__, self._history))
 
     @property
     def log(self) -> list[Event]:
         """Every event since the start, in order."""
         return [e for events in self._logs for e in events]
+
+    def recent_logs(self, count: int) -> list[list[Any]]:
+        """The events of the last ``count`` actions (a bad count: this game's own error)."""
+        if type(count) is not int:
+            raise InvalidStateError(f"recent_logs: count must be a whole number, got {shown(count)}")
+        return super().recent_logs(count)
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator sees: only public information (D6), no seat's hand."""
@@ -306,21 +338,31 @@ class Game(Session):
         """The ids of :meth:`legal_actions`, in the same order (a new list each call)."""
         return legal_ids(self._state)  # already a copy: no second one
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the player to move, sorted by id (stable)."""
+    def legal_actions(self) -> list[CoreAction]:
+        """Every legal action of the player to move, sorted by id (stable): core Actions,
+        ``Action(16, 'play orc 2 #4 on mine 1')``, each with its ``Play``/``Draw``/``Discard``
+        as ``move`` (:meth:`moves` lists those alone)."""
+        return list(map(self._public.__getitem__, self._legal()))
+
+    def moves(self) -> list[Action]:
+        """The legal actions as this game's own objects (``Play``, ``Draw``, ``Discard``),
+        in the order of :meth:`legal_actions`."""
+        return list(map(self._actions.__getitem__, self._legal()))
+
+    def _legal(self) -> list[int]:
         s = self._state
         plays = s.plays
         if plays is not None and s.phase == PLAY:  # the cached plays: mapped, not copied first
-            return list(map(self._actions.__getitem__, plays))
-        return list(map(self._actions.__getitem__, legal_ids(s)))
+            return plays
+        return legal_ids(s)
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> CoreAction:
         """Read ``text`` against this position (short card forms like ``'goblin 7'``)."""
-        return self._action(self._resolve(text))
+        return self._public[self._resolve(text)]
 
     if TYPE_CHECKING:  # the session's apply runs (no extra call); this gives it this game's types
 
-        def apply(self, action: Action | str | int) -> list[Event]: ...
+        def apply(self, action: CoreAction | Action | str | int) -> list[Event]: ...
 
     def play(self, card: Card | int | str, target: int | str) -> list[Event]:
         """Play ``card`` onto mine ``target``: ``2`` or ``"mine 2"`` (an available mine,
@@ -352,8 +394,8 @@ class Game(Session):
 
     # -- helpers (the session's, in this game's words) --------------------------------------
 
-    def _public_action(self, aid: int) -> Action:
-        return self._action(aid)
+    def _public_action(self, aid: int) -> CoreAction:
+        return self._public[aid]
 
     def _illegal(self, aid: int, reason: str) -> KumError:
         return IllegalActionError(f"{self.action_text(aid)}: {reason}")
@@ -368,9 +410,6 @@ class Game(Session):
         if type(seat) is not int or not 0 <= seat < self._state.players:
             raise InvalidStateError(f"seat must be 0..{self._state.players - 1}, got {shown(seat)}")
         return seat
-
-    def _action(self, aid: int) -> Action:
-        return self._actions[aid]
 
     def _is_legal(self, aid: int) -> bool:
         return is_legal(self._state, aid)
@@ -390,11 +429,12 @@ class Game(Session):
 
     def _resolve(self, action: Any) -> int:
         table = self._actions
-        if type(action) is int:
-            table[action]  # range check (a bad id raises as action_from_id does; a good one is cached)
-            return action
+        if type(action) is int or type(action) is CoreAction:
+            aid = int(action)
+            table[aid]  # range check (a bad id raises as action_from_id does; a good one is cached)
+            return aid
         known = table.ids.get(id(action))
-        if known is not None and known[0] is action:  # one of the objects legal_actions() hands out
+        if known is not None and known[0] is action:  # one of the objects moves() (and each Action's move) hands out
             return known[1]
         return resolve_action(self._state, action, self.players)  # an object built by hand, or text
 
@@ -415,6 +455,15 @@ class KingsUnderMountains(KumRules):
     """``KingsUnderMountains(rules=kum.Rules(...))`` or ``KingsUnderMountains(end="finish_round")``:
     the game as the core sees it (``simulate(game=...)``, ``GameWidget(KingsUnderMountains())``).
     Its options are those of ``kum.Rules``, the Kings among them: ``races="giant,orc"``."""
+
+    def save_position(self, state: State) -> dict[str, Any]:
+        """The position as JSON: the layout of ``Game.from_scenario``, the Kings and the first
+        player (the start of a game built by hand, in its records; and a dict's ``state``)."""
+        return records.position_data(state)
+
+    def load_position(self, data: Any) -> State:
+        """Inverse of :meth:`save_position`, every field checked (``InvalidStateError``)."""
+        return records.position_state(self.kum_rules, data)
 
     def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
         """A ``kum.Game`` under these rules (``setup``: ``races``, a King race per seat, which

@@ -1,70 +1,93 @@
-"""Saving games: ``to_dict`` / ``from_dict`` and the text record.
+"""Saving Kings Under Mountains: the core's saves (``kum-session 1``), as every game's.
 
-A record reads like a chess PGN: tag pairs, then one numbered line per turn::
+``game.record()`` writes what ``core.Session.record()`` writes for any game, and
+``kum_widget.core.records`` reads it back (a ``kum.Game``)::
 
-    [Game "Kings Under Mountains"]
-    [Format "kum-record 1"]
+    [Game "kings-under-mountains"]
+    [Format "kum-session 1"]
     [Player0 "Ada"]
     [Player1 "Bo"]
-    [Kings "orc goblin"]
-    [FirstPlayer "0"]
     [Seed "42"]
-    [Result "Ada 9, Bo -2; Ada wins"]
+    [Setup "{\\"first_player\\": 0, \\"races\\": [\\"orc\\", \\"goblin\\"]}"]
+    [Options "{\\"camp_cards\\": 4, \\"deck\\": \\"standard\\", ...}"]
+    [Result "Ada 9, Bo -2"]
 
     1. Ada: play goblin 7 #34 on mine 2; draw deck
     2. Bo: play orc 0 #1 on mine 2; draw camp goblin
 
-A game built from a scenario has ``[Layout "..."]`` (its start position as JSON) in
-place of the seed; non-default rules appear as ``[Rules "stuck=draw"]`` and a custom
-deck as ``[Deck "..."]`` (its cards' text forms).
+What the game needs beyond the core's fields goes through the core's extension points:
+
+- the rules are the game's options (``kum.Rules.to_dict()``: the deck is ``"standard"``
+  or its CSV text);
+- the Kings and the first player are the options the game's session was dealt with
+  (``Setup``: ``kum.Game(players, seed=..., races=..., first_player=...)``);
+- a game built from a scenario has its start position in place of a seed (``Start``: the
+  game's ``save_position``, the keyword arguments of ``from_scenario`` that lay it out:
+  ``races``, ``first_player`` and the layout's fields);
+- a dict also holds ``state``, the position now (``save_position`` again), which is
+  checked when the dict is read.
+
+The formats the game wrote before (``kum-record 1``, ``kum-game``) are read by ``legacy``.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...core.records import _escape, split_record
-from .cards import RACES, Card, Deck, Race
-from .errors import InvalidRecordError, InvalidStateError, KumError, shown
-from .rules import apply_id
-from .ruleset import Rules
+from ...core import records as core_records
+from ...core.errors import GameError, cut
+from .card_game import KumRules
+from .cards import RACES
+from .errors import InvalidRecordError, InvalidStateError, shown
 from .scenario import load_layout
 from .seats import _kings, _player_names
-from .state import setup
+from .state import State, setup
 
 if TYPE_CHECKING:
     from .game import Game
+    from .ruleset import Rules
 
-__all__ = ["game_to_dict", "game_from_dict", "game_record", "game_from_record", "FORMAT_VERSION"]
+__all__ = ["InvalidSavedGameError", "game_from_dict", "game_from_record", "position_data", "position_state",
+           "setup_options", "start_state"]
 
-FORMAT_VERSION = 1
-_TAG_RE = re.compile(r'\[(?P<key>[A-Za-z0-9]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]')
-_MOVE_RE = re.compile(r"(?P<turn>[0-9]{1,6})\. (?P<rest>.*)")
-_DIGITS = 500  # per int()/str() call: within any limit sys.set_int_max_str_digits allows (640 at least)
-_BIG = 10**_DIGITS
+G = TypeVar("G", bound="Game")
 
 
-def game_to_dict(game: Game) -> dict[str, Any]:
-    return {
-        "format": "kum-game",
-        "version": FORMAT_VERSION,
-        "players": list(game.players),
-        "kings": [k.value for k in game.kings],
-        "first_player": game.first_player,
-        "rules": game.rules.to_dict(),
-        "seed": game.seed,
-        "layout": None if game.seed is not None else game._initial.layout(),
-        "actions": [game.action_text(a) for a in game._history],
-        "redo": [game.action_text(a) for a in reversed(game._future)],
-        "state": game._state.layout(),
-    }
+class InvalidSavedGameError(InvalidStateError, InvalidRecordError):
+    """A saved game (dict or record) that does not read: an ``InvalidRecordError`` (so a
+    ``core.InvalidSaveError``, as every game's loader raises) and an ``InvalidStateError``
+    (what ``kum.Game.from_dict`` has always raised)."""
 
 
-def _start_state(cls: type[Game], players: Any, kings: Any, rules: Rules, seed: Any, layout: Any, first: Any) -> Any:
+def setup_options(game: Game) -> dict[str, Any] | None:
+    """What ``kum.Game`` was dealt with beyond the seed and the rules (a record's Setup);
+    None for a game built from a scenario (its start position holds them)."""
+    if game.seed is None:
+        return None
+    return {"races": [k.value for k in game.kings], "first_player": game.first_player}
 
+
+def position_data(state: State) -> dict[str, Any]:
+    """A position as JSON: what ``Game.from_scenario`` takes to lay it out (the Kings as
+    ``races``, ``first_player``, the layout's fields; see ``scenario``)."""
+    return {"races": [RACES[k].value for k in state.kings], "first_player": state.first, **state.layout()}
+
+
+def position_state(rules: Rules, data: Any) -> State:
+    """Inverse of :func:`position_data`, every field checked (InvalidStateError names it)."""
+    if not isinstance(data, Mapping):
+        raise InvalidStateError(f"a position is a mapping of its races, first_player and layout, got {shown(data)}")
+    races = data.get("races")
+    if not isinstance(races, (list, tuple)) or not 2 <= len(races) <= 4:
+        raise InvalidStateError(f"races: expected one King race per player (2-4 races), got {shown(races)}")
+    layout = {k: v for k, v in data.items() if k not in ("races", "first_player")}
+    return start_state(len(races), races, rules, None, layout, data.get("first_player"))
+
+
+def start_state(players: Any, kings: Any, rules: Rules, seed: Any, layout: Any, first: Any) -> State:
+    """The start of a saved game: dealt from ``seed`` or laid out by ``layout``, every
+    value checked (an old save or a record may hold anything)."""
     # Shapes first: Game's own checks quote a bad value whole, and a saved game may hold
     # anything (a value nested too deep to print, a number too long to write out).
     if not isinstance(players, (list, tuple)) and type(players) is not int:
@@ -92,157 +115,40 @@ def _start_state(cls: type[Game], players: Any, kings: Any, rules: Rules, seed: 
     return setup(rules, names, seed, [RACES[k] for k in king_ids], first)
 
 
-def _replay(game: Game, texts: list[Any], where: str) -> None:
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise InvalidStateError(f"{where}[{i}]: expected action text, got {type(text).__name__}")
-        try:
-            game.apply(text)
-        except KumError as exc:
-            raise InvalidStateError(f"{where}[{i}] {shown(text)}: {exc}") from None
+def named_start(game: Any, state: Any, players: Any) -> State:
+    """A copy of ``state`` (a position of ``game``'s rules) for a ``kum.Game`` of ``players``
+    that starts there, with no seed (``Game.from_position``)."""
+    if not isinstance(game, KumRules) or not isinstance(state, State):
+        raise InvalidStateError(f"from_position takes Kings Under Mountains' rules and a position, got {shown(game)}")
+    if state.rules != game.kum_rules:
+        raise InvalidStateError("the position was laid out under other rules than the game's")
+    names = _player_names(len(state.kings) if players is None else players)
+    if len(names) != len(state.kings):
+        raise InvalidStateError(f"players: this position has {len(state.kings)} seats, got {len(names)} names")
+    start = state.clone()
+    start.names, start.seed = names, None
+    return start
 
 
-def game_from_dict(cls: type[Game], data: Mapping[str, Any]) -> Game:
-    if not isinstance(data, Mapping):
-        raise InvalidStateError(f"a saved game is a dict, got {type(data).__name__}")
-    if type(data.get("format")) is not str or data.get("format") != "kum-game":
-        raise InvalidStateError(f"format: expected 'kum-game', got {shown(data.get('format'))}")
-    if type(data.get("version")) is not int or data.get("version") != FORMAT_VERSION:
-        raise InvalidStateError(f"version: this kum_widget reads version {FORMAT_VERSION}, got {shown(data.get('version'))}")
-    for key in ("players", "kings", "rules", "actions"):
-        if key not in data:
-            raise InvalidStateError(f"missing field {key!r}")
+def game_from_dict(cls: type[G], data: Any, rules: Any) -> G:
+    """``kum.Game.from_dict`` of a dict in the core's format (``rules``: the game's class)."""
+    return _read(core_records.session_from_dict, cls, data, rules)
+
+
+def game_from_record(cls: type[G], text: Any, rules: Any) -> G:
+    """``kum.Game.from_record`` of a record in the core's format."""
+    return _read(core_records.session_from_record, cls, text, rules)
+
+
+def _read(reader: Callable[..., Any], cls: type[G], data: Any, rules: Any) -> G:
+    if not (isinstance(rules, KumRules) or (isinstance(rules, type) and issubclass(rules, KumRules))):
+        raise InvalidSavedGameError(f"game: kum.Game reads saves of Kings Under Mountains' rules, got {shown(rules)}")
     try:
-        rules = Rules.from_dict(data["rules"])
-    except KumError as exc:
-        raise InvalidStateError(f"rules: {exc}") from None
-    state = _start_state(cls, data["players"], data["kings"], rules, data.get("seed"), data.get("layout"), data.get("first_player", 0))
-    game = cls.__new__(cls)
-    game._start(state, data.get("layout"))
-    for key in ("actions", "redo"):
-        if not isinstance(data.get(key, []), list):
-            raise InvalidStateError(f"{key}: expected a list of action texts")
-    redo = data.get("redo", [])
-    _replay(game, list(data["actions"]) + list(redo), "actions")
-    game.undo(len(redo))
-    if "state" in data and data["state"] != game._state.layout():
-        raise InvalidStateError("state: does not match the position the actions lead to (edited by hand?)")
+        game = reader(cls, data, rules)
+    except InvalidSavedGameError:
+        raise
+    except GameError as exc:  # the core's InvalidSaveError: a KumError too, for this game's callers
+        raise InvalidSavedGameError(cut(str(exc), 300)) from None
+    if not isinstance(game, cls):  # a save read by another kind of session (the core's own)
+        raise InvalidSavedGameError(f"this save holds a {type(game).__name__}, not a {cls.__name__}")
     return game
-
-
-def game_record(game: Game) -> str:
-    tags = [("Game", "Kings Under Mountains"), ("Format", f"kum-record {FORMAT_VERSION}")]
-    tags += [(f"Player{i}", name) for i, name in enumerate(game.players)]
-    tags += [("Kings", " ".join(k.value for k in game.kings)), ("FirstPlayer", str(game.first_player))]
-    rules = {k: v for k, v in game.rules.diff().items() if k != "deck"}
-    if rules:
-        tags.append(("Rules", " ".join(f"{k}={v}" for k, v in rules.items())))
-    if game.rules.deck != Deck.standard():
-        tags.append(("Deck", ", ".join(str(c) for c in game.rules.deck)))
-    if game.seed is not None:
-        tags.append(("Seed", _decimal(game.seed)))
-    else:
-        tags.append(("Layout", json.dumps(game._initial.layout(), separators=(",", ":"))))
-    if game.is_over:
-        sc = game.scores()
-        won = " and ".join(game.players[w] for w in game.winners())
-        verb = "wins" if len(game.winners()) == 1 else "share the win"
-        tags.append(("Result", ", ".join(f"{n} {p}" for n, p in zip(game.players, sc, strict=True)) + f"; {won} {verb}"))
-    lines = [f'[{k} "{_escape(v)}"]' for k, v in tags]
-    lines.append("")
-    replay = game._initial.clone()
-    turn_line: list[str] = []
-    turn_seat, turn_no = replay.current, replay.turn
-    for aid in game._history:
-        if replay.turn != turn_no or replay.current != turn_seat:
-            lines.append(f"{turn_no + 1}. {game.players[turn_seat]}: " + "; ".join(turn_line))
-            turn_line, turn_seat, turn_no = [], replay.current, replay.turn
-        turn_line.append(game.action_text(aid))
-        apply_id(replay, aid)
-    if turn_line:
-        lines.append(f"{turn_no + 1}. {game.players[turn_seat]}: " + "; ".join(turn_line))
-    return "\n".join(lines) + "\n"
-
-
-def game_from_record(cls: type[Game], text: str) -> Game:
-    if not isinstance(text, str):
-        raise InvalidRecordError(f"a record is text, got {type(text).__name__}")
-    tags, moves = split_record(text, InvalidRecordError, _TAG_RE)
-    layout = _layout_from_tag(tags["Layout"]) if "Layout" in tags else None
-    try:
-        players = [tags[f"Player{i}"] for i in range(4) if f"Player{i}" in tags]
-        kings = tags.get("Kings", "").split()
-        rules = _rules_from_tags(tags)
-        first = _number(tags.get("FirstPlayer", "0"))
-        seed = _number(tags["Seed"]) if "Seed" in tags else None
-        state = _start_state(cls, players, [Race.parse(k) for k in kings] if kings else None, rules, seed, layout, first)
-    except KumError as exc:
-        raise InvalidRecordError(f"record header: {exc}") from None
-    game = cls.__new__(cls)
-    game._start(state, layout)
-    for n, line in moves:
-        m = _MOVE_RE.fullmatch(line)
-        if m is None:
-            raise InvalidRecordError(f"line {n}: cannot read {line[:60]!r}: expected 'N. Name: action; action'")
-        name = game.players[game.current_player]
-        if game.is_over:
-            raise InvalidRecordError(f"line {n}: the game is already over")
-        if not m["rest"].startswith(name + ":"):
-            raise InvalidRecordError(f"line {n}: expected {name}'s turn ('{m['turn']}. {name}: ...'), got {line[:60]!r}")
-        for action in filter(None, (a.strip() for a in m["rest"][len(name) + 1:].split(";"))):
-            try:
-                game.apply(action)
-            except KumError as exc:
-                raise InvalidRecordError(f"line {n}: {exc}") from None
-    return game
-
-
-def _layout_from_tag(text: str) -> Any:
-    # json.loads raises RecursionError on deep nesting and a bare ValueError on a number
-    # past Python's int-conversion limit (its JSONDecodeError is a ValueError too).
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidRecordError(f"tag Layout: not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError):
-        raise InvalidRecordError("tag Layout: not a layout (nested too deep, or a number too long)") from None
-
-
-def _number(text: str) -> int | str:
-    """A tag's whole number (ASCII digits only, any number of them: a seed can be any
-    size); other text is left for validation to refuse."""
-    if not re.fullmatch(r"[0-9]+", text):
-        return text
-    return _whole(text)
-
-
-def _whole(digits: str) -> int:
-    if len(digits) <= _DIGITS:
-        return int(digits)
-    half = len(digits) // 2  # int() refuses more than a few thousand digits: halve, then join
-    scale: int = 10**half
-    return _whole(digits[:-half]) * scale + _whole(digits[-half:])
-
-
-def _decimal(n: int) -> str:
-    """``str(n)`` of a whole number >= 0 of any size (str() refuses a few thousand digits)."""
-    if n < _BIG:
-        return str(n)
-    half = int(n.bit_length() * 0.30103) // 2  # about half its digits
-    high, low = divmod(n, 10**half)
-    return _decimal(high) + _decimal(low).zfill(half)
-
-
-def _rules_from_tags(tags: Mapping[str, str]) -> Rules:
-    options: dict[str, Any] = {}
-    for item in tags.get("Rules", "").split():
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise InvalidRecordError(f"tag Rules: expected name=value, got {shown(item)}")
-        options[key] = _number(value)
-    if "Deck" in tags:
-        try:
-            options["deck"] = Deck([Card.parse(c) for c in tags["Deck"].split(", ")])
-        except KumError as exc:
-            raise InvalidRecordError(f"tag Deck: {exc}") from None
-    return Rules.from_dict(options)

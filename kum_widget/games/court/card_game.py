@@ -9,15 +9,14 @@ lab's columns in ``heuristic.py``, the board in ``board.py``; this module is the
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...core.errors import InvalidOptionError, shown
 from ...core.game import CardGame
 from . import board, heuristic, notation, views
 from .cards import CLANS, CardTable, table_for
 from .formulas import CourtFormulas
+from .ruleset import CourtRules, parse_ranks
 from .state import (
     BUY,
     BUYING,
@@ -35,11 +34,9 @@ from .state import (
     space_name,
 )
 
-__all__ = ["CourtOfTheThreeClans"]
+__all__ = ["CourtOfTheThreeClans", "parse_ranks"]
 
 _BUYS = [[[BUY + p * SPACES + x for x in range(SPACES) if bits >> x & 1] for p in range(PLACES)] for bits in range(1 << SPACES)]  # [buy_spaces()][place]
-_RANK = re.compile(r"-?[0-9]{1,4}")  # ASCII digits: int() takes other digits, and isdigit() "²" that int() refuses
-_CHOICES = {"first_refill": ("open", "court"), "price": ("descending", "printed"), "full_court": ("replace", "closed")}
 
 
 class CourtOfTheThreeClans(CourtFormulas, CardGame):
@@ -48,7 +45,7 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
     >>> from kum_widget.core import Session
     >>> s = Session(CourtOfTheThreeClans(), seed=3)
     >>> s.legal_actions()[:2], s.action_text(0)
-    ([0, 1], 'start place 1 to space 1.1')
+    ([Action(0, 'start place 1 to space 1.1'), Action(1, 'start place 1 to space 1.2')], 'start place 1 to space 1.1')
     """
 
     name = "court"
@@ -58,33 +55,16 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
     # ISMCTS: 400 iterations that exploit more and weigh the heuristic's 8 favourites at the
     # root are not shown weaker than 1000 at UCB's usual 0.7 over every move (bench/README.md:
     # -0.41 [-1.22, +0.39] over 400 paired deals), in about a third of the time
-    search_iterations, search_exploration, search_breadth, search_trees = 400, 0.25, 8, 2
-    defaults = {
-        "table": "standard",  # C1: the card table: a shipped table's name ("standard") or CSV text, never a path
-        "first_refill": "open",  # C2: "open" (princes may appear) or "court" (set aside again)
-        "price": "descending",  # C3: "descending" (cost - (place - 1)) or "printed"
-        "full_court": "replace",  # C4: "replace" (discard a court card) or "closed" (no buying)
-        "empty_pass_pays": True,  # C5: a pass that finds nothing to discard still pays its CP
-        "fights_per_turn": 1,  # C6: fights allowed in one phase 2 (each pays exactly what it lacks)
-        "last_prince_ends": True,  # C7: the game ends once no prince is left to draw
-        "court_vp": True,  # C8: the printed VP of the Royal Court's cards score at the end
-        "row_princes_subtract": False,  # C9: undefeated princes in the row subtract their VP too
-        "ranks": "25,50,75",  # C10: the scores that reach Troubled Reign, Prosperous Reign, Golden Age
-        "start_cp": 10,  # source: the player starts with 10 CP
-    }
+    search_hints = {"iterations": 400, "exploration": 0.25, "breadth": 8, "trees": 2}
+    options_class = CourtRules  # the rule options C1-C10, declared there once
+    settings: CourtRules
 
     def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
+        super().__init__(**options)  # CourtRules.from_options reads and checks them
         r = self.rules
-        for key, allowed in _CHOICES.items():
-            if r[key] not in allowed:
-                raise InvalidOptionError(f"option {key!r} must be one of {', '.join(map(repr, allowed))}, got {shown(r[key])}")
-        if not 0 <= r["fights_per_turn"] <= 4:
-            raise InvalidOptionError(f"option 'fights_per_turn' must be 0..4, got {shown(r['fights_per_turn'])}")
-        if not 0 <= r["start_cp"] <= 100:
-            raise InvalidOptionError(f"option 'start_cp' must be 0..100, got {shown(r['start_cp'])}")
-        self.thresholds = parse_ranks(r["ranks"])
-        self.table: CardTable = table_for(r["table"])
+        self.thresholds = self.settings.ranks
+        table = self.settings.table
+        self.table: CardTable = table if isinstance(table, CardTable) else table_for(str(table))
         self.descending = r["price"] == "descending"
         self.fights_per_turn, self.closed = r["fights_per_turn"], r["full_court"] == "closed"  # read at every step
         t = self.table.cards  # flat lists: the bots read these thousands of times a second
@@ -361,14 +341,3 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
         from .scenario import build
 
         return build(self, row, court, **layout)
-
-
-def parse_ranks(text: str) -> tuple[int, int, int]:
-    """C10's three thresholds, like ``"25,50,75"``."""
-    parts = text.split(",")
-    if len(parts) != 3 or not all(_RANK.fullmatch(p.strip()) for p in parts):
-        raise InvalidOptionError(f"option 'ranks' is three whole numbers of at most 4 digits like '25,50,75', got {shown(text)}")
-    a, b, c = (int(p) for p in parts)
-    if not a < b < c:
-        raise InvalidOptionError(f"option 'ranks' must rise, got {shown(text)}")
-    return a, b, c

@@ -1,0 +1,155 @@
+"""The page's messages to a board: one per click, each checked before anything changes,
+and each answered (``{"kind": "answer", "id": ...}``), so the page never waits for a
+change that will not come. The page can write nothing else (``GameWidget.set_state``).
+
+A message is ``{"kind": ..., "state_id": ..., "id": ...}`` and the fields of its kind
+(``_FIELDS``); ``id`` is the page's token for the answer. A click names the state it was
+made on: a stale ``state_id`` is refused (the game has moved on). One message is not a
+click: ``{"kind": "view"}``, from a view that has not got the private part the traits
+name (a hot seat's hand); it changes nothing, and the private part is sent again before
+its answer.
+
+The router does what a message asks through the board's public methods (``Board``: what
+a cell may call too) and reads the game through public ``Session`` methods only, so it
+can be tested with any object that has them, without a browser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ._board_forms import replay_name, replay_page
+from .bots import BOT_NAMES
+from .core.errors import GameError, cut, shown, shown_names
+from .core.session import Session
+
+if TYPE_CHECKING:
+    from ._seats_policy import Seats
+
+__all__ = ["Board", "Reply", "Router"]
+
+# What each message may carry besides "kind", "state_id" and "id".
+_FIELDS = {
+    "act": {"action"},
+    "undo": set(),
+    "redo": set(),
+    "ready": set(),
+    "new_game": {"seed", "bot"},
+    "replay": set(),
+    "view": set(),  # a new view (or a reloaded page) asks for the private part it shows
+}
+
+
+class Board(Protocol):
+    """What a message may ask of a board: ``GameWidget``'s public methods, as from a cell."""
+
+    @property
+    def game(self) -> Session: ...
+    @property
+    def offered(self) -> list[str]: ...
+    def act(self, action: Any) -> list[Any]: ...
+    def ready(self) -> None: ...
+    def undo(self) -> int: ...
+    def redo(self) -> int: ...
+    def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None) -> None: ...
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the board does after a message: show ``error`` (None: leave the error line as it
+    is), draw itself again from the kernel's state if the message ``broke`` something
+    unexpectedly, send its private part again if asked (``resend_private``), and answer."""
+
+    token: str | None
+    error: str | None = None
+    broke: bool = False
+    resend_private: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def answer(self, state_id: int) -> dict[str, Any]:
+        """The answer the page waits for (its token, the state now, and what was asked for)."""
+        return {"kind": "answer", "id": self.token, "state_id": state_id, **self.extra}
+
+
+class Router:
+    """Routes each of the page's messages to ``board``; ``seats`` say what a replay file
+    may show and which seats are bots."""
+
+    def __init__(self, board: Board, seats: Seats) -> None:
+        self.board = board
+        self.seats = seats
+
+    def route(self, content: Any) -> Reply:
+        """Do what ``content`` asks, if it may; never raises (every message is answered)."""
+        token = content.get("id") if isinstance(content, dict) else None
+        if not isinstance(token, str) or len(token) > 64:
+            token = None  # the page's own tokens are short text; anything else comes back as null
+        try:
+            return self._route(content, token)
+        except GameError as exc:
+            return Reply(token, error=str(exc))
+        except Exception as exc:  # never a traceback in the notebook for a click
+            return Reply(token, error=f"internal error ({type(exc).__name__}): {cut(str(exc))}", broke=True)
+
+    def _route(self, content: Any, token: str | None) -> Reply:
+        if not isinstance(content, dict):
+            raise GameError("refused a message from the board: not an object")
+        kind = content.get("kind")
+        if not isinstance(kind, str) or kind not in _FIELDS:
+            raise GameError(f"refused a message from the board: unknown kind {shown(kind, 50)}")
+        extra = set(content) - _FIELDS[kind] - {"kind", "state_id", "id"}
+        if extra:
+            raise GameError(f"refused a {shown(kind)} message: unknown field {shown_names(extra, 1)}")
+        if kind == "view":  # changes nothing, so it may come from any state
+            return Reply(token, resend_private=True)
+        sid = content.get("state_id")
+        if type(sid) is not int or sid != self.board.game.state_id:
+            raise GameError("that click was on an old board (the game has moved on); try again")
+        board = self.board
+        if kind == "ready":
+            board.ready()
+        elif kind == "undo":
+            if not board.undo():
+                raise GameError("nothing to undo: no earlier decision of a player at this board")
+            return Reply(token, error="")
+        elif kind == "redo":
+            if not board.redo():
+                raise GameError("nothing to redo")
+            return Reply(token, error="")
+        elif kind == "new_game":
+            board.new_game(seed=self._seed(content.get("seed")), bots=self._bots(content.get("bot")))
+        elif kind == "replay":  # a one-off: the file comes back in the answer, nothing changes
+            session, seats = board.game, self.seats
+            return Reply(token, extra={"replay": replay_page(session, seats.kept(), seats.bots), "filename": replay_name(session)})
+        else:
+            board.act(self._action(content.get("action")))
+        return Reply(token)
+
+    def _action(self, text: Any) -> str:
+        """An action the board offers now, by its text (the page sends nothing else)."""
+        if not isinstance(text, str) or len(text) > 200:
+            raise GameError("refused a message from the board: 'action' must be action text")
+        offered = self.board.offered
+        if text not in offered:
+            if not offered:
+                raise GameError("it is not your turn to act on this board")
+            raise GameError(f"refused {text[:80]!r}: not a legal action now")
+        return text
+
+    @staticmethod
+    def _seed(seed: Any) -> int | None:
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**31):
+            raise GameError("new game: seed must be a whole number 0..2^31-1 or empty")
+        return seed
+
+    def _bots(self, bot: Any) -> dict[int, Any] | None:
+        """New game's "bot": every bot seat gets that bot (None: the bots stay)."""
+        if bot is None:
+            return None
+        if not isinstance(bot, str) or bot not in BOT_NAMES:
+            raise GameError(f"new game: unknown bot {shown(bot, 30)}")
+        bots = self.seats.bots
+        if not bots:
+            raise GameError("new game: this board has no bot seat to change")
+        return dict.fromkeys(bots, bot)

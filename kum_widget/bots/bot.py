@@ -1,0 +1,79 @@
+"""``Bot``: the base of a bot, declaring every capability ``bot_move`` asks of one, each
+with its default (see :mod:`.base` for ``bot_move`` and ``make_bot``)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from ..core.errors import GameError, shown
+from ..core.game import CardGame, top_actions
+from .common import game_of_view, ids_of
+
+__all__ = ["Bot"]
+
+
+class Bot:
+    """The base of a bot: what ``bot_move`` asks of one, each with a default.
+
+    ============  =========================================================  ============
+    capability    what it gives                                              default
+    ============  =========================================================  ============
+    name          the bot's name on the board and in the lab                 "Bot"
+    choose        ``choose(view, legal)``: one of ``legal`` (the session's   through
+                  actions) for the seat whose view it is                     ``decide``
+    decide        ``decide(game, view, seat, legal, *, position=None)``: an  None: ask
+                  action id, with the rules at hand                          ``choose``
+    reads_view    False: ``bot_move`` builds no view and passes None         True
+    scores_only   True: ``bot_move`` hands a fair heuristic's scores to      False
+                  ``pick`` alone (no view, no position)
+    pick          ``pick(ids, scores)``: one of ``ids`` by the scores        the first best
+    ============  =========================================================  ============
+
+    A bot writes ``choose`` or ``decide`` (or both); the other comes from it.
+    """
+
+    name: str = "Bot"
+    reads_view: bool = True
+    """False when the bot never reads the view (RandomBot): ``bot_move`` builds none and
+    passes ``view=None`` (a view costs more than a move)."""
+
+    @property
+    def scores_only(self) -> bool:
+        """True when the heuristic's scores are all the bot reads: for a game whose
+        heuristic is fair (``CardGame.fair_heuristic``), ``bot_move`` then calls
+        :meth:`pick` alone, with no view built and no position dealt."""
+        return False
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
+        """One of ``legal`` (the actions as the session hands them out) for the seat whose
+        ``view`` this is. The default asks :meth:`decide`, the rules found from the view's
+        ``"game"`` name."""
+        if len(legal) == 1:
+            return legal[0]
+        game = game_of_view(view)
+        ids = ids_of(game, view, legal)
+        aid = self.decide(game, view, view["seat"], ids)
+        if aid is None:
+            raise GameError(f"{self.name} has neither choose() nor decide(): it cannot move")
+        if aid not in ids:
+            raise GameError(f"{self.name} chose {shown(aid)}, which is not a legal action")
+        return legal[ids.index(aid)]
+
+    def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
+               position: Any = None) -> int | None:
+        """An action id of ``legal`` for ``seat``, with the rules (``game``) to search
+        with; ``position`` is the position itself, for a game of perfect information
+        only. None (the default): ``bot_move`` asks :meth:`choose` instead."""
+        return None
+
+    def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
+        """One of ``ids`` by the heuristic's ``scores`` (None: no scores, one id alone or a
+        game with no heuristic). Called only for a bot with :attr:`scores_only`. The
+        default: the first of the best."""
+        if scores is None:
+            return ids[0]
+        return top_actions(ids, scores)[0]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
