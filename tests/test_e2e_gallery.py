@@ -1,6 +1,7 @@
 """End to end for the board's pieces, cells, places and choice menus: a real JupyterLab,
 Chromium, and the example games (examples/): Connect Four played to a win by clicking
-holes, a worker placed in Woodcutters, and a menu of three choices on one card (a game
+holes, a worker placed in Woodcutters, a Guard's guess asked in a menu in Whispers at
+Court, a simultaneous step of Undercut mid-pick, and a menu of three choices on one card (a game
 written in the notebook's own cell), picked by keyboard. Screenshots go to test-artifacts/
 (connect_four.png, workers.png, choice_menu.png).
 """
@@ -48,6 +49,9 @@ NOTEBOOKS = {
                 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
     "undercut": [SETUP + "\nfrom undercut import Undercut",
                  'board = kum.GameWidget(Undercut(), players=["Ada", "Bo"], bots={1: "random"}, seed=1, bot_delay=2.5)\nboard',
+                 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
+    "whispers": [SETUP + "\nfrom whispers import Whispers",
+                 'board = kum.GameWidget(Whispers(), players=["Ada", "Bo"], bots={1: "random"}, seed=0, bot_delay=0.3)\nboard',
                  'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
     "menu": [SETUP, COIN, 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
 }
@@ -167,5 +171,31 @@ def test_a_simultaneous_step_shows_who_has_chosen_but_not_what(lab, browser, art
     page.wait_for_function("el => /Round 2 of 5/.test(el.textContent)", arg=board.element_handle(), timeout=20_000)
     said = kernel_says(page)
     assert re.search(r"KUM-GAME False \[[\d., ]+\] \(4, \d\)", said), said  # Ada's pick 4, then the bot's
+    assert errors == []
+    page.close()
+
+
+def test_a_targeted_card_asks_for_its_guess_in_a_menu(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    """Whispers at Court: the Guard is clicked, then Bo's hand; the four guesses share that
+    click, so a menu asks which (none played silently); the one picked is the one played."""
+    page, board, errors = opened(browser, lab, "whispers")
+    board.locator('[data-card="card 0 1"]').click()  # Ada's Guard (seed 0: the Princess and a Guard)
+    target = board.locator('[data-zone="hand 1"]')
+    sid = board.get_attribute("data-state-id")
+    target.click()
+    menu = page.locator(".kum-menu")
+    menu.wait_for(timeout=10_000)
+    items = [e.get_attribute("data-action") for e in menu.locator(".kum-menu-item").all()]
+    assert items == [f"Guard on Bo: guess {card}" for card in ("Priest", "Baron", "Handmaid", "Princess")], items
+    assert board.get_attribute("data-state-id") == sid  # nothing played yet
+    a, m = board.bounding_box(), menu.bounding_box()
+    assert a and m
+    page.screenshot(path=str(artifacts / "whispers_menu.png"),
+                    clip={"x": a["x"], "y": a["y"], "width": a["width"], "height": max(a["y"] + a["height"], m["y"] + m["height"]) - a["y"] + 4})
+    menu.locator('[data-action="Guard on Bo: guess Baron"]').click()
+    moved(page, board, sid)
+    page.wait_for_function("el => /Ada guesses Baron/.test(el.textContent)", arg=board.element_handle(), timeout=20_000)
+    said = kernel_says(page)
+    assert re.search(r"KUM-GAME (True|False) \[[\d., ]+\] \(113\b", said), said  # the Guard on seat 1, guessing a Baron
     assert errors == []
     page.close()
