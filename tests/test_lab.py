@@ -557,7 +557,7 @@ def test_score_distribution_of_other_games(other: pd.DataFrame) -> None:
     long = kum.lab.per_seat(other)
     res = kum.lab.score_distribution(other)  # no race: by bot
     table = res.table
-    assert table.index.name == "bot" and set(table.index) == {"greedy", "random"} and "Scores by bot" in res.title
+    assert table.index.name == "bot" and set(table.index) == {"greedy", "random"} and "Final scores by bot" in res.title
     for bot, row in table.iterrows():
         scores = long.loc[long["bot"] == bot, "score"]
         assert row["games"] == len(scores) and row["mean"] == pytest.approx(scores.mean())

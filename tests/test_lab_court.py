@@ -113,7 +113,10 @@ def test_score_by_feature_on_the_roles(court: pd.DataFrame) -> None:
             assert (row["diff_low"], row["difference"], row["diff_high"]) == pytest.approx(
                 (with_.mean() - without.mean() - half, with_.mean() - without.mean(), with_.mean() - without.mean() + half))
     assert isinstance(res.figure, Figure) and len(res.axes) == 2
-    assert "bought_*" in res.title
+    # in words: the title, the rows of the plot and of the table shown
+    assert res.title == "Score of games with and without each feature (40 games)"
+    assert [t.get_text() for t in res.axes[0].get_yticklabels()] == [f"bought {r.replace('_', ' ')}" for r in ROLES]  # top to bottom
+    assert res.labels["tax_collector"] == "bought tax collector" and "bought tax collector" in res._repr_mimebundle_()["text/html"]
     listed = kum.lab.score_by_feature(court, ["bought_poet", "court_poet"]).table
     assert list(listed.index) == ["bought_poet", "court_poet"]
     pd.testing.assert_series_equal(listed.loc["bought_poet"], t.loc["poet"], check_names=False)

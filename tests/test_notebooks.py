@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ FAST: dict[str, dict[str, Any]] = {
     "04_design_lab.ipynb": {"GAMES": 40, "WORKERS": 0, "BOTS": "random"},
     "05_make_a_game.ipynb": {"GAMES": 100, "ISMCTS_GAMES": 4, "BOT_DELAY": 0.0},
     "06_court.ipynb": {"GAMES": 40, "WORKERS": 0},
+    "07_design_report.ipynb": {"GAMES": 40, "LADDER_GAMES": 2, "SWEEP_GAMES": 20, "WORKERS": 0,
+                               "REPORT_FILE": str(Path(tempfile.gettempdir()) / "kum_design_report_nbtest.html")},
 }
 
 

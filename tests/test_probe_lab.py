@@ -598,6 +598,27 @@ HOSTILE: list[tuple[str, Callable[[pd.DataFrame], Any], str]] = [
     ("simulate", lambda t: L.simulate(2, game="bust", executor=10**30, progress=False), "at most 1024"),
     ("deck_table", lambda t: L.deck_table("standard"), "expected a kum.Deck"),
     ("face_table", lambda t: L.face_table(5), "expected a kum.Deck"),
+    # the design report and its parts (a simulate table has no course of its games)
+    ("balance", lambda t: L.balance(_empty(t)), "no games"),
+    ("balance", lambda t: L.balance([1, 2]), "game must be a game's name"),
+    ("length", lambda t: L.length(t), "no course of its games"),
+    ("length", lambda t: L.length(t, target=(5, 1)), "target must be None or (low, high)"),
+    ("decisions", lambda t: L.decisions(t), "no course of its games"),
+    ("drama", lambda t: L.drama(t), "no course of its games"),
+    ("what_wins", lambda t: L.what_wins(t, by="x"), "by must be 'actions' or 'columns'"),
+    ("what_wins", lambda t: L.what_wins(t), "no course of its games"),
+    ("what_wins", lambda t: L.what_wins(t, top=0), "top must be a whole number"),
+    ("traced", lambda t: L.traced("bust", 0), "games must be a whole number"),
+    ("traced", lambda t: L.traced("bust", 2, evaluator="x"), "evaluator must be one of"),
+    ("traced", lambda t: L.traced("bust", 2, every=0), "every must be a whole number"),
+    ("report", lambda t: L.report("bust", ladder="x"), "ladder must be True, False or a list"),
+    ("report", lambda t: L.report("bust", sweep_option="limit"), "a sweep needs both"),
+    ("sweep", lambda t: L.sweep("nope", [1, 2], "bust"), "option must be one of"),
+    ("sweep", lambda t: L.sweep("limit", [21], "bust"), "values must list two values"),
+    ("class_games", lambda t: L.class_games([]), "games must list finished games"),
+    ("class_games", lambda t: L.class_games([t]), "must be a session or its record"),
+    ("skill_ladder", lambda t: L.skill_ladder("bust", rungs=["random"]), "rungs must list two or more bots"),
+    ("ISMCTSAt", lambda t: L.ISMCTSAt(0), "iterations must be a whole number"),
     # the intervals
     ("wilson", lambda t: L.wilson("a", 10), "wins must be a finite number"),
     ("wilson", lambda t: L.wilson(11, 10), "must not be more than games"),
@@ -664,6 +685,7 @@ def test_helpers_draw_into_axes_given() -> None:
 
 
 EXEMPT = {"LabResult": "a result class (what the helpers return), not a helper that takes input",
+          "Report": "a result class (what report returns), not a helper that takes input",
           "ActionLimitError": "an exception class"}
 
 

@@ -1,17 +1,23 @@
-"""Reading a file a user's own code names (a card table, a deck): never a saved game.
+"""Reading a file a user's own code names (a card table, a deck), and writing one a user
+asks for (a replay, a report).
 
 Only a regular file is read (a FIFO would block for ever, ``/dev/zero`` would fill memory),
-checked before it is opened and again once open, and at most ``limit`` bytes of it.
+checked before it is opened and again once open, and at most ``limit`` bytes of it. A file
+is written whole or not at all (beside its place, then moved over it), keeping an existing
+file's permissions and owner, and only ever over a regular file (never a device).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import tempfile
+from pathlib import Path
 
 from .errors import GameError, cut, shown
 
-__all__ = ["read_text_file"]
+__all__ = ["read_text_file", "write_text_file"]
 
 
 def read_text_file(path: object, *, what: str, limit: int, error: type[GameError] = GameError) -> tuple[str, str]:
@@ -44,3 +50,60 @@ def read_text_file(path: object, *, what: str, limit: int, error: type[GameError
         return where, data.decode("utf-8")
     except UnicodeDecodeError:
         raise error(f"cannot read {what} {name}: not UTF-8 text") from None
+
+
+def write_text_file(path: object, text: str, *, error: type[GameError] = GameError, example: str = "game.html") -> Path:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all, and return the path. A bad
+    path (not a path, a folder, no such folder, a device or FIFO) or a failed write raises
+    ``error`` naming the path; ``example`` is the file name suggested for a folder."""
+    try:
+        name = os.fsdecode(path) if isinstance(path, (str, os.PathLike)) else ""
+    except (TypeError, ValueError):
+        name = ""
+    if not name:
+        raise error(f"path must be a file path, got {shown(path)}")
+    target = Path(name)
+    where = cut(str(target), 120)
+    try:
+        folder, parent = target.is_dir(), target.parent.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long, a null byte, a FIFO or a device...
+        raise error(f"cannot save {where}: {cut(str(exc), 120)}") from None
+    if folder:
+        raise error(f"{where} is a folder: give a file name such as {cut(str(target / example), 120)}")
+    if not parent:
+        raise error(f"cannot save {where}: there is no folder {cut(str(target.parent), 120)}")
+    mode, owner = _kept(target, where, error)
+    try:  # a whole file or none: written beside the target, then moved over it
+        real = Path(os.path.realpath(target))  # through a link: the link stays, the file it names is replaced
+        fd, tmp = tempfile.mkstemp(prefix=".kum-", suffix=target.suffix, dir=real.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+                os.fchmod(out.fileno(), mode)  # mkstemp's 0600 would keep the file from its readers
+                if owner is not None and owner != (os.getuid(), os.getgid()):
+                    with contextlib.suppress(OSError):  # root saving over a user's file leaves it theirs
+                        os.fchown(out.fileno(), *owner)
+            os.replace(tmp, real)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot save {where}: {cut(str(exc), 120)}") from None
+    return target
+
+
+def _kept(target: Path, where: str, error: type[GameError]) -> tuple[int, tuple[int, int] | None]:
+    """The permissions (and owner) the saved file gets: an existing file's own, else what
+    the umask gives a new file. Only a regular file (or nothing) is replaced: never a FIFO,
+    a device or a socket (as root, saving to /dev/null would otherwise replace /dev/null)."""
+    try:
+        st = target.stat()  # through links: what would be replaced is what the link names
+    except FileNotFoundError:
+        umask = os.umask(0)  # read, then put back: the only portable way to know it
+        os.umask(umask)
+        return 0o666 & ~umask, None
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot save {where}: {cut(str(exc), 120)}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"cannot save {where}: it is not a regular file (a device, a FIFO or a socket), and only a file is replaced")
+    return stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)

@@ -21,6 +21,11 @@ its helpers read the columns the game's ``summary`` gives.
   :class:`ActionLimitError`, naming the game and its seed.
 - :func:`win_rate`, :func:`score_distribution`, :func:`game_length`, :func:`matchup`,
   :func:`compare`, :func:`score_by_feature`: a table and a plot each (a :class:`LabResult`).
+- :func:`report`: the design report, every question at once (a :class:`Report`: shown in
+  a notebook, ``save("report.html")`` for one offline file); its parts on their own:
+  :func:`balance`, :func:`length`, :func:`decisions`, :func:`skill_ladder`, :func:`drama`,
+  :func:`what_wins`, :func:`sweep`; :func:`traced` plays games keeping their course, and
+  :func:`class_games` makes people's games (sessions, records) into the same table.
 - :func:`deck_table`, :func:`face_table`: Kings Under Mountains deck tables as
   DataFrames (to write a CSV for ``kum.Deck.from_csv``).
 - :func:`wilson`, :func:`newcombe`, :func:`newcombe_paired`, :func:`mean_interval`,
@@ -32,13 +37,21 @@ Importing this package is light: pandas, matplotlib, tqdm and dask load on first
 from .analysis import game_length, matchup, rate_table, score_distribution, win_rate
 from .compare import compare
 from .decks import deck_table, face_table
+from .design import balance, decisions, length, traced
+from .drama import drama, what_wins
 from .features import count_columns, score_by_feature
+from .ladder import ISMCTSAt, skill_ladder
 from .play import DEFAULT_MAX_ACTIONS, ActionLimitError, bot_seed, columns, game_row, game_seed, seat_bots
+from .reports import Report, report
 from .result import LabResult
 from .simulate import per_seat, play_game, replay, simulate, worker_pool
 from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
+from .sweep import class_games, sweep
 
 __all__ = [
+    "ISMCTSAt",
+    "Report", "balance", "class_games", "decisions", "drama", "length", "report", "sweep", "traced", "what_wins",
+    "skill_ladder",
     "DEFAULT_MAX_ACTIONS", "ActionLimitError", "LabResult", "bot_seed", "columns", "compare", "count_columns",
     "deck_table", "face_table", "game_length", "game_row", "game_seed", "matchup", "mean_difference", "mean_interval",
     "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature",

@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import GameError, cut, shown
+from . import readings as say
 from .checks import need_frame as _need_frame
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, bot_label, the_game, with_rules
+from .render import column_words
 from .result import LabResult, axes_of, check_axes
 from .simulate import need_results, per_seat, seat_columns, simulate
 from .stats import Z95, wilson
@@ -61,6 +63,16 @@ def _label(value: Any) -> str:
     return str(value)
 
 
+def _tick(keys: Sequence[str], value: Any) -> str:
+    """A group's name under its bar: "seat 0", "first", "greedy" (a line per key)."""
+    values = value if isinstance(value, tuple) and len(keys) > 1 else (value,)
+    return "\n".join(f"seat {v}" if k == "seat" else _label(v) for k, v in zip(keys, values, strict=False))
+
+
+def _percent_axis(axis: Any) -> None:
+    axis.set_major_formatter(lambda x, _: f"{x:.0%}")
+
+
 def _keys(long: pd.DataFrame, by: Any, where: str) -> list[str]:
     """``by`` (a column of ``long`` or a list of them) as a list, or a GameError naming the problem."""
     choose = f"choose among the columns of per_seat(results): {cut(', '.join(map(str, long.columns)), 300)}"
@@ -101,21 +113,25 @@ def win_rate(results: pd.DataFrame, by: str | Sequence[str] | None = "seat", *, 
     long = per_seat(results)
     keys = _keys(long, "seat" if by is None else by, "win_rate")
     t = rate_table(long, keys)
-    fig, ax = axes_of(ax)
+    ticks = [_tick(keys, i) for i in t.index]
+    longest = max((len(line) for name in ticks for line in name.split("\n")), default=0)
+    fig, ax = axes_of(ax, width=max(6.0, len(t) * max(1.0, 0.1 * longest)))  # room for each group's name
     x = list(range(len(t)))
     rate = t["win_rate"].to_numpy()
     err = [rate - t["low"].to_numpy(), t["high"].to_numpy() - rate]
     ax.bar(x, rate, yerr=err, capsize=5, color="#4C72B0", alpha=0.85)
     for xi, r, hi in zip(x, rate, t["high"], strict=True):
         ax.annotate(f"{r:.1%}", (xi, hi), xytext=(0, 3), textcoords="offset points", ha="center", fontsize="small")
-    ax.set_xticks(x, [_label(i) for i in t.index])
-    ax.set_xlabel(" / ".join(keys))
+    ax.set_xticks(x, ticks)
+    ax.set_xlabel(say.by_words(keys))
     ax.set_ylabel("win rate (ties count as wins)")
     ax.set_ylim(0, min(1.1, max(0.1, float(t["high"].max()) * 1.2)))  # room for the labels
+    _percent_axis(ax.yaxis)
     _fair_line(ax, t["fair"])
-    title = f"Win rate by {' / '.join(keys)} ({int(results.shape[0])} games, 95% Wilson intervals)"
+    title = f"Win rate by {say.by_words(keys)} ({int(results.shape[0])} games, 95% Wilson intervals)"
     ax.set_title(title, fontsize="medium")
-    return LabResult(t, fig, ax, title)
+    return LabResult(t, fig, ax, title, reading=say.win_rate_reading(t, keys),
+                     about=say.win_rate_about(sorted({int(p) for p in results["players"]})))
 
 
 def score_distribution(
@@ -161,13 +177,17 @@ def score_distribution(
     t = t[["games", "mean", "mean_low", "mean_high", "std", "min", "q25", "median", "q75", "max", *means, "win_rate"]]
     fig, ax = axes_of(ax)
     groups = [grp[column].to_numpy() for _, grp in g]
-    ax.boxplot(groups, tick_labels=[_label(i) for i in t.index], showmeans=True, widths=0.6)
+    ax.boxplot(groups, tick_labels=[_tick(keys, i) for i in t.index], showmeans=True, widths=0.6)
     ax.axhline(0, color="0.6", linewidth=0.8)
-    ax.set_xlabel(" / ".join(keys))
-    ax.set_ylabel("final score" if column == "score" else column)
-    title = f"{'Scores' if column == 'score' else column} by {' / '.join(keys)} ({int(results.shape[0])} games)"
+    ax.set_xlabel(say.by_words(keys))
+    what = "score" if column == "score" else column_words(column)
+    ax.set_ylabel("final score" if column == "score" else what)
+    title = f"{'Final scores' if column == 'score' else say.cap(what)} by {say.by_words(keys)} ({int(results.shape[0])} games)"
     ax.set_title(title, fontsize="medium")
-    return LabResult(t, fig, ax, title)
+    several = bool((long["players"] > 1).any()) if "players" in long.columns else long["seat"].nunique() > 1
+    columns = ("games", "mean", "mean_low", "mean_high", "q25", "median", "q75", *(("win_rate",) if several else ()))
+    return LabResult(t, fig, ax, title, reading=say.score_reading(t, keys, what), about=say.SCORE_ABOUT,
+                     shown=columns, labels={"win_rate": "win rate (ties count)"})
 
 
 def _length_column(results: pd.DataFrame) -> str:
@@ -211,6 +231,7 @@ def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | N
     t = pd.DataFrame(
         {name: grp[column].describe(percentiles=[0.1, 0.5, 0.9]) for name, grp in groups}
     ).T.rename(columns={"count": "games"})
+    t["games"] = t["games"].astype(int)
     t.index.name = by or ""
     fig, ax = axes_of(ax)
     lo, hi = math.floor(values.min()), math.ceil(values.max())
@@ -218,13 +239,14 @@ def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | N
     for name, grp in groups:
         ax.hist(grp[column].dropna(), bins=list(bins), histtype="stepfilled" if len(groups) == 1 else "step",
                 density=len(groups) > 1, alpha=0.8 if len(groups) == 1 else 1.0, linewidth=1.5, label=name)
-    ax.set_xlabel(column)
+    unit = column_words(column)
+    ax.set_xlabel(unit)
     ax.set_ylabel("share of games" if len(groups) > 1 else "games")
     if len(groups) > 1:
         ax.legend(fontsize="small")
-    title = f"Game length: {column}" + (f" by {by}" if by else "") + f" ({len(results)} games)"
+    title = f"Game length: {unit}" + (f" by {column_words(by)}" if by else "") + f" ({len(results)} games)"
     ax.set_title(title, fontsize="medium")
-    return LabResult(t, fig, ax, title)
+    return LabResult(t, fig, ax, title, reading=say.length_reading(t, unit), about=say.length_about(unit))
 
 
 def _pair_rows(results: pd.DataFrame) -> pd.DataFrame:
@@ -338,4 +360,4 @@ def matchup(
     fig.colorbar(image, ax=ax, label="win rate of the row bot", shrink=0.8)
     title = "Bot vs bot: win rate of the row bot (95% intervals)"
     ax.set_title(title, fontsize="medium")
-    return LabResult(t, fig, ax, title, data)
+    return LabResult(t, fig, ax, title, data, reading=say.matchup_reading(t), about=say.MATCHUP_ABOUT)

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
+from . import readings as say
 from .analysis import _length_column, rate_table
 from .checks import setup_as_options
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, changed_options, the_game, title_of, with_rules
+from .render import column_words
 from .result import LabResult, axes_of
 from .simulate import game_columns, need_results, per_seat, simulate
 from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
@@ -108,7 +110,10 @@ def compare(
     interval of the difference, paired by game seed when the runs share their seeds),
     and per game the mean length (``turns``, else ``actions``) and of the
     game's own numeric columns (Kings Under Mountains: ``claims``, ``claims_by_other``,
-    ``stuck``...). ``data`` is both runs in one table, with a ``variant`` column. The
+    ``stuck``...). ``games`` and ``wins`` are whole numbers (``<NA>`` in the ``B - A`` row);
+    ``table.attrs["interrupted"]`` says, per variant, whether Ctrl-C stopped its run. A
+    notebook shows the rules, the counts, the win rate and the mean score, the rest under
+    "all N columns". ``data`` is both runs in one table, with a ``variant`` column. The
     figure: win rate of every seat under each variant, and game lengths. For a solitaire
     (one seat, which always wins: ``game="court"``) the question is the score, so the
     left plot shows the two score distributions instead.
@@ -174,6 +179,7 @@ def compare(
     length = _length_column(data)
     per_game = [length, *(c for c in game_columns(data.drop(columns="variant")) if c != length)]
     rows: dict[str, dict[str, Any]] = {}
+    stopped: dict[str, bool] = {}
     for v, label, frame in zip(variants, labels, frames, strict=True):
         f = focus[focus["variant"] == label]
         wins, n = int(f["win"].sum()), len(f)
@@ -184,8 +190,8 @@ def compare(
             "shared_rate": float(f["shared"].mean()) if n else math.nan,
             **dict(zip(("mean_score", "score_low", "score_high"), mean_interval(f["score"].astype(float).tolist()), strict=True)),
             **{c: float(frame[c].mean()) if n and c in frame.columns else math.nan for c in per_game},
-            "interrupted": bool(frame.attrs.get("interrupted", False)),
         }
+        stopped[label] = bool(frame.attrs.get("interrupted", False))
     ra, rb = rows[labels[0]], rows[labels[1]]
     pairs = _paired(focus[focus["variant"] == labels[0]], focus[focus["variant"] == labels[1]])
     if pairs is not None:
@@ -198,21 +204,29 @@ def compare(
         "rules": f"difference ({method})", "games": math.nan, "wins": math.nan, "win_rate": d, "low": dlow, "high": dhigh,
         **{k: rb[k] - ra[k] for k in ("shared_rate", *per_game)},
         "mean_score": sd, "score_low": slow, "score_high": shigh,
-        "interrupted": ra["interrupted"] or rb["interrupted"],
     }
     t = pd.DataFrame.from_dict(rows, orient="index")
+    t = t.astype({"games": "Int64", "wins": "Int64"})  # counts (none for the difference)
     t.index.name = "variant"
+    t.attrs["interrupted"] = stopped  # per variant: a run stopped by Ctrl-C
+    solitaire = int(data["players"].max()) == 1
+    words = {"win_rate": f"win rate of {who}", "mean_score": "mean score" if solitaire else f"mean score of {who}"}
+    columns = ("rules", "games", *(() if solitaire else ("wins", "win_rate", "low", "high")),
+             "mean_score", "score_low", "score_high", length)
+    about = say.compare_about(method, solitaire)
 
     fig, axes = axes_of(ax, 2)
     left, right = axes[0], axes[1]
-    if int(data["players"].max()) == 1:  # a solitaire: its one seat always wins, so its score is the question
+    if solitaire:  # a solitaire: its one seat always wins, so its score is the question
         _score_panel(left, focus, labels)
         s_text = f"{sd:+.2f} [{slow:+.2f}, {shigh:+.2f}]" if not math.isnan(slow) else f"{sd:+.2f}"
         _length_panel(right, data, labels, length)
         title = f"Mean score: B - A = {s_text} (95% interval)"
         fig.suptitle(title, fontsize="medium")
-        return LabResult(t, fig, axes, title, data)
+        return LabResult(t, fig, axes, title, data, reading=say.compare_score_reading(t, labels), about=about,
+                         shown=columns, labels=words)
     per = rate_table(long, ["variant", "seat"])
+    mine = set(focus.loc[focus["variant"] == labels[1], "seat"])  # the seats the compared player sat at
     width = 0.8 / len(labels)
     for k, label in enumerate(labels):
         if label not in per.index.get_level_values("variant"):
@@ -225,6 +239,7 @@ def compare(
     left.set_xticks(seats, [f"seat {s}" for s in seats])
     left.set_ylabel("win rate (ties count as wins)")
     left.set_ylim(0, min(1.1, max(0.1, float(per["high"].max()) * 1.25)))
+    left.yaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
     fair = per["fair"].dropna().unique()
     if len(fair) == 1:
         left.axhline(fair[0], color="0.4", linestyle="--", linewidth=1)
@@ -234,7 +249,8 @@ def compare(
     d_text = f"{d:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]" if not math.isnan(d) else "n/a"
     title = f"Win rate of {who}: B - A = {d_text}"
     fig.suptitle(title, fontsize="medium")
-    return LabResult(t, fig, axes, title, data)
+    return LabResult(t, fig, axes, title, data, reading=say.compare_reading(t, labels, who, per, mine), about=about,
+                     shown=columns, labels=words)
 
 
 def _score_difference(focus: pd.DataFrame, labels: Sequence[str], *, paired: bool) -> tuple[float, float, float]:
@@ -267,7 +283,7 @@ def _length_panel(ax: Axes, data: pd.DataFrame, labels: Sequence[str], length: s
     for k, label in enumerate(labels):
         ax.hist(data.loc[data["variant"] == label, length], bins=bins, histtype="step", density=True,
                 linewidth=1.5, color=f"C{k}", label=label)
-    ax.set_xlabel(length)
+    ax.set_xlabel(column_words(length))
     ax.set_ylabel("share of games")
     ax.set_title("Game length", fontsize="medium")
     ax.legend(fontsize="small")

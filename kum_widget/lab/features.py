@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, cut, shown
+from . import readings as say
 from .checks import need_frame as _need_frame
+from .render import column_words
 from .result import LabResult, axes_of, check_axes
 from .simulate import game_columns
 from .stats import mean_difference, mean_interval, wilson
@@ -134,15 +136,20 @@ def score_by_feature(
         }
     t = pd.DataFrame.from_dict(rows, orient="index", columns=TABLE_COLUMNS)
     t.index.name = "feature"
+    words = {name: column_words(prefix + name if prefix else name) for name in t.index}  # "bought general"
+    players = int(results["players"].max()) if "players" in results.columns and len(results) else None
+    score_text = say.score_words(score, players)
     fig, axes = axes_of(ax, 2)
     left, right = axes[0], axes[1]
     y = list(range(len(t)))[::-1]
+    names = [words[name] for name in t.index]
     rate = t["rate"].to_numpy()
     left.barh(y, rate, xerr=[rate - t["rate_low"].to_numpy(), t["rate_high"].to_numpy() - rate],
               capsize=4, color="#4C72B0", alpha=0.85)
-    left.set_yticks(y, list(t.index))
+    left.set_yticks(y, names)
     left.set_xlim(0, 1.05)
-    left.set_xlabel(f"share of games with {prefix or 'it'} > 0")
+    left.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
+    left.set_xlabel("share of games with it (count above 0)")
     left.set_title("How often (95% Wilson intervals)", fontsize="medium")
     diff = t["difference"].to_numpy()
     drawn = ~t["diff_low"].isna().to_numpy()
@@ -153,9 +160,12 @@ def score_by_feature(
             right.annotate("fewer than 2 games on a side", (0, yi), xytext=(4, 0), textcoords="offset points",
                            va="center", fontsize="small", color="0.4")
     right.axvline(0, color="0.5", linewidth=0.8)
-    right.set_yticks(y, list(t.index))
-    right.set_xlabel(f"mean {score}: with - without")
-    right.set_title("Score with minus without (95% intervals)", fontsize="medium")
-    title = f"{score} with and without {prefix + '*' if prefix else 'each feature'} ({len(results)} games)"
+    right.set_yticks(y, names)
+    right.set_xlabel(f"mean {score_text}: with minus without")
+    right.set_title(f"{say.cap(score_text)} with minus without (95% intervals)", fontsize="medium")
+    title = f"{say.cap(score_text)} of games with and without each feature ({len(results)} games)"
     fig.suptitle(title, fontsize="medium")
-    return LabResult(t, fig, axes, title)
+    return LabResult(t, fig, axes, title, reading=say.feature_reading(t, words, len(results)), about=say.FEATURE_ABOUT,
+                     shown=("with", "rate", "rate_low", "rate_high", "score_with", "score_without", "difference",
+                            "diff_low", "diff_high"),
+                     labels=words)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import base64
-import html
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import GameError, shown
+from ..core.errors import GameError, cut, shown
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,8 +22,12 @@ class LabResult:
     (matplotlib), and for helpers that simulate, the raw results in ``data``.
 
     It unpacks as ``table, figure = result`` and, as the last line of a notebook cell,
-    shows the title, the table and the plot. Save the plot with
-    ``result.figure.savefig("plot.png")``.
+    shows its title, ``reading`` (the answer in a sentence), the table, the plot (drawn
+    for a light and for a dark theme) and ``about``. The table shows counts as whole
+    numbers, rates in per cent, an estimate and its 95% interval in one cell, and the
+    columns in words; ``shown`` picks the columns to show (the others stay under "all N
+    columns"): ``dataclasses.replace(result, shown=("rules", "mean_score"))``. Save the
+    plot with ``result.figure.savefig("plot.png")``.
     """
 
     table: pd.DataFrame
@@ -33,31 +35,48 @@ class LabResult:
     axes: Any
     title: str = ""
     data: pd.DataFrame | None = field(default=None, repr=False)
+    reading: str = ""
+    """The answer in one plain sentence ("the first player wins 56% [52, 60] of decisive games: a real edge")."""
+    about: str = ""
+    """What the figures mean and where the method comes from, in a few lines."""
+    shown: tuple[str, ...] = ()
+    """The columns the table shows (an estimate's ``low``/``high`` beside it join its cell); () shows them all."""
+    percent: tuple[str, ...] | None = None
+    """The columns that hold rates, shown in per cent; None: the lab's rate columns, by name."""
+    labels: dict[str, str] = field(default_factory=dict, repr=False)
+    """Words for columns (and index values) the table names otherwise (``{"bought_poet": "bought a poet"}``)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.shown, str) or not all(isinstance(c, str) for c in self.shown):
+            raise GameError(f"LabResult: shown must be a tuple of column names, got {shown(self.shown)}")
+        self.shown = tuple(self.shown)
+        columns = getattr(self.table, "columns", ())
+        missing = [c for c in self.shown if c not in columns]
+        if missing:
+            raise GameError(f"LabResult: shown names no column {', '.join(map(repr, missing))} "
+                            f"(columns: {cut(', '.join(map(str, columns)), 300)})")
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.table, self.figure))
 
     def png(self) -> bytes:
         buf = io.BytesIO()
-        self.figure.savefig(buf, format="png", dpi=96, bbox_inches="tight")
+        self.figure.savefig(buf, format="png", dpi=96, bbox_inches="tight", metadata={"Software": None})
         return buf.getvalue()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        img = base64.b64encode(self.png()).decode("ascii")
-        return {
-            "text/plain": f"{self.title}\n{self.table.to_string()}",
-            "text/html": (
-                f"<div><b>{html.escape(self.title)}</b>{self.table.to_html(float_format=_fmt)}"
-                f'<img src="data:image/png;base64,{img}" alt="{html.escape(self.title)}"/></div>'
-            ),
-        }
+        from .render import result_html, table_text
+
+        shown_ = [c for c in self.shown if c in self.table.columns]
+        text = [self.title, self.reading,
+                table_text(self.table, shown_ or None, percent=None if self.percent is None else set(self.percent),
+                           labels=self.labels)]
+        if shown_ and len(shown_) < len(self.table.columns):
+            text.append(f"({len(self.table.columns)} columns in all: result.table)")
+        return {"text/plain": "\n".join(t for t in text if t), "text/html": result_html(self)}
 
     def __repr__(self) -> str:
         return f"<LabResult {self.title!r}: table {self.table.shape[0]}x{self.table.shape[1]}>"
-
-
-def _fmt(x: float) -> str:
-    return f"{x:.3f}"
 
 
 def new_figure(ncols: int = 1, *, width: float = 6.0, height: float = 3.6) -> tuple[Figure, Any]:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from ..core.session import Session
 
-__all__ = ["simulate", "per_seat", "play_game", "replay", "worker_pool", "seat_columns", "game_columns", "game_of", "need_results"]
+__all__ = ["simulate", "run_spec", "per_seat", "play_game", "replay", "worker_pool", "seat_columns", "game_columns", "game_of", "need_results"]
 
 
 def simulate(
@@ -139,34 +139,44 @@ def simulate(
     refuse_in_starting_worker()  # a worker running a script again, that has no __main__ guard
     spec = _check(games, players, bots, rules, seed, executor, progress, races, rotate, chunksize, game, max_actions,
                   unfinished)
+    return run_spec(spec, games, executor, chunksize, progress, stacklevel=3)
+
+
+def run_spec(spec: Spec, games: int, executor: Any, chunksize: int | None, progress: bool | Any, *,
+             desc: str = "simulate", stacklevel: int = 2) -> pd.DataFrame:
+    """Play ``games`` games of the checked run ``spec`` (a :class:`Spec`, or a subclass that
+    plays its games its own way) on ``executor`` and return the table, its attrs filled.
+    ``progress``: True (a bar of its own), False, or a bar to update (a caller that runs
+    several parts under one bar)."""
     start = time.perf_counter()
-    bar = _bar(games) if progress else None
+    own_bar = progress is True
+    bar: Any = _bar(games, desc) if own_bar else (progress or None)
     try:
         if executor is None:
             rows, interrupted = _run_here(spec, games, bar)
         else:
             rows, interrupted = run_on(executor, spec, games, chunksize, bar)
     finally:
-        if bar is not None:
+        if own_bar and bar is not None:
             bar.close()
     if interrupted and not rows:
-        raise KeyboardInterrupt("simulate: stopped before any game ended")
+        raise KeyboardInterrupt(f"{desc}: stopped before any game ended")
     skipped = tuple(int(r["game"]) for r in rows if isinstance(r, Unfinished))
     df = _frame([r for r in rows if not isinstance(r, Unfinished)], table_columns(spec.game, spec.players))
     df.attrs.update(
         seed=spec.seed, games=games, finished=len(df), unfinished=skipped, max_actions=spec.max_actions,
         interrupted=interrupted, players=spec.players,
-        bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=rotate,
+        bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=spec.rotate,
         rules=spec.game.options(), rules_changed=changed_options(spec.game),
         seconds=time.perf_counter() - start, executor=_describe(executor),
         game=spec.game.name, game_class=type(spec.game),
     )
     if skipped:
         listed = ", ".join(map(str, skipped[:8])) + (f" and {len(skipped) - 8} more" if len(skipped) > 8 else "")
-        warnings.warn(f"simulate: {len(skipped)} of {games} games did not end within max_actions={spec.max_actions} "
-                      f"actions and are left out of the table (games {listed}: df.attrs['unfinished'])", stacklevel=2)
+        warnings.warn(f"{desc}: {len(skipped)} of {games} games did not end within max_actions={spec.max_actions} "
+                      f"actions and are left out of the table (games {listed}: df.attrs['unfinished'])", stacklevel=stacklevel)
     if interrupted:
-        warnings.warn(f"simulate interrupted: returning the {len(df)} of {games} games finished", stacklevel=2)
+        warnings.warn(f"{desc} interrupted: returning the {len(df)} of {games} games finished", stacklevel=stacklevel)
     return df
 
 
@@ -348,18 +358,27 @@ def _run_here(spec: Spec, games: int, bar: Any) -> tuple[list[dict[str, Any]], b
     return rows, False
 
 
-def _bar(games: int) -> Any:
+def _bar(games: int, desc: str = "simulate") -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(total=games, unit="game", desc="simulate", smoothing=0.1)
+    return tqdm(total=games, unit="game", desc=desc, smoothing=0.1)
 
 
 def _describe(executor: Any) -> str:
+    """Where a run played, in words (``df.attrs["executor"]``): "in process", "2 worker
+    processes" (a number, a pool of ``worker_pool`` or any process pool), "4 threads", or
+    the executor's class ("distributed.Client")."""
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
     if executor is None:
         return "in process"
-    if type(executor) is int:
-        return f"{executor} worker processes"
-    return type(executor).__name__
+    n = executor if type(executor) is int else getattr(executor, "_max_workers", None)
+    if type(n) is int and (type(executor) is int or isinstance(executor, ProcessPoolExecutor)):
+        return f"{n} worker process{'' if n == 1 else 'es'}"
+    if type(n) is int and isinstance(executor, ThreadPoolExecutor):
+        return f"{n} thread{'' if n == 1 else 's'}"
+    cls = type(executor)
+    return f"{cls.__module__.split('.')[0]}.{cls.__name__.lstrip('_')}"
 
 
 def _frame(rows: list[dict[str, Any]], order: Sequence[str]) -> pd.DataFrame:

@@ -1,0 +1,400 @@
+"""The design report's measures of who wins, how long a game lasts and what a player
+decides, for any game on the shell.
+
+Each function takes a game (a name, a CardGame or its class; None: the default game) and
+plays it with the lab (:func:`traced`: ``simulate``'s games with their course kept), or
+takes a table :func:`traced` (or for :func:`balance`, ``simulate``) already gave; each
+returns a :class:`~kum_widget.lab.result.LabResult` with a one-line ``reading``, an
+``about`` saying what the measure is and where it comes from, the table and a plot.
+
+>>> import kum_widget as kum
+>>> t = kum.lab.traced("bust", 30, bots=("random", "greedy"), progress=False)
+>>> print(kum.lab.balance(t).table["measure"].iloc[0])
+first player's share of decisive games
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..core.errors import GameError, shown
+from .checks import check as _check
+from .play import DEFAULT_MAX_ACTIONS, FIRST_COLUMN, BotSpec
+from .result import LabResult, axes_of
+from .simulate import need_results, run_spec
+from .stats import mean_interval, wilson
+from .trace import TraceSpec, evaluator_of
+from .workers import refuse_in_starting_worker
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+__all__ = ["traced", "balance", "length", "decisions", "table_of", "players_of", "pct", "share_interval", "WILSON_LINE"]
+
+WILSON_LINE = ("[low, high] is a 95% interval: the range the true rate lies in, 19 times in 20, given the games played "
+               "(Wilson's interval for a share, which stays within 0..100%).")
+MEAN_LINE = "[low, high] is a 95% interval for the mean (the mean plus or minus 1.96 standard errors)."
+
+
+def share_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """:func:`~kum_widget.lab.stats.mean_interval` of shares (each in 0..1), its bounds kept within 0..1."""
+    m, lo, hi = mean_interval(values) if values else (math.nan,) * 3
+    return m, (lo if lo != lo else max(0.0, lo)), (hi if hi != hi else min(1.0, hi))
+
+
+def pct(x: float) -> str:
+    """A share in words: ``0.5612`` is ``'56%'``; NaN is ``'n/a'``."""
+    return "n/a" if x != x else f"{100 * x:.0f}%"
+
+
+def _span(lo: float, hi: float) -> str:
+    return "" if lo != lo else f" [{100 * lo:.0f}, {100 * hi:.0f}]"
+
+
+def traced(game: Any = None, games: int = 400, *, players: int | None = None, bots: BotSpec | Sequence[BotSpec] = "greedy",
+           rules: Any = None, seed: int = 0, executor: Any = None, progress: bool | Any = True, evaluator: Any = "auto",
+           every: int | None = None, playouts: int = 8, kinds: Callable[[str], Any] | None = None,
+           max_actions: int | None = DEFAULT_MAX_ACTIONS, unfinished: Literal["raise", "skip"] = "skip",
+           chunksize: int | None = None) -> pd.DataFrame:
+    """``simulate``'s table (same arguments, same seeds: the same games) with each game's
+    course kept: ``trace_turns``, ``trace_legal``, ``trace_movers``, ``trace_kinds``,
+    ``trace_evals`` (see :mod:`kum_widget.lab.trace`).
+
+    ``evaluator``: how each seat stands at sampled decisions (for :func:`drama`):
+    ``"auto"`` (the game's ``evaluate``; else for two players a short ISMCTS search, for
+    more playouts), ``"game"``, ``"ismcts"`` (a 64-iteration search by the seat to act,
+    seeing the whole position), ``"playouts"`` (``playouts`` games played on from the
+    position), ``"none"``, or a function
+    ``f(game, state) -> [chance per seat]``; it looks every ``every`` decisions (default
+    1 with the game's evaluate, else 5). ``kinds``: a function from an action's text to
+    what "what wins" counts it as (default :func:`~kum_widget.lab.trace.action_kind`).
+    A game past ``max_actions`` is left out (``unfinished="skip"``, counted by
+    :func:`length`) unless ``unfinished="raise"``.
+    """
+    refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
+    spec = _check(games, players, bots, rules, seed, executor, progress if isinstance(progress, bool) else False, None,
+                  True, chunksize, game, max_actions, unfinished, where="traced")
+    if every is not None and (type(every) is not int or every < 1):
+        raise GameError(f"traced: every must be a whole number >= 1 (or None), got {shown(every)}")
+    if type(playouts) is not int or not 1 <= playouts <= 10_000:
+        raise GameError(f"traced: playouts must be a whole number 1..10000, got {shown(playouts)}")
+    if kinds is not None and not callable(kinds):
+        raise GameError(f"traced: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
+    words, resolved = evaluator_of(spec.game, evaluator, playouts, "traced", spec.players)
+    tspec = TraceSpec.of(spec, evaluator=resolved, every=every or (1 if resolved == "game" else 5), playouts=playouts,
+                         kinds=kinds)
+    if executor is not None and (callable(resolved) or kinds is not None):
+        try:
+            pickle.dumps(tspec)
+        except Exception as exc:
+            raise GameError(f"traced: the evaluator and kinds must pickle to go to workers ({exc}); "
+                            "define them in a module, or use executor=None") from None
+    df = run_spec(tspec, games, executor, chunksize, progress, desc="traced", stacklevel=3)
+    df.attrs.update(evaluator=words, source="bots")
+    return df
+
+
+def table_of(source: Any, where: str, run: dict[str, Any], *, trace: bool = True) -> pd.DataFrame:
+    """The table a measure reads: ``source`` itself when it is a table (checked: with the
+    course of its games when ``trace``), else :func:`traced` of it with ``run``."""
+    import pandas as pd
+
+    if isinstance(source, pd.DataFrame):
+        need_results(source, where)
+        if trace and "trace_legal" not in source.columns:
+            raise GameError(f"{where}: this table has no course of its games (trace_... columns): pass the game, "
+                            "or a table from kum.lab.traced(...)")
+        return source
+    return traced(source, **run)
+
+
+def players_of(t: pd.DataFrame) -> int:
+    """The number of seats of a results table."""
+    return int(t["players"].max()) if len(t) else int(t.attrs.get("players", 0))
+
+
+def _run(games: int, players: int | None, bots: Any, rules: Any, seed: int, executor: Any, progress: Any,
+         **more: Any) -> dict[str, Any]:
+    return dict(games=games, players=players, bots=bots, rules=rules, seed=seed, executor=executor, progress=progress, **more)
+
+
+def _first_seats(t: pd.DataFrame) -> tuple[list[int], str]:
+    """The seat that moved first in each game, and how it is known."""
+    if FIRST_COLUMN in t.columns:
+        return [int(x) for x in t[FIRST_COLUMN]], f"the game's {FIRST_COLUMN} column"
+    if "trace_movers" in t.columns:
+        return [int(m[0]) if len(m) else 0 for m in t["trace_movers"]], "the first decision"
+    return [0] * len(t), "assumed seat 0 (the table does not say)"
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["measure", "value", "low", "high", "games"]).astype({"games": "int64"})
+
+
+def _bootstrap(winners: list[int], n: int, stat: Callable[[list[float]], float], seed: int = 0) -> tuple[float, float]:
+    """A 95% percentile bootstrap interval of ``stat`` (of the seats' shares) over the
+    decisive games (each a winning seat); seeded, so the same table gives the same interval."""
+    import numpy as np
+
+    if len(winners) < 2:
+        return math.nan, math.nan
+    rng = np.random.default_rng(seed)
+    w = np.asarray(winners)
+    draws = rng.integers(0, len(w), size=(500, len(w)))
+    counts = np.stack([(w[draws] == s).sum(axis=1) for s in range(n)], axis=1) / len(w)
+    values = sorted(stat(list(row)) for row in counts)
+    return values[12], values[487]
+
+
+def _balance_of(shares: list[float]) -> float:
+    return 1.0 - (max(shares) - min(shares))
+
+
+def _uniformity(shares: list[float]) -> float:
+    n = len(shares)
+    return -sum(p * math.log(p) for p in shares if p > 0) / math.log(n) if n > 1 else math.nan
+
+
+def balance(source: Any = None, *, games: int = 400, players: int | None = None, bots: Any = "greedy", rules: Any = None,
+            seed: int = 0, executor: Any = None, progress: Any = True, ax: Axes | None = None) -> LabResult:
+    """Who wins: each seat's share of the decisive games (one winner) and the first
+    player's edge; balance (1 - the largest gap between two seats' shares), draws and
+    shared wins, and outcome uniformity (how evenly wins spread over seats: 1 is even).
+    For a solitaire: the score distribution, the share of games won and of each rank
+    (any text column of the game's summary)."""
+    t = table_of(source, "balance", _run(games, players, bots, rules, seed, executor, progress), trace=False)
+    n = players_of(t)
+    if n == 1:
+        return _solitaire(t, ax)
+    import pandas as pd
+
+    decisive = t[t["n_winners"] == 1]
+    d = len(decisive)
+    winners = [int(w[0]) for w in decisive["winners"]]
+    shares = [winners.count(s) / d if d else math.nan for s in range(n)]
+    firsts, known = _first_seats(t)
+    first_wins = sum(1 for w, f, k in zip(t["winners"], firsts, t["n_winners"], strict=True) if k == 1 and int(w[0]) == f)
+    fp, (flo, fhi) = (first_wins / d if d else math.nan), wilson(first_wins, d)
+    fair = 1 / n
+    bal = _balance_of(shares) if d else math.nan
+    blo, bhi = _bootstrap(winners, n, _balance_of)
+    uni = _uniformity(shares) if d else math.nan
+    ulo, uhi = _bootstrap(winners, n, _uniformity, seed=1)
+    undecided = int((t["n_winners"] != 1).sum())
+    dlo, dhi = wilson(undecided, len(t))
+    rows = [
+        {"measure": "first player's share of decisive games", "value": fp, "low": flo, "high": fhi, "games": d},
+        {"measure": "balance (1 - the largest gap between seats)", "value": bal, "low": blo, "high": bhi, "games": d},
+        {"measure": "draws and shared wins", "value": undecided / len(t) if len(t) else math.nan, "low": dlo, "high": dhi,
+         "games": len(t)},
+        {"measure": "outcome uniformity (1: wins spread evenly)", "value": uni, "low": ulo, "high": uhi, "games": d},
+    ]
+    for s in range(n):
+        lo, hi = wilson(winners.count(s), d)
+        rows.append({"measure": f"seat {s}'s share of decisive games", "value": shares[s], "low": lo, "high": hi, "games": d})
+    table = _frame(rows)
+    if fp != fp:
+        verdict = "no game had a single winner"
+    elif flo > fair:
+        verdict = "a real edge"
+    elif fhi < fair:
+        verdict = "a real handicap: moving first is a disadvantage"
+    else:
+        verdict = "no clear edge at this number of games"
+    reading = (f"The first player wins {pct(fp)}{_span(flo, fhi)} of decisive games (an even game: {pct(fair)}): {verdict}; "
+               f"balance {bal:.2f}, and {pct(undecided / len(t))} of games end without a single winner.")
+    fig, a = axes_of(ax)
+    x = list(range(n))
+    bounds = [wilson(winners.count(s), d) for s in x]
+    lows = [max(0.0, shares[s] - bounds[s][0]) if d else 0.0 for s in x]
+    highs = [max(0.0, bounds[s][1] - shares[s]) if d else 0.0 for s in x]
+    a.bar(x, shares, yerr=[lows, highs], capsize=4, color=["#c0392b" if s == (firsts[0] if firsts else 0) else "#2e86c1" for s in x])
+    a.axhline(fair, ls="--", color="grey", label=f"even ({pct(fair)})")
+    a.set_xticks(x, [f"seat {s}" for s in x])
+    a.set_ylabel("share of decisive games won")
+    a.set_title(f"Wins by seat ({d} decisive games)")
+    a.legend()
+    about = ("A decisive game has one winner. The first player is found from " + known + ". Balance is 1 minus the largest gap "
+             "between two seats' shares (1: every seat wins as often); outcome uniformity is the entropy of the winners' "
+             "seats over its largest value (Browne & Maire 2010's balance and uniformity; Ludii's Balance metric). "
+             + WILSON_LINE + " Balance and uniformity get a bootstrap interval (500 resamples of the games).")
+    table.attrs.update(first_share=fp, balance=bal, draws=undecided / len(t) if len(t) else math.nan,
+                       percent_rows=[0, 2, *range(4, 4 + n)])
+    return LabResult(table, fig, a, "Balance: who wins?", pd.DataFrame({"winner": winners}), reading=reading, about=about)
+
+
+def _solitaire(t: pd.DataFrame, ax: Any) -> LabResult:
+    import pandas as pd
+
+    scores = [float(x) for x in t["score_0"]]
+    mean, lo, hi = mean_interval(scores) if scores else (math.nan,) * 3
+    wins = int(t["win_0"].astype(bool).sum())
+    wlo, whi = wilson(wins, len(t))
+    rows = [{"measure": "mean score", "value": mean, "low": lo, "high": hi, "games": len(t)},
+            {"measure": "games won", "value": wins / len(t), "low": wlo, "high": whi, "games": len(t)}]
+    ranks = [c for c in t.columns if isinstance(c, str) and not c.startswith("trace_") and t[c].dtype == object
+             and c not in ("winners", "bot_0") and t[c].map(lambda v: isinstance(v, str)).all()]
+    top = ""
+    for col in ranks[:2]:
+        counts = t[col].value_counts()
+        for value, k in counts.items():
+            rlo, rhi = wilson(int(k), len(t))
+            rows.append({"measure": f"{col}: {value}", "value": k / len(t), "low": rlo, "high": rhi, "games": len(t)})
+        if not top:
+            top = f"; the most common {col} is {counts.index[0]} ({pct(counts.iloc[0] / len(t))})"
+    table = _frame(rows)
+    fig, a = axes_of(ax)
+    a.hist(scores, bins=min(30, max(5, len(set(scores)))), color="#2e86c1", edgecolor="white")
+    a.axvline(mean, color="#c0392b", label=f"mean {mean:.1f}")
+    a.set_xlabel("final score")
+    a.set_ylabel("games")
+    a.set_title(f"Scores of {len(t)} games")
+    a.legend()
+    won = f"; {pct(wins / len(t))}{_span(wlo, whi)} of games are won" if 0 < wins < len(t) else \
+        ("; every game is won" if wins else "; no game is won")
+    reading = f"Scores average {mean:.1f} [{lo:.1f}, {hi:.1f}]{won}{top}."
+    about = ("A solitaire has no seats to balance: what matters is how scores spread and how often the game is won. "
+             + MEAN_LINE + " " + WILSON_LINE)
+    table.attrs.update(mean_score=mean, won=wins / len(t), percent_rows=list(range(1, len(table))))
+    return LabResult(table, fig, a, "Balance: how do games end?", pd.DataFrame({"score": scores}), reading=reading, about=about)
+
+
+def length(source: Any = None, *, target: tuple[float, float] | None = None, games: int = 400, players: int | None = None,
+           bots: Any = "greedy", rules: Any = None, seed: int = 0, executor: Any = None, progress: Any = True,
+           ax: Axes | None = None) -> LabResult:
+    """How long a game lasts: turns and decisions per game, against ``target`` (the range of
+    turns you want, as ``(low, high)``: Ludii's ideal duration), and the games that ran
+    past the action limit (left out of the table)."""
+    target = _target(target)
+    t = table_of(source, "length", _run(games, players, bots, rules, seed, executor, progress))
+    import pandas as pd
+
+    turns = [int(x) for x in t["trace_turns"]]
+    acts = [int(x) for x in t["actions"]]
+    rows = []
+    for name, values in (("turns per game", turns), ("decisions per game", acts)):
+        m, lo, hi = mean_interval(values) if values else (math.nan,) * 3
+        rows.append({"measure": name, "value": m, "low": lo, "high": hi, "games": len(values),
+                     "median": float(pd.Series(values).median()) if values else math.nan,
+                     "fewest": min(values, default=0), "most": max(values, default=0)})
+    past = len(t.attrs.get("unfinished", ()))
+    reading = f"Games last {rows[0]['value']:.0f} turns on average [{rows[0]['low']:.0f}, {rows[0]['high']:.0f}] " \
+              f"({rows[1]['value']:.0f} decisions), from {rows[0]['fewest']} to {rows[0]['most']} turns"
+    if target is not None:
+        inside = sum(1 for x in turns if target[0] <= x <= target[1])
+        below = sum(1 for x in turns if x < target[0])
+        for name, k in (("games within the target", inside), ("games shorter than the target", below),
+                        ("games longer than the target", len(turns) - inside - below)):
+            lo, hi = wilson(k, len(turns))
+            rows.append({"measure": name, "value": k / len(turns) if turns else math.nan, "low": lo, "high": hi,
+                         "games": len(turns)})
+        reading += f"; {pct(inside / len(turns))}{_span(*wilson(inside, len(turns)))} fall within the target of " \
+                   f"{target[0]:g} to {target[1]:g} turns"
+    if past:
+        reading += f"; {past} games ran past the limit of {t.attrs.get('max_actions')} actions and are left out"
+    rows.append({"measure": "games past the action limit (left out)", "value": float(past), "low": math.nan, "high": math.nan,
+                 "games": len(t) + past})
+    table = pd.DataFrame(rows, columns=["measure", "value", "low", "high", "games", "median", "fewest", "most"])
+    table = table.astype({"games": "int64"})
+    fig, a = axes_of(ax)
+    if target is not None:
+        a.axvspan(target[0], target[1], color="#27ae60", alpha=0.15, label="target")
+    a.hist(turns, bins=min(30, max(5, len(set(turns)))), color="#2e86c1", edgecolor="white")
+    a.set_xlabel("turns")
+    a.set_ylabel("games")
+    a.set_title(f"Game length ({len(turns)} games)")
+    if target is not None:
+        a.legend()
+    about = ("A turn is the game's own count when it keeps one, else a run of one seat's decisions; a decision is every "
+             "action a player (or bot) chose. Browne & Maire (2010) and Ludii score a game lower when it is often shorter "
+             "or longer than a designer's ideal duration. " + MEAN_LINE)
+    table.attrs.update(mean_turns=rows[0]["value"], past_limit=past, percent_rows=list(range(2, len(table) - 1)),
+                       count_rows=[len(table) - 1])
+    return LabResult(table, fig, a, "Length: how long is a game?", pd.DataFrame({"turns": turns, "decisions": acts}),
+                     reading=reading + ".", about=about)
+
+
+def _target(target: Any) -> tuple[float, float] | None:
+    if target is None:
+        return None
+    try:
+        lo, hi = target
+        ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in (lo, hi)) and 0 <= lo <= hi
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise GameError(f"length: target must be None or (low, high), a range of turns with 0 <= low <= high, got {shown(target)}")
+    return float(lo), float(hi)
+
+
+TENTHS = [f"{10 * i}-{10 * i + 10}%" for i in range(10)]
+
+
+def decisions(source: Any = None, *, games: int = 400, players: int | None = None, bots: Any = "greedy",
+              rules: Any = None, seed: int = 0, executor: Any = None, progress: Any = True,
+              ax: Axes | None = None) -> LabResult:
+    """What a player decides: legal actions per decision (the branching factor) over the
+    course of a game, by tenth of the game; the share of real decisions (more than one
+    legal action) and of forced moves (one)."""
+    t = table_of(source, "decisions", _run(games, players, bots, rules, seed, executor, progress))
+    import pandas as pd
+
+    per_tenth: list[list[float]] = [[] for _ in range(10)]
+    real_tenth: list[list[float]] = [[] for _ in range(10)]
+    real_share: list[float] = []
+    everything: list[int] = []
+    for legal in t["trace_legal"]:
+        m = len(legal)
+        if not m:
+            continue
+        everything.extend(legal)
+        real_share.append(sum(1 for k in legal if k > 1) / m)
+        buckets: list[list[int]] = [[] for _ in range(10)]
+        for i, k in enumerate(legal):
+            buckets[min(9, 10 * i // m)].append(k)
+        for b, ks in enumerate(buckets):
+            if ks:
+                per_tenth[b].append(sum(ks) / len(ks))
+                real_tenth[b].append(sum(1 for k in ks if k > 1) / len(ks))
+    rows: list[dict[str, Any]] = []
+    means: list[float] = []
+    for b in range(10):
+        mb, lo, hi = mean_interval(per_tenth[b]) if per_tenth[b] else (math.nan,) * 3
+        means.append(mb)
+        rows.append({"part of the game": TENTHS[b], "legal actions (mean)": mb, "low": lo, "high": hi,
+                     "real decisions": sum(real_tenth[b]) / len(real_tenth[b]) if real_tenth[b] else math.nan,
+                     "games": len(per_tenth[b])})
+    table = pd.DataFrame(rows).astype({"games": "int64"})
+    mean_b: float = sum(everything) / len(everything) if everything else math.nan
+    real, rlo, rhi = share_interval(real_share)
+    peak = max(range(10), key=lambda b: -1.0 if means[b] != means[b] else means[b])
+    reading = (f"A player chooses among {mean_b:.1f} legal actions on average (most at {TENTHS[peak]} of the game: "
+               f"{rows[peak]['legal actions (mean)']:.1f}); {pct(real)}{_span(rlo, rhi)} of decisions are real choices "
+               f"(more than one action) and {pct(1 - real)} are forced.")
+    fig, a = axes_of(ax)
+    xs = list(range(10))
+    a.plot(xs, [r["legal actions (mean)"] for r in rows], marker="o", color="#2e86c1", label="legal actions (mean)")
+    a.fill_between(xs, [r["low"] for r in rows], [r["high"] for r in rows], color="#2e86c1", alpha=0.2)
+    a.set_xticks(xs, [f"{10 * i}%" for i in xs])
+    a.set_xlabel("part of the game (by tenth of its decisions)")
+    a.set_ylabel("legal actions per decision")
+    a.set_title("Branching factor over a game")
+    a.set_ylim(bottom=0)
+    a2 = a.twinx()
+    a2.plot(xs, [r["real decisions"] for r in rows], ls="--", color="#c0392b", label="share of real decisions")
+    a2.set_ylim(0, 1.05)
+    a2.set_ylabel("share of real decisions")
+    lines = a.get_legend_handles_labels(), a2.get_legend_handles_labels()
+    a.legend(lines[0][0] + lines[1][0], lines[0][1] + lines[1][1], loc="lower center")
+    about = ("The branching factor is the number of legal actions a player chose among; a real decision offers more than "
+             "one, a forced move exactly one (Browne & Maire 2010's decisiveness of moves; Ludii's branching-factor metrics). "
+             "Each game is cut into tenths of its decisions, so short and long games line up. " + MEAN_LINE)
+    table.attrs.update(branching=mean_b, real=real)
+    return LabResult(table, fig, a, "Decisions: how much is there to choose?", reading=reading, about=about,
+                     percent=("real decisions",))
