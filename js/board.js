@@ -1,12 +1,20 @@
-// The board: drawn afresh from the synced traits at every change, for any game. It knows
-// no game: zones, cards, pieces, cells, places, counters and badges come from the board
-// description the kernel sends (GAMES.md, "The board"); what is clickable comes only from
-// the legal actions, each naming the ids it is clicked on.
+// The board, for any game. It knows no game: zones, cards, pieces, cells, places, counters
+// and badges come from the board description the kernel sends (GAMES.md, "The board");
+// what is clickable comes only from the legal actions, each naming the ids it is clicked on.
+// describeBoard() draws it afresh from the traits; buildBoard() lays that over the page's
+// board (keyed.js), so only what changed is touched. Every part carries data-key (its
+// identity across updates) and a card or piece data-sig (what the viewer reads on it: the
+// moves between two drawings are found from these, motion.js).
 import { h } from "./dom.js";
+import { banner, introPanel, tools } from "./guide.js";
+import { morphChildren } from "./keyed.js";
 import { badge, cellsBody, clickOf, colorClass, colorStyle, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
+import { decorateThinking, thinkingList } from "./thinking.js";
+import { decorateWhy } from "./tips.js";
 
 const LAYOUTS = new Set(["row", "grid", "pile", "stack", "hand", "cells", "places"]);
 const SIZES = new Set(["small", "large"]);
+const text = (x) => (x === undefined || x === null ? "" : String(x));
 
 /** Index the legal actions: clicked on a target alone, from a source to a target, or buttons.
  * Actions that share one click (one source and target) are kept together: a menu offers them. */
@@ -25,15 +33,26 @@ export function indexLegal(legal) {
   return { direct, bySource, buttons };
 }
 
-function counter(c) {
+function counter(c, scope) {
   const value = c.max !== undefined && c.max !== null ? `${c.value}/${c.max}` : String(c.value);
-  return h("span", { class: "kum-counter", title: c.title || null }, h("span", { class: "kum-counter-label" }, c.label), h("strong", {}, value));
+  return h("span", { class: "kum-counter", title: c.title || null, dataset: { key: `counter:${scope}:${text(c.label)}` } },
+    h("span", { class: "kum-counter-label" }, c.label), h("strong", {}, value));
 }
 
 function faceTitle(f) {
   if (!f) return "";
   if (f.hidden) return f.tooltip || "hidden";
   return f.tooltip || [f.title, f.value].filter((x) => x !== undefined && x !== null).join(" ");
+}
+
+/** What the viewer reads on a card, face by face ("?" for a face it cannot see): the same
+ * card, wherever its id puts it, reads the same. Tooltips and texts are left out (they may
+ * say how the card stands now, not what it is). */
+export function cardSig(c) {
+  if (c.down) return "?";
+  const read = (f) => [f.title, f.value, f.glyph, ...(Array.isArray(f.fields) ? f.fields.map((x) => x && `${text(x.label)} ${text(x.value)}`) : [])]
+    .filter((x) => text(x) !== "").join(" ");
+  return (c.faces || []).slice(0, 2).map((f) => (!f || f.hidden ? "?" : read(f))).join("|");
 }
 
 function face(f, main) {
@@ -59,7 +78,7 @@ function cardLabel(c) {
 }
 
 /** A card: a button when it is a click (a source to select, or a target on its own). */
-function card(c, ctx) {
+export function card(c, ctx) {
   const faces = c.down ? [h("span", { class: "kum-back", "aria-hidden": "true" })] : (c.faces || []).slice(0, 2).map((f, i) => face(f, i === 0));
   const first = (c.faces || [])[0] || {};
   const cls = `kum-card${c.down ? " kum-down" : ""}${c.marked ? " kum-marked" : ""}${colorClass(first.color)}`;
@@ -67,15 +86,16 @@ function card(c, ctx) {
   const click = clickOf(ctx.legal.direct.get(c.id));
   const action = click?.action;
   const source = ctx.legal.bySource.has(c.id);
+  const hooks = { card: c.id, key: `card:${c.id}`, label, sig: cardSig(c) };
   if (!click && !source) {
-    return h("div", { class: cls, dataset: { card: c.id, label }, "aria-label": label, title: c.title || null, style: colorStyle(first.color) }, faces);
+    return h("div", { class: cls, dataset: hooks, "aria-label": label, title: c.title || null, style: colorStyle(first.color) }, faces);
   }
   return h(
     "button",
     {
       type: "button",
       class: `${cls}${click ? " kum-target" : ""}`,
-      dataset: { card: c.id, key: `card:${c.id}`, label, ...(action ? { action } : {}), ...(click?.menu ? { menu: c.id } : {}), ...(source ? { playable: "" } : {}) },
+      dataset: { ...hooks, ...(action ? { action } : {}), ...(click?.menu ? { menu: c.id } : {}), ...(source ? { playable: "" } : {}) },
       "aria-label": action ? `${label}. Click to ${action}` : click ? `${label}. ${menuLabel(click.menu)}` : `${label}. Click to choose where it goes`,
       "aria-pressed": source ? "false" : null,
       "aria-haspopup": click?.menu ? "menu" : null,
@@ -88,6 +108,11 @@ function card(c, ctx) {
   );
 }
 
+/** A pile or a stack whose cards may be opened in a panel (panel.js): two cards or more listed. */
+export function openable(z) {
+  return (z.layout === "stack" || z.layout === "pile") && (z.cards || []).length >= 2;
+}
+
 /** A zone: its label, badges and counters, then its cards, pieces and sub-zones (or its
  * grid of cells, or its places). */
 function zone(z, ctx) {
@@ -97,24 +122,35 @@ function zone(z, ctx) {
   const inner = (z.zones || []).map((sub) => zone(sub, ctx));
   const parts = layout === "cells" ? [cellsBody(z, ctx)] : layout === "places" ? [placesBody(z, ctx)] : [];
   const click = clickOf(ctx.legal.direct.get(z.id));
-  const head = z.label || (z.badges || []).length || (z.counters || []).length
+  const open = openable(z) && ctx.live ? z.cards.length : 0; // a picture (a replay, an export) has nothing to open
+  const label = `${z.label || z.id}${z.count !== undefined ? `, ${z.count} cards` : ""}`;
+  // a stack's count, a button that opens its cards (a pile's count is on its back, below)
+  const opener = open ? h("button", {
+    type: "button", class: "kum-count kum-open-pile",
+    dataset: { control: "pile", pile: z.id, key: `open:${z.id}` },
+    "aria-haspopup": "dialog", "aria-label": `${z.label || z.id}: ${layout === "pile" ? z.count ?? open : open} cards. Show the ${open} you can see`,
+    title: "Show these cards",
+  }, `${layout === "pile" ? z.count ?? open : open} ▾`)
+    : openable(z) ? h("span", { class: "kum-count kum-open-pile", title: `${z.cards.length} cards` }, String(layout === "pile" ? z.count ?? z.cards.length : z.cards.length))
+    : null;
+  const head = z.label || (z.badges || []).length || (z.counters || []).length || opener
     ? h("div", { class: "kum-zone-head" },
         z.label ? h("span", { class: "kum-label" }, z.label) : null,
+        opener,
         (z.badges || []).map((b) => badge(b)),
-        (z.counters || []).map(counter))
+        (z.counters || []).map((c) => counter(c, z.id)))
     : null;
   const count = layout === "pile" && typeof z.count === "number" && z.count > 0
-    ? h("span", { class: "kum-pile-count", title: `${z.count} cards` }, String(z.count)) : null;
+    ? h("span", { class: "kum-pile-count kum-count", title: `${z.count} cards`, dataset: { key: `count:${z.id}` } }, String(z.count)) : null;
   const nothing = !cards.length && !held.length && !inner.length && !parts.length && !(layout === "pile" && z.count);
   const empty = nothing ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
-  const label = `${z.label || z.id}${z.count !== undefined ? `, ${z.count} cards` : ""}`;
   const attrs = targetAttrs(click, z.id, label, ctx);
   const style = [layout === "grid" && z.columns ? `--kum-columns: ${Number(z.columns)}` : null, tint(z.color)].filter(Boolean).join("; ");
   return h("div", {
     ...attrs,
     class: `kum-zone kum-layout-${layout}${SIZES.has(z.size) ? ` kum-size-${z.size}` : ""}${z.cell_shape === "round" ? " kum-round" : ""}`
       + `${z.color ? " kum-tinted" : ""}${click ? " kum-target" : ""}${ctx.last === z.id ? " kum-last" : ""}`,
-    dataset: { zone: z.id, key: `zone:${z.id}`, label, ...(attrs.dataset || {}) },
+    dataset: { zone: z.id, key: `zone:${z.id}`, label, ...(open ? { openable: "" } : {}), ...(attrs.dataset || {}) },
     style: style || null,
   }, head,
   h("div", { class: "kum-zone-body" }, count, cards, held, parts, inner, empty),
@@ -143,7 +179,8 @@ export function applySelection(root, m, ui) {
     el.setAttribute("aria-label", el.dataset.label || "");
     if (el.tagName !== "BUTTON") {
       el.removeAttribute("role");
-      el.removeAttribute("tabindex");
+      if (el.dataset.why !== undefined) el.setAttribute("tabindex", "0"); // a part with a reason stays focusable
+      else el.removeAttribute("tabindex");
     }
   }
   for (const [id, actions] of targets || []) {
@@ -198,17 +235,18 @@ function seatPanel(s, player, board, ctx) {
   if (player?.choice === "choosing") flags.push(h("span", { class: "kum-badge kum-c-gray", title: "still choosing", dataset: { choice: "choosing" } }, "choosing…"));
   return h(
     "section",
-    { class: `kum-seat${player?.current ? " kum-current" : ""}${board.shown_seat === s.seat ? " kum-own" : ""}`, dataset: { seat: String(s.seat) }, "aria-label": name },
+    { class: `kum-seat${player?.current ? " kum-current" : ""}${board.shown_seat === s.seat ? " kum-own" : ""}`,
+      dataset: { seat: String(s.seat), key: `seat:${s.seat}` }, "aria-label": name + (player?.current ? " (to act)" : "") },
     h("header", { class: "kum-seat-head" },
       h("strong", { class: "kum-name" }, name),
       flags,
       (s.badges || []).map((b) => badge(b)),
-      h("span", { class: "kum-counters" }, (s.counters || []).map(counter))),
+      h("span", { class: "kum-counters" }, (s.counters || []).map((c) => counter(c, `seat ${s.seat}`)))),
     h("div", { class: "kum-seat-zones" }, (s.zones || []).map((z) => zone(z, ctx))),
   );
 }
 
-function gameOver(board, seats, on, busy, live) {
+function gameOver(board, seats, busy, live) {
   const counter = (p, label) => ((seats.find((x) => x.seat === p.seat) || {}).counters || []).find((x) => x.label === label);
   const labels = [];
   for (const s of seats) for (const c of s.counters || []) if (!labels.includes(c.label)) labels.push(c.label);
@@ -222,56 +260,93 @@ function gameOver(board, seats, on, busy, live) {
     return h("tr", { class: p.winner ? "kum-winner" : "" },
       h("th", { scope: "row" }, p.name), ...cells, h("td", { dataset: { score: String(p.seat) } }, p.score === undefined ? "" : String(p.score)));
   });
-  return h("div", { class: "kum-over", role: "region", "aria-label": "Final scores" },
+  return h("div", { class: "kum-over", role: "region", "aria-label": "Final scores", dataset: { key: "over" } },
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...columns.map((c) => h("th", {}, c)), h("th", {}, "Final score"))),
       h("tbody", {}, rows)),
-    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "Play again") : null);
+    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "new-game", key: "play-again" }, disabled: busy }, "Play again") : null);
 }
 
-/** Build the whole board into `root`. `m` holds the traits; `ui` the local selection
- * (`ui.static`: a picture of the board, as in a replay file: no controls, nothing to send). */
-export function buildBoard(root, m, ui, on) {
+function newGameForm(m, ui) {
+  const seed = h("input", { type: "number", min: "0", placeholder: "random", "aria-label": "Seed (empty for random)", class: "kum-seed", dataset: { key: "seed" } });
+  const seats = Object.values(m.bot_seats || {});
+  // The opponent the board has now comes first and is chosen: a new game keeps it unless changed.
+  const current = seats.length ? seats[0].kind : null;
+  const options = seats.length
+    ? [current === null ? h("option", { value: "", selected: true }, `keep ${seats[0].name}`) : null,
+       ...(m.bot_choices || []).map((b) => h("option", { value: b, selected: b === current }, b))]
+    : [];
+  const bots = seats.length ? h("select", { "aria-label": "Opponent", class: "kum-bot-select", dataset: { key: "bot-select" } }, options) : null;
+  return h("form", { class: "kum-newgame", dataset: { key: "newgame", form: "new-game" } },
+    h("label", {}, "Seed ", seed), bots ? h("label", {}, " Opponent ", bots) : null,
+    h("button", { type: "submit", class: "kum-primary", dataset: { control: "start" }, disabled: Boolean(ui.pending) }, "Start"));
+}
+
+/** The board afresh, as a list of nodes for the root. `m` holds the traits; `ui` the view's
+ * own state (`ui.static`: a picture of the board, as in a replay file: no controls). */
+export function describeBoard(m, ui) {
   const board = m.board;
-  if (!board || !board.players) {
-    root.replaceChildren(h("div", { class: "kum-muted" }, "Loading…"));
-    return;
-  }
+  if (!board || !board.players) return [h("div", { class: "kum-muted", dataset: { key: "loading" } }, "Loading…")];
   const busy = Boolean(ui.pending);
   const live = !ui.static;
-  const ctx = { legal: indexLegal(m.legal), busy, last: (m.last_move || {}).target || "" };
+  const ctx = { legal: indexLegal(m.legal), busy, live, last: (m.last_move || {}).target || "" };
   const seats = board.seats || [];
   const byseat = new Map(board.players.map((p) => [p.seat, p]));
   const shownSeats = seats.length ? seats : board.players.map((p) => ({ seat: p.seat }));
   const buttons = ctx.legal.buttons.map((a) =>
     h("button", { type: "button", class: "kum-action", dataset: { action: a.text, key: `action:${a.text}` }, disabled: busy }, a.label || a.text));
   const passScreen = m.pass_to
-    ? h("div", { class: "kum-pass", role: "dialog", "aria-label": `Pass to ${m.pass_to}` },
+    ? h("div", { class: "kum-pass", role: "dialog", "aria-label": `Pass to ${m.pass_to}`, dataset: { key: "pass" } },
         h("p", {}, `Pass the board to ${m.pass_to}.`),
-        h("button", { type: "button", class: "kum-primary", dataset: { control: "ready" }, onclick: () => on.send({ kind: "ready" }) }, `I am ${m.pass_to}: show my hand`))
+        h("button", { type: "button", class: "kum-primary", dataset: { control: "ready" } }, `I am ${m.pass_to}: show my hand`))
     : null;
-  root.dataset.stateId = String(m.state_id);
-  const parts = [
-    h("div", { class: "kum-top" },
+  const control = (name, label, extra = {}) => h("button", { type: "button", dataset: { control: name, key: `control:${name}` }, disabled: busy, ...extra }, label);
+  return [
+    h("div", { class: "kum-top", dataset: { key: "top" } },
       h("strong", { class: "kum-title" }, board.title || ""),
-      h("span", { class: "kum-status", role: "status", "aria-live": "polite" }, board.status || ""),
-      live ? h("span", { class: "kum-controls" },
-        h("button", { type: "button", dataset: { control: "undo" }, disabled: busy, title: "Back to your previous decision", onclick: () => on.send({ kind: "undo" }) }, "Undo"),
-        h("button", { type: "button", dataset: { control: "redo" }, disabled: busy || !(m.step < m.max_step), title: "Forward again", onclick: () => on.send({ kind: "redo" }) }, "Redo"),
-        h("button", { type: "button", dataset: { control: "new-game" }, disabled: busy, onclick: () => on.newGame() }, "New game"),
-        on.replay ? h("button", { type: "button", dataset: { control: "save-replay" }, disabled: busy, title: "Save this game as one HTML file that replays it anywhere, offline", onclick: () => on.replay() }, "Save replay") : null) : null),
-    m.error ? h("div", { class: "kum-error", role: "alert" }, m.error) : null,
-    ui.notice ? h("div", { class: "kum-error", role: "alert" }, ui.notice) : null,
-    board.over ? gameOver(board, seats, on, busy, live) : null,
+      h("span", { class: "kum-status", role: "status", "aria-live": "polite", dataset: { key: "status" } }, board.status || ""),
+      live ? h("span", { class: "kum-controls", dataset: { key: "controls" } },
+        control("undo", "Undo", { title: "Back to your previous decision" }),
+        control("redo", "Redo", { title: "Forward again", disabled: busy || !(m.step < m.max_step) }),
+        control("new-game", "New game", { "aria-expanded": ui.newGame ? "true" : "false" }),
+        ui.replay ? control("save-replay", "Save replay", { title: "Save this game as one HTML file that replays it anywhere, offline" }) : null) : null,
+      live ? tools(m, ui) : null),
+    live && ui.newGame ? newGameForm(m, ui) : null,
+    live ? introPanel(board, ui) : null,
+    banner(board),
+    m.error ? h("div", { class: "kum-error", role: "alert", dataset: { key: "error" } }, m.error) : null,
+    ui.notice ? h("div", { class: "kum-error", role: "alert", dataset: { key: "notice" } }, ui.notice) : null,
+    board.over ? gameOver(board, seats, busy, live) : null,
     live ? passScreen : null,
-    (board.zones || []).length ? h("div", { class: "kum-table" }, board.zones.map((z) => zone(z, ctx))) : null,
-    typeof board.text === "string" ? h("pre", { class: "kum-text-view" }, board.text) : null,
-    buttons.length ? h("div", { class: "kum-actions", role: "group", "aria-label": "Actions" }, buttons) : null,
-    h("div", { class: "kum-seats" }, shownSeats.map((s) => seatPanel(s, byseat.get(s.seat), board, ctx))),
-    h("details", { class: "kum-logbox", open: true },
+    (board.zones || []).length ? h("div", { class: "kum-table", dataset: { key: "table" } }, board.zones.map((z) => zone(z, ctx))) : null,
+    typeof board.text === "string" ? h("pre", { class: "kum-text-view", dataset: { key: "text" } }, board.text) : null,
+    buttons.length ? h("div", { class: "kum-actions", role: "group", "aria-label": "Actions", dataset: { key: "actions" } }, buttons) : null,
+    live ? thinkingList(m, ui) : null,
+    h("div", { class: "kum-seats", dataset: { key: "seats" } }, shownSeats.map((s) => seatPanel(s, byseat.get(s.seat), board, ctx))),
+    h("details", { class: "kum-logbox", open: true, dataset: { key: "log" } },
       h("summary", {}, "Log"),
       h("ol", { class: "kum-log", dataset: { zone: "log" }, "aria-label": "Game log, newest first" },
         (m.log_lines || []).slice(-20).reverse().map((line) => h("li", {}, line)))),
-  ];
-  root.replaceChildren(...parts.filter(Boolean));
+    // what just happened, said once to a screen reader (widget.js fills it)
+    live ? h("div", { class: "kum-announce", "aria-live": "polite", dataset: { key: "announce" } }, ui.announce || "") : null,
+  ].filter(Boolean);
+}
+
+/** The board afresh in a detached element: drawn, its selection lit, the bot's thinking
+ * and the reasons why not laid on its parts. */
+export function freshBoard(m, ui) {
+  const fresh = h("div", {}, describeBoard(m, ui));
+  applySelection(fresh, m, ui);
+  if (!ui.static) {
+    decorateWhy(fresh, m);
+    decorateThinking(fresh, m, ui, false);
+  }
+  return fresh;
+}
+
+/** Draw the board into `root`, touching only what changed since its last drawing. */
+export function buildBoard(root, m, ui) {
+  const fresh = freshBoard(m, ui);
+  if (m.board && m.board.players) root.dataset.stateId = String(m.state_id);
+  morphChildren(root, [...fresh.childNodes]);
 }

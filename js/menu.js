@@ -12,7 +12,9 @@ export function createMenu(root) {
   let open = null; // {el, opener, key}
 
   function onOutside(event) {
-    if (!open || open.el.contains(event.target) || open.opener.contains(event.target)) return; // the opener's own click toggles it
+    // the event's path, not its target: inside a shadow root (marimo) the document sees the host
+    const path = event.composedPath ? event.composedPath() : [event.target];
+    if (!open || path.includes(open.el) || path.includes(open.opener)) return; // the opener's own click toggles it
     close(false);
   }
 
@@ -43,7 +45,7 @@ export function createMenu(root) {
     // off, though it stays in the board's DOM (its clicks, keys and styles are the board's).
     const floating = typeof HTMLElement.prototype.showPopover === "function";
     const el = h("div", { class: `kum-menu${floating ? " kum-floating" : ""}`, role: "menu", popover: floating ? "manual" : null,
-      "aria-label": label ? `Choose: ${label}` : "Choose" }, items);
+      "aria-label": label ? `Choose: ${label}` : "Choose", dataset: { transient: "" } }, items); // transient: the board's updates leave it alone
     root.append(el);
     if (floating) el.showPopover();
     place(el, opener);
@@ -95,7 +97,8 @@ export function createMenu(root) {
   function remember() {
     if (!open) return null;
     const items = [...open.el.querySelectorAll(".kum-menu-item")];
-    const kept = { key: open.key, texts: items.map((i) => i.dataset.action), index: Math.max(0, items.indexOf(document.activeElement)), focused: open.el.contains(document.activeElement) };
+    const active = root.getRootNode().activeElement || document.activeElement; // inside a shadow root too (marimo)
+    const kept = { key: open.key, texts: items.map((i) => i.dataset.action), index: Math.max(0, items.indexOf(active)), focused: open.el.contains(active) };
     close(false);
     return kept;
   }

@@ -63,13 +63,15 @@ export function piece(p, ctx) {
   ];
   const click = clickOf(ctx.legal.direct.get(p.id));
   const source = ctx.legal.bySource.has(p.id);
+  // its identity across updates (key) and what the viewer reads on it (sig: see motion.js)
+  const hooks = { piece: p.id, key: `piece:${p.id}`, label, sig: [shape, p.color, p.text].filter((x) => x !== undefined && x !== null && x !== "").join(" ") };
   if (!click && !source) {
-    return h("span", { class: cls, role: "img", dataset: { piece: p.id, label }, "aria-label": label, title: label, style: colorStyle(p.color) }, inner);
+    return h("span", { class: cls, role: "img", dataset: hooks, "aria-label": label, title: label, style: colorStyle(p.color) }, inner);
   }
   return h("button", {
     type: "button",
     class: `${cls}${click ? " kum-target" : ""}`,
-    dataset: { piece: p.id, key: `piece:${p.id}`, label, ...(click?.action ? { action: click.action } : {}), ...(click?.menu ? { menu: p.id } : {}), ...(source ? { playable: "" } : {}) },
+    dataset: { ...hooks, ...(click?.action ? { action: click.action } : {}), ...(click?.menu ? { menu: p.id } : {}), ...(source ? { playable: "" } : {}) },
     "aria-label": click?.action ? `${label}. Click to ${click.action}` : click ? `${label}. ${menuLabel(click.menu)}` : `${label}. Click to choose where it goes`,
     "aria-pressed": source ? "false" : null,
     "aria-haspopup": click?.menu ? "menu" : null,

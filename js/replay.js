@@ -6,7 +6,8 @@ import { buildBoard } from "./board.js";
 import { h } from "./dom.js";
 
 const LOG_LINES = 20;
-const PLAY_MS = 900;
+const PLAY_MS = 900; // a step, at speed 1x
+const SPEEDS = [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]];
 
 /** The data the kernel packed: zlib-deflated JSON in base64 (a whole game is ~50 KB). */
 async function unpack(text) {
@@ -64,12 +65,26 @@ function controls(host, root, data, start) {
     parts.play.textContent = "Play";
     parts.play.setAttribute("aria-pressed", "false");
   };
+  const every = () => PLAY_MS / Number(parts.speed.value || 1);
   const toggle = () => {
     if (playing) return stop();
     if (step === n) go(0);
-    playing = setInterval(() => go(step + 1), PLAY_MS);
+    playing = setInterval(() => go(step + 1), every());
     parts.play.textContent = "Pause";
     parts.play.setAttribute("aria-pressed", "true");
+  };
+  // A new speed while playing: the next steps at it, from the step shown.
+  const setSpeed = (value) => {
+    parts.speed.value = value;
+    if (playing) {
+      clearInterval(playing);
+      playing = setInterval(() => go(step + 1), every());
+    }
+  };
+  const faster = (by) => {
+    const values = SPEEDS.map(([v]) => v);
+    const k = Math.max(0, Math.min(values.length - 1, values.indexOf(parts.speed.value) + by));
+    setSpeed(values[k]);
   };
   const button = (control, label, text, onclick) =>
     h("button", { type: "button", dataset: { control }, "aria-label": label, title: label, onclick }, text);
@@ -80,11 +95,14 @@ function controls(host, root, data, start) {
     play: button("play", "Play through the game (P)", "Play", () => toggle()),
     next: button("next", "Next step (Right arrow)", "▶", () => go(step + 1)),
     last: button("last", "Last position (End)", "▶|", () => go(n)),
+    speed: h("select", { dataset: { control: "speed" }, "aria-label": "Speed of Play (+ and - keys)", title: "Speed of Play (+ and - keys)" },
+      SPEEDS.map(([value, label]) => h("option", { value, selected: value === "1" }, label))),
     slider: h("input", { type: "range", min: "0", max: String(n), step: "1", value: String(start), "aria-label": "Step", dataset: { control: "slider" } }),
     counter: h("span", { class: "kum-replay-counter", "aria-live": "polite" }),
     caption: h("p", { class: "kum-replay-caption" }),
   };
   parts.play.setAttribute("aria-pressed", "false");
+  parts.speed.addEventListener("change", () => setSpeed(parts.speed.value));
   parts.slider.addEventListener("input", () => {
     stop();
     go(Number(parts.slider.value));
@@ -92,7 +110,11 @@ function controls(host, root, data, start) {
   const onKey = (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const keys = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: n, PageUp: step - 10, PageDown: step + 10 };
-    if (e.target === parts.slider && e.key in keys) return; // the slider moves itself (and fires input)
+    if ((e.target === parts.slider || e.target === parts.speed) && e.key in keys) return; // they move themselves
+    if (e.key === "+" || e.key === "=" || e.key === "-") {
+      e.preventDefault();
+      return faster(e.key === "-" ? -1 : 1);
+    }
     if (e.key in keys) {
       e.preventDefault();
       stop();
@@ -109,7 +131,7 @@ function controls(host, root, data, start) {
   }
   host.append(
     h("div", { class: "kum-replay-bar", role: "toolbar", "aria-label": "Replay controls" },
-      parts.first, parts.prev, parts.play, parts.next, parts.last, parts.slider, parts.counter),
+      parts.first, parts.prev, parts.play, parts.next, parts.last, parts.speed, parts.slider, parts.counter),
     parts.caption, root);
   return parts;
 }

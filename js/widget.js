@@ -8,13 +8,26 @@
 // the trait private_id. The view keeps it in its own memory, never on the model (a save
 // writes the model), lays it over the traits while its id is the one they name, and asks
 // for it ({kind: "view"}) when it has not got it (a new view, a reloaded page).
-import { applySelection, buildBoard, indexLegal, menuActions, sourceId } from "./board.js";
+//
+// Each update is laid over the board on the page (keyed.js): what the reader typed, the
+// focus, the log's open state and the live regions stay. Then what moved flies to its new
+// place, and what changed since the viewer last acted stays marked (motion.js).
+import { applySelection, card, freshBoard, indexLegal, menuActions } from "./board.js";
 import { h } from "./dom.js";
+import { introDismissed, introOf, rememberIntro } from "./guide.js";
+import { morphChildren } from "./keyed.js";
 import { createMenu } from "./menu.js";
+import { fly, marksAfter, measure, plan, snapshot } from "./motion.js";
+import { createPanel, findZone } from "./panel.js";
+import { decorateThinking } from "./thinking.js";
+import { createTips } from "./tips.js";
+import { listen } from "./events.js";
 
-const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id"];
+const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id",
+  "why_not", "analysis", "pace"];
 const ANSWER_TIMEOUT_MS = 30_000; // past this, say the kernel is not answering, and let go
 const PRIVATE_WAIT_MS = 2_000; // traits whose private part has not come by then are drawn without it
+const ACTS = new Set(["act", "undo", "redo", "new_game", "ready"]); // the viewer acting: the changed-since marks go
 let views = 0; // tokens unique across the views on a page
 
 /** The traits, with the private part laid over them when it is the one they name;
@@ -31,16 +44,39 @@ function read(model, priv) {
   return m;
 }
 
+/** The log lines that are new since `old` (the board shows a window of the last ones). */
+function newLines(old, now) {
+  if (!Array.isArray(old) || !Array.isArray(now)) return [];
+  for (let k = Math.min(old.length, now.length); k > 0; k--) {
+    if (old.slice(old.length - k).every((line, i) => line === now[i])) return now.slice(k);
+  }
+  return old.length ? [] : now; // no overlap: an undo or a new game, nothing to say line by line
+}
+
+const CLICKS = "[data-action], [data-menu], [data-playable]";
+const usable = (e, root) => e && e !== root && e.isConnected && !e.disabled && e.getAttribute("aria-disabled") !== "true" && !e.closest("[inert]")
+  && (["BUTTON", "INPUT", "SELECT", "SUMMARY"].includes(e.tagName) || e.getAttribute("tabindex") === "0");
+
 function render({ model, el }) {
   const root = h("div", { class: "kum-widget", tabindex: "-1" }); // focusable: keyboard focus stays in the board
   el.appendChild(root);
   const view = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${++views}`;
-  const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "" };
+  const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "", replay: true, thinking: false,
+    introOpen: false, introFor: null, marks: new Set(), announce: "", log: null, hoverGroup: null, viewer: null, step: -1 };
   let frame = 0;
   let timer = 0;
   let priv = null; // this view's private part: {id, traits}; only ever here, never on the model
   let waitTimer = 0;
+  let drawn = false;
   const menu = createMenu(root);
+  const panel = createPanel(root, (c) => card(c, { legal: indexLegal(null), busy: false, last: "" }));
+  const say = (text) => {
+    ui.announce = text;
+    const region = root.querySelector('[data-key="announce"]');
+    if (region) region.textContent = text;
+  };
+  const tips = createTips(root, say);
+  const activeElement = () => root.getRootNode().activeElement || document.activeElement; // inside a shadow root too (marimo)
 
   // Ask the kernel for the private part the traits name (not a click: nothing waits on
   // its answer, and a page with no kernel behind it just draws the traits).
@@ -58,11 +94,22 @@ function render({ model, el }) {
     root.removeAttribute("aria-busy");
   }
 
+  function unmark() {
+    ui.marks = new Set();
+    for (const e of root.querySelectorAll(".kum-changed")) {
+      e.classList.remove("kum-changed");
+      delete e.dataset.changed;
+    }
+  }
+
   const on = {
-    select(id) {
+    select(id, byKeyboard) {
       menu.close(false);
       ui.selected = ui.selected === id ? null : id;
-      applySelection(root, read(model, priv), ui); // local and in place: no round trip, no rebuild
+      const m = read(model, priv);
+      applySelectionHere(m);
+      // by keyboard, the focus goes to the first place the card can go: Tab goes on through the others
+      if (byKeyboard && ui.selected !== null) root.querySelector(".kum-lit[tabindex='0'], button.kum-lit:not([disabled])")?.focus({ preventScroll: true });
     },
     act(action) {
       if (ui.pending) return;
@@ -81,6 +128,8 @@ function render({ model, el }) {
       ui.notice = "";
       ui.sentAt = performance.now();
       ui.drawnSince = false;
+      ui.pendingKind = msg.kind;
+      if (ACTS.has(msg.kind)) unmark();
       model.send({ ...msg, state_id: model.get("state_id"), id });
       // No re-render here: repainting the board now would only delay the reply's arrival.
       root.setAttribute("aria-busy", "true");
@@ -91,73 +140,135 @@ function render({ model, el }) {
         draw();
       }, ANSWER_TIMEOUT_MS);
     },
-    newGame() {
+  };
+
+  // Selection is drawn in place (no rebuild, no round trip): the targets light within a frame.
+  function applySelectionHere(m) {
+    applySelection(root, m, ui);
+    decorateThinking(root, m, ui); // a selected source shows its targets' figures
+  }
+
+  const controls = {
+    undo: () => on.send({ kind: "undo" }),
+    redo: () => on.send({ kind: "redo" }),
+    "new-game": () => {
       ui.newGame = !ui.newGame;
       draw();
     },
-    replay() {
-      on.send({ kind: "replay" }); // the kernel writes the file (only it knows the record); the answer carries it
+    "save-replay": () => on.send({ kind: "replay" }), // the kernel writes the file (only it knows the record); the answer carries it
+    ready: () => on.send({ kind: "ready" }),
+    hint: () => {
+      ui.thinking = true; // asked for: shown
+      const box = root.querySelector('[data-control="thinking"]');
+      if (box) box.checked = true;
+      on.send({ kind: "hint" });
+    },
+    intro: () => {
+      ui.introOpen = !ui.introOpen;
+      draw();
+      if (ui.introOpen) root.querySelector('[data-control="intro-close"]')?.focus({ preventScroll: true });
+    },
+    "intro-close": () => {
+      ui.introOpen = false;
+      rememberIntro(read(model, priv).board || {});
+      draw();
+      root.querySelector('[data-control="intro"]')?.focus({ preventScroll: true });
+    },
+    pile: (opener) => {
+      if (panel.isOpenOn(opener)) return panel.close(true);
+      const z = findZone(read(model, priv).board, opener.dataset.pile);
+      if (z) panel.show(opener, z);
     },
   };
 
   // The replay file arrives as text in the answer: saved through a link to a Blob, as any download.
   function save(text, name) {
     const url = URL.createObjectURL(new Blob([text], { type: "text/html" }));
-    const link = h("a", { href: url, download: typeof name === "string" && name ? name : "replay.html", hidden: true });
+    const link = h("a", { href: url, download: typeof name === "string" && name ? name : "replay.html", hidden: true, dataset: { transient: "" } });
     root.append(link);
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 
-  function newGameForm(m) {
-    if (!ui.newGame) return null;
-    const seed = h("input", { type: "number", min: "0", placeholder: "random", "aria-label": "Seed (empty for random)", class: "kum-seed" });
-    const seats = Object.values(m.bot_seats);
-    // The opponent the board has now comes first and is chosen: a new game keeps it unless changed.
-    const current = seats.length ? seats[0].kind : null;
-    const options = seats.length
-      ? [current === null ? h("option", { value: "" , selected: true }, `keep ${seats[0].name}`) : null,
-         ...(m.bot_choices || []).map((b) => h("option", { value: b, selected: b === current }, b))]
-      : [];
-    const bots = seats.length ? h("select", { "aria-label": "Opponent", class: "kum-bot-select" }, options) : null;
-    const start = () => {
-      const value = seed.value.trim();
-      ui.newGame = false;
-      const bot = bots && bots.value ? { bot: bots.value } : {};
-      on.send({ kind: "new_game", seed: value === "" ? null : Number.parseInt(value, 10), ...bot });
-    };
-    return h("form", { class: "kum-newgame", onsubmit: (e) => { e.preventDefault(); start(); } },
-      h("label", {}, "Seed ", seed), bots ? h("label", {}, " Opponent ", bots) : null,
-      h("button", { type: "submit", class: "kum-primary", dataset: { control: "start" } }, "Start"));
+  /** The first-time panel opens once per game title, unless dismissed before on this browser. */
+  function introState(board) {
+    const intro = introOf(board);
+    if (!intro) {
+      ui.introOpen = false;
+      return;
+    }
+    const title = String(board.title || "");
+    if (ui.introFor !== title) {
+      ui.introFor = title;
+      ui.introOpen = !introDismissed(board);
+    }
   }
 
-  function draw() {
-    const active = document.activeElement;
-    const inside = root.contains(active);
-    const kept = menu.remember(); // an open menu stays open if its click offers the same actions after the rebuild
-    const focused = inside && active !== root ? active.dataset.key || active.dataset.control : null;
+  function applyMarks(fresh) {
+    if (!ui.marks.size) return;
+    for (const e of fresh.querySelectorAll("[data-key]")) {
+      if (!ui.marks.has(e.dataset.key)) continue;
+      e.classList.add("kum-changed");
+      e.dataset.changed = "";
+    }
+  }
+
+  /** Draw the traits over the page's board. `mark`: what this update changed is marked
+   * (it is not the answer to the viewer's own move). */
+  function draw(mark = false) {
+    const active = activeElement();
+    const inside = root.contains(active) && active !== root;
+    const kept = menu.remember(); // an open menu stays open if its click offers the same actions after the update
+    const focused = inside ? active.dataset.key || active.dataset.control : null;
+    const wasClick = inside && active.matches(CLICKS);
     const m = read(model, priv);
     ui.drawnSince = true;
-    buildBoard(root, m, ui, on);
-    applySelection(root, m, ui);
-    const form = newGameForm(m);
-    if (form) root.insertBefore(form, root.children[1] || null);
+    if (m.board && m.board.players) {
+      introState(m.board);
+      const lines = newLines(ui.log, m.log_lines);
+      if (ui.log !== null && lines.length) ui.announce = lines.slice(-3).join(" ");
+      ui.log = Array.isArray(m.log_lines) ? m.log_lines.slice() : [];
+    }
+    // Not a change to mark: the board shown to someone else (a pass screen, "I am Bo"), or taken
+    // back (an undo, a new game): what differs is who looks, or what was, not what happened.
+    const viewer = JSON.stringify([m.board?.shown_seat, m.board?.spectator, m.pass_to, m.reveal]);
+    if (viewer !== ui.viewer || (Number.isInteger(m.step) && m.step < ui.step)) mark = false;
+    ui.viewer = viewer;
+    ui.step = Number.isInteger(m.step) ? m.step : ui.step;
+    const before = drawn ? snapshot(root) : null;
+    const fresh = freshBoard(m, ui);
+    const moves = before ? plan(before, fresh) : null;
+    if (moves) measure(root, before, moves); // the old places of what moves, before the page changes
+    if (moves) ui.marks = marksAfter(ui.marks, moves, mark);
+    applyMarks(fresh);
+    if (m.board && m.board.players) root.dataset.stateId = String(m.state_id);
+    morphChildren(root, [...fresh.childNodes]);
+    drawn = true;
+    // form fields the reader owns, where the board decides their value
+    const box = root.querySelector('[data-control="thinking"]');
+    if (box) box.checked = ui.thinking;
+    const pace = root.querySelector('[data-control="pace"]');
+    if (pace && typeof m.pace === "string") pace.value = m.pace;
+    if (ui.hoverGroup) for (const e of root.querySelectorAll(`[data-group="${CSS.escape(ui.hoverGroup)}"]`)) e.classList.add("kum-hover");
+    panel.refresh(m.board);
+    tips.refresh();
     const opener = kept ? root.querySelector(`[data-key="${CSS.escape(kept.key)}"][data-menu]`) : null;
     const actions = opener ? menuActions(m, ui, opener) : [];
     if (opener && !ui.pending && actions.map((a) => a.text).join("\n") === kept.texts.join("\n")) {
       menu.show(opener, actions, { index: kept.index, focus: kept.focused });
-    } else if (inside) restoreFocus(kept?.focused ? kept.key : focused);
+    } else if (kept?.focused) restoreFocus(kept.key);
+    else if (inside && wasClick && !active.matches(CLICKS)) restoreFocus(null); // a move made from it: on to the next thing to do
+    else if (inside && !usable(active, root)) restoreFocus(focused);
+    if (moves) requestAnimationFrame(() => fly(root, before, moves)); // before the paint: no frame shows the new place unmoved
   }
 
   // Keyboard players keep their place: the same control if it is still usable, else
   // the first thing there is to do, else the board itself (never the page).
   function restoreFocus(key) {
-    const usable = (e) => e && !e.disabled && e.getAttribute("aria-disabled") !== "true"
-      && (["BUTTON", "INPUT", "SELECT"].includes(e.tagName) || (e.hasAttribute("tabindex") && e !== root));
     let next = key ? root.querySelector(`[data-key="${CSS.escape(key)}"], [data-control="${CSS.escape(key)}"]`) : null;
-    if (!usable(next)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-menu]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
-    (usable(next) ? next : root).focus({ preventScroll: true });
+    if (!usable(next, root)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-menu]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
+    (usable(next, root) ? next : root).focus({ preventScroll: true });
   }
 
   function onPrivate(msg) {
@@ -175,10 +286,10 @@ function render({ model, el }) {
 
   function onAnswer(msg) {
     if (!msg || msg.kind !== "answer" || msg.id !== ui.pending) return;
-    const drawn = ui.drawnSince;
+    const drawnSince = ui.drawnSince;
     release();
     if (typeof msg.replay === "string") save(msg.replay, msg.filename);
-    if (!drawn) draw(); // nothing changed (a refusal repeated, say): show the board live again
+    if (!drawnSince) draw(); // nothing changed (a refusal repeated, say): show the board live again
   }
 
   function changed() {
@@ -190,58 +301,28 @@ function render({ model, el }) {
     queueMicrotask(() => {
       if (!frame) return; // cleaned up meanwhile
       frame = 0;
-      if (read(model, priv).waiting) {
+      const m = read(model, priv);
+      if (m.waiting) {
         // These traits go with a private part sent right after them: draw both at once,
         // not the public table for a moment. If it does not come, ask, then draw without it.
-        if (!waitTimer) waitTimer = setTimeout(() => { waitTimer = 0; ask(); release(); draw(); }, PRIVATE_WAIT_MS);
+        if (!waitTimer) waitTimer = setTimeout(() => { waitTimer = 0; ask(); release(); draw(true); }, PRIVATE_WAIT_MS);
         return;
       }
       clearTimeout(waitTimer);
       waitTimer = 0;
+      // The answer to the viewer's own click shows what they did, unmarked; anything else
+      // (a bot's move, even one made in the answer to their move, a cell's) is marked until they act.
+      const mark = !ui.pending || (ui.pendingKind === "act" && Boolean(m.last_move && m.last_move.bot));
       release(); // the kernel has spoken; its answer to the click may follow
-      if (ui.selected !== null && !indexLegal(read(model, priv).legal).bySource.has(ui.selected)) ui.selected = null;
-      draw();
+      if (ui.selected !== null && !indexLegal(m.legal).bySource.has(ui.selected)) ui.selected = null;
+      draw(mark);
       // Timings for bench/latency.py: when the click was sent, the update arrived, the board was rebuilt.
       const detail = { stateId: model.get("state_id"), sentAt: ui.sentAt, arrivedAt, renderedAt: performance.now() };
       root.dispatchEvent(new CustomEvent("kum-rendered", { detail }));
     });
   }
 
-  // One delegated listener: an element with data-action performs it; a playable card
-  // selects itself as the source. Zones that are targets are role="button": Enter and
-  // Space click them, as for a real button.
-  function activate(el) {
-    if (!el || el.disabled || el.getAttribute("aria-disabled") === "true" || el.dataset.control) return;
-    if (el.dataset.menu !== undefined) on.menu(el);
-    else if (el.dataset.action) on.act(el.dataset.action);
-    else if (el.dataset.playable !== undefined) on.select(sourceId(el));
-  }
-  root.addEventListener("click", (event) => {
-    const el = event.target.closest("[data-action], [data-menu], [data-playable], button");
-    if (el && root.contains(el)) activate(el);
-  });
-  root.addEventListener("keydown", (event) => {
-    if (menu.key(event)) {
-      event.stopPropagation(); // the notebook's own shortcuts (arrows, Enter, Escape) must not act on it too
-      return;
-    }
-    if (event.key !== "Enter" && event.key !== " ") return;
-    const el = event.target;
-    if (el.getAttribute && el.getAttribute("role") === "button" && (el.dataset.action || el.dataset.menu !== undefined)) {
-      event.preventDefault();
-      activate(el);
-    }
-  });
-  // A group of cells is one target: pointing at one of its cells lights them all (a column).
-  const hover = (event) => {
-    const el = event.target.closest ? event.target.closest("[data-group]") : null;
-    const group = el && (el.dataset.action || el.dataset.menu !== undefined) ? el.dataset.group : null;
-    for (const other of root.querySelectorAll(".kum-hover")) if (other.dataset.group !== group) other.classList.remove("kum-hover");
-    if (group) for (const other of root.querySelectorAll(`[data-group="${CSS.escape(group)}"]`)) other.classList.add("kum-hover");
-  };
-  root.addEventListener("pointerover", hover);
-  root.addEventListener("focusin", hover);
-  root.addEventListener("pointerleave", () => { for (const el of root.querySelectorAll(".kum-hover")) el.classList.remove("kum-hover"); });
+  listen(root, { ui, on, controls, menu, panel, tips, pace: () => read(model, priv).pace, draw });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);
   model.on("msg:custom", onMessage);
@@ -253,6 +334,8 @@ function render({ model, el }) {
     clearTimeout(timer);
     clearTimeout(waitTimer);
     menu.close(false);
+    panel.close(false);
+    tips.hide();
     frame = 0;
     priv = null;
     root.remove();

@@ -1,20 +1,107 @@
-"""A bot seat's move on a board, and what the board says when a bot or the game fails.
-
-The board (``GameWidget``) decides when a bot moves (``Seats.bot_to_move``, at once or on the
-event loop's timer after ``bot_delay``); these say which move, and what failed, in words
-every seat may read. Nothing a bot does wrong stops the game.
+"""A board's bots: when they move (``BotDriver``: at once, or on the event loop's timer
+after ``bot_delay`` scaled by the pace), which move (``bot_choice``), what each weighed
+(kept for the ``analysis`` trait), and what the board says when a bot or the game fails,
+in words every seat may read. Nothing a bot does wrong stops the game.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from ._board_insight import Decision, bot_decision
 from .bots import bot_move
-from .core.errors import GameError, GameFault, cut
+from .core.errors import GameError, GameFault, cut, shown
 from .core.session import Session
 
-__all__ = ["bot_choice", "fault"]
+if TYPE_CHECKING:
+    from ._seats_policy import Seats
+
+__all__ = ["BotDriver", "bot_choice", "fault"]
+
+
+class BotDriver:
+    """The bots of ``board`` (a ``GameWidget``: its traits ``thinking`` and ``error`` and
+    its ``hold_sync``) on ``session``, seated by ``seats``. ``redraw`` draws the board again
+    (``quietly``: never raising); ``delay()`` is the pause before a bot's move now.
+    ``decision`` is the last bot decision or hint, for the ``analysis`` trait."""
+
+    def __init__(self, session: Session, seats: Seats, board: Any, redraw: Callable[[], None], quietly: Callable[[], None],
+                 delay: Callable[[], float]) -> None:
+        self.session, self.seats, self.board = session, seats, board
+        self.redraw, self.quietly, self.delay = redraw, quietly, delay
+        self.pending: asyncio.TimerHandle | None = None  # a bot's move on the loop's timer
+        self.running = False
+        self.closed = False
+        self.decision: Decision | None = None
+
+    def to_move(self) -> bool:
+        return not self.closed and self.seats.bot_to_move()
+
+    def cancel(self) -> None:
+        if self.pending is not None:
+            self.pending.cancel()
+            self.pending = None
+        self.board.thinking = False
+
+    def schedule(self) -> None:
+        """The next bot's move, if a bot is to move and none is on its way."""
+        if self.pending is not None or self.running or self.seats.bots_wait() or not self.to_move():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None  # no event loop (a script or a test): bots move at once
+        delay = self.delay()
+        if loop is None or delay == 0:
+            self.run()
+            return
+        self.pending = loop.call_later(delay, self.step)
+        self.board.thinking = True
+        self.redraw()  # the status says who is thinking
+
+    def run(self, max_moves: int = 10_000) -> int:
+        """``GameWidget.run_bots``."""
+        if type(max_moves) is not int or max_moves < 0:
+            raise GameError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
+        self.cancel()
+        moves = 0
+        self.running = True
+        try:
+            while moves < max_moves and self.to_move():
+                if not self.step():
+                    break
+                moves += 1
+        finally:
+            self.running = False
+        return moves
+
+    def step(self) -> bool:
+        """One bot move (the loop's timer calls it, and ``run``); False when none was
+        made. Nothing escapes: on the timer an exception would only reach the loop's log,
+        leaving a board that says the bot is thinking and offers nothing."""
+        self.pending = None
+        self.board.thinking = False
+        if not self.to_move():
+            return False
+        game = self.session
+        seat = game.current_player
+        name = game.players[seat]  # the seat's name: checked text (a bot's own name may be anything)
+        try:
+            bot = self.seats.bots[seat]
+            action, failed = bot_choice(game, bot)
+            if failed:
+                self.board.error = failed
+            self.decision = None if failed else bot_decision(game, seat, bot, int(action))  # what it weighed
+            game.apply(action)  # listeners re-sync and schedule the next step
+        except Exception as exc:  # the game refused the move (a bug in the game): the position is as it was
+            with self.board.hold_sync():
+                self.board.error = f"{name} could not move ({fault(exc)}); the game is as it was: Undo, or start a New game"
+                self.quietly()
+            return False
+        return True
 
 
 def bot_choice(session: Session, bot: Any) -> tuple[Any, str]:

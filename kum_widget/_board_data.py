@@ -14,7 +14,7 @@ from typing import Any
 
 from .core.session import Session
 
-__all__ = ["Viewer", "board_payload", "bot_label", "last_move", "legal_payload", "log_lines", "static_path", "static_text", "view_of", "zone_ids"]
+__all__ = ["Viewer", "board_payload", "bot_label", "outcome", "last_move", "legal_payload", "log_lines", "static_path", "static_text", "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
 _STATIC = Path(__file__).parent / "static"
@@ -101,7 +101,37 @@ def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | No
     ]
     board["shown_seat"] = seat
     board["spectator"] = viewer.kind == "public"
+    if over:  # what decided the game: the game's words, else who won and the scores
+        said = board.get("outcome")
+        board["outcome"] = said.strip() if isinstance(said, str) and said.strip() else outcome(session)
+    else:
+        board.pop("outcome", None)
     return board
+
+
+def outcome(session: Session) -> str:
+    """Who won, with what, and the others' scores, with the players' names: the game-over
+    banner's words when the game gives none.
+
+    >>> from kum_widget.core import Session
+    >>> from kum_widget.core.examples import Bust
+    >>> game = Session(Bust(), ["Ada", "Bo"], seed=1)
+    >>> while not game.is_over: _ = game.apply(game.legal_actions()[-1])
+    >>> outcome(game)
+    'Ada wins with 1 point; Bo 0.'
+    """
+    names, scores = session.players, [_number(v) for v in session.scores()]
+    if session.num_players == 1:
+        return f"Final score: {scores[0]}."
+    won = session.winners()
+    if not won:
+        return "Game over: " + ", ".join(f"{names[p]} {scores[p]}" for p in range(len(names))) + "."
+    top = scores[won[0]]
+    unit = "point" if top in (1, -1) else "points"
+    who = f"{' and '.join(names[w] for w in won)} {'wins' if len(won) == 1 else 'share the win'} with {top} {unit}"
+    rest = [f"{names[p]} {scores[p]}" for p in sorted(range(len(names)), key=lambda p: -scores[p] if isinstance(scores[p], (int, float)) else 0)
+            if p not in won]
+    return who + (f"; {', '.join(rest)}." if rest else ".")
 
 
 def _number(v: Any) -> Any:

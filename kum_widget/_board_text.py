@@ -177,6 +177,8 @@ def _zone(z: Any, depth: int, lines: list[str]) -> None:
 def board_text(board: dict[str, Any], log: Sequence[str] = (), *, last: int = 1) -> str:
     """The board description as lines of text; ``log``'s last ``last`` lines after it."""
     lines = [f"{board.get('title') or 'Game'}: {board.get('status') or ''}".rstrip()]
+    if board.get("over") and isinstance(board.get("outcome"), str):  # what decided the game, as the banner says it
+        lines.append(board["outcome"])
     for z in _list(board.get("zones")):
         _zone(z, 0, lines)
     if isinstance(board.get("text"), str):

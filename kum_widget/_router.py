@@ -4,10 +4,12 @@ change that will not come. The page can write nothing else (``GameWidget.set_sta
 
 A message is ``{"kind": ..., "state_id": ..., "id": ...}`` and the fields of its kind
 (``_FIELDS``); ``id`` is the page's token for the answer. A click names the state it was
-made on: a stale ``state_id`` is refused (the game has moved on). One message is not a
-click: ``{"kind": "view"}``, from a view that has not got the private part the traits
-name (a hot seat's hand); it changes nothing, and the private part is sent again before
-its answer.
+made on: a stale ``state_id`` is refused (the game has moved on). Two messages are not
+clicks on the position, so they come from any state: ``{"kind": "view"}``, from a view
+that has not got the private part the traits name (a hot seat's hand), which changes
+nothing (the private part is sent again before its answer), and ``{"kind": "pace",
+"value": ...}``, the bots' speed. ``{"kind": "hint"}`` asks what the search would play
+for the seat that may act here (``GameWidget.hint``): it plays nothing.
 
 The router does what a message asks through the board's public methods (``Board``: what
 a cell may call too) and reads the game through public ``Session`` methods only, so it
@@ -38,6 +40,8 @@ _FIELDS = {
     "new_game": {"seed", "bot"},
     "replay": set(),
     "view": set(),  # a new view (or a reloaded page) asks for the private part it shows
+    "hint": set(),
+    "pace": {"value"},
 }
 
 
@@ -53,6 +57,8 @@ class Board(Protocol):
     def undo(self) -> int: ...
     def redo(self) -> int: ...
     def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None) -> None: ...
+    def hint(self) -> Any: ...
+    pace: Any
 
 
 @dataclass(frozen=True)
@@ -103,6 +109,9 @@ class Router:
             raise GameError(f"refused a {shown(kind)} message: unknown field {shown_names(extra, 1)}")
         if kind == "view":  # changes nothing, so it may come from any state
             return Reply(token, resend_private=True)
+        if kind == "pace":  # the bots' speed, not a move: whatever the state
+            self.board.pace = content.get("value")  # checked by the board: a bad value changes nothing
+            return Reply(token, error="")
         sid = content.get("state_id")
         if type(sid) is not int or sid != self.board.game.state_id:
             raise GameError("that click was on an old board (the game has moved on); try again")
@@ -116,6 +125,9 @@ class Router:
         elif kind == "redo":
             if not board.redo():
                 raise GameError("nothing to redo")
+            return Reply(token, error="")
+        elif kind == "hint":
+            board.hint()
             return Reply(token, error="")
         elif kind == "new_game":
             board.new_game(seed=self._seed(content.get("seed")), bots=self._bots(content.get("bot")))

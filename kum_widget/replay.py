@@ -8,7 +8,9 @@ which an exported notebook shows where no widget manager runs.
 
 Who sees what is the board's rule: the full table by default (a record holds every
 card anyway: anyone can deal it again from the seed), ``seat=k`` for what seat ``k``
-saw at each step, ``public=True`` for what every player saw.
+saw at each step, ``public=True`` for what every player saw. A zone's ``hint`` speaks to
+the player whose board it is ("needs your own race on top"): a replay for the full table
+or the public leaves hints out.
 """
 
 from __future__ import annotations
@@ -82,11 +84,27 @@ def replay_data(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None
             if k:
                 copy.redo(1)
             board = board_payload(copy, viewer, bots=bots)
+            if viewer.kind != "seat":
+                board = unhinted(board)
             frames.append({"board": board, "last": last_move(copy, bots, board), "moves": k})
     except NotImplementedError as exc:  # a game without a public view (or a board)
         raise GameError(f"{session.title} cannot draw this view for a replay: {exc}") from None
     name = title if title is not None else frames[-1]["board"]["title"]
     return {"title": str(name), "players": list(session.players), "frames": frames, "log": log_lines(session, viewer, count=moves), "start": 0}
+
+
+def unhinted(board: dict[str, Any]) -> dict[str, Any]:
+    """``board`` without its zones' hints (a copy): each speaks to one player, and a replay
+    for everyone has no "you" to address."""
+    def zones(items: Any) -> Any:
+        if not isinstance(items, list):
+            return items
+        return [{k: zones(v) if k == "zones" else v for k, v in z.items() if k != "hint"} if isinstance(z, dict) else z for z in items]
+
+    out = {k: zones(v) if k == "zones" else v for k, v in board.items()}
+    if isinstance(board.get("seats"), list):
+        out["seats"] = [{k: zones(v) if k == "zones" else v for k, v in s.items()} if isinstance(s, dict) else s for s in board["seats"]]
+    return out
 
 
 def _check_title(title: Any) -> None:
@@ -118,7 +136,7 @@ def document(data: dict[str, Any]) -> str:
         f"<style>{_PAGE_CSS}\n{_script_text(_asset('widget.css'))}</style>\n</head>\n<body>\n<main>\n"
         f"<h1>{html.escape(data['title'])}</h1>\n"
         f"<p class=\"kum-meta\">{html.escape(players)}: {steps} step{'' if steps == 1 else 's'}."
-        f"{' Use the buttons, the slider or the arrow keys (Home, End, P to play).' if steps else ''}</p>\n"
+        f"{' Use the buttons, the slider or the arrow keys (Home, End, P to play, + and - for its speed).' if steps else ''}</p>\n"
         f"<div id=\"{host}\" class=\"kum-replay\" data-page=\"true\"><pre class=\"kum-replay-text\">{html.escape(fallback)}</pre></div>\n"
         "</main>\n"
         f"<script type=\"application/x-kum-replay\" data-host=\"{host}\">{_pack(data)}</script>\n"

@@ -1,8 +1,8 @@
 """``GameWidget``: the clickable board, synced both ways with a live ``kum.Game``.
 
 The kernel is the only writer of what the board shows. Traitlets carry the view for
-the viewer the kernel chose, the legal actions of the human to move, the log, an
-error text and the state id; the browser may not write any of them (a write is
+the viewer the kernel chose, the legal actions of the human to move (and why the other
+parts take none), the log, what a bot weighed, an error text and the state id; the browser may not write any of them (a write is
 refused and reverted). It sends one custom message per click, checked (``_router``) before
 anything changes, and every message gets an answer (``{"kind": "answer", "id": ...}``)
 so the page never waits for a change that will not come.
@@ -26,20 +26,20 @@ for no message renders at once (static exports, other hosts).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets as t
 
-from ._board_bots import bot_choice, fault
-from ._board_data import Viewer, board_payload, last_move, legal_payload, log_lines, static_text
+from ._board_bots import BotDriver
+from ._board_data import Viewer, static_text
 from ._board_forms import board_repr, replay_page, snapshot_forms
+from ._board_insight import check_pace, drawn, hint, pace_delay
 from ._router import Router
 from ._seating import dealt_again, first_deal
 from ._seats_policy import Seats, check_delay
-from .bots import BOT_NAMES
+from .bots import BOT_NAMES, Analysis
 from .core.errors import GameError, cut, shown
 from .core.session import Session
 from .replay import save_replay
@@ -68,7 +68,10 @@ class GameWidget(anywidget.AnyWidget):
     with several, the board is passed between them behind a pass screen. ``seat``
     (default: the first human seat) is whose hand a one-human board shows;
     ``reveal=True`` shows every hand (for teaching); ``bot_delay`` is the pause, in
-    seconds, before each bot move, so a reader can follow it.
+    seconds, before each bot move, so a reader can follow it (``pace`` scales it: the
+    board's speed control). ``hint()`` shows what the search would play, and the board
+    says why a part takes no move (``why_not``) and what a bot weighed (``analysis``,
+    where its seat's cards may be seen): ``_board_insight``.
     """
 
     _esm = static_text("widget.js")  # text, not a Path: see static_text (a closed board must be freed)
@@ -99,6 +102,15 @@ class GameWidget(anywidget.AnyWidget):
     private_id = t.Int(0).tag(sync=True)
     """Hot seat: the id of the private part (the hand of the seat at the screen) the page
     shows over these traits; it comes in a message of its own (0: none, the traits are all)."""
+    why_not = t.Dict().tag(sync=True)
+    """``{part id: reason}``: why each part the shown seat sees takes no move now, in the
+    game's words (empty but on that seat's turn)."""
+    analysis = t.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """What a bot weighed at its last decision (shown where that seat's view may be), or the
+    hint last asked for on this position; None: nothing to show (``_board_insight``)."""
+    pace = _Checked("normal").tag(sync=True)
+    """How fast the bots move: "slow" (twice ``bot_delay``), "normal", "fast" (a quarter)
+    or "instant"; the board's speed control sets it."""
 
     def __init__(self, game: Any = None, seat: int | None = None, bots: dict[int, Any] | None = None,
                  reveal: bool = False, bot_delay: float = 0.6, **game_options: Any) -> None:
@@ -107,8 +119,8 @@ class GameWidget(anywidget.AnyWidget):
         self._game = session
         self._seats = Seats(session, specs, seat=seat, reveal=reveal)  # checks seat and reveal, then seats the bots
         self._router = Router(self, self._seats)
-        self._pending: asyncio.TimerHandle | None = None  # a bot's move on the loop's timer
-        self._running_bots = False
+        self._bots_driver = BotDriver(session, self._seats, self, self._sync, self._sync_quietly,
+                                      lambda: pace_delay(self.bot_delay, self.pace))
         self._closed = False
         self._offered: list[str] = []
         self._private: dict[str, Any] | None = None  # the private part the traits name (never a trait)
@@ -120,8 +132,9 @@ class GameWidget(anywidget.AnyWidget):
         self.on_msg(self._on_browser_msg)
         self.observe(self._on_display_change, names=["seat", "reveal"])
         self.observe(self._on_step, names=["step"])
+        self.observe(self._on_pace, names=["pace"])
         self._sync()
-        self._schedule_bots()
+        self._bots_driver.schedule()
 
     # -- public API ------------------------------------------------------------------
 
@@ -159,7 +172,7 @@ class GameWidget(anywidget.AnyWidget):
         step; return how many actions were taken back (0: no earlier human decision)."""
         steps = self._seats.undo_steps()
         if steps:
-            self._cancel_bots()
+            self._bots_driver.cancel()
             self._game.undo(steps)
         return steps
 
@@ -168,7 +181,7 @@ class GameWidget(anywidget.AnyWidget):
         in one step; return how many actions were redone."""
         steps = self._seats.redo_steps()
         if steps:
-            self._cancel_bots()
+            self._bots_driver.cancel()
             self._game.redo(steps)
         return steps
 
@@ -179,30 +192,29 @@ class GameWidget(anywidget.AnyWidget):
         fresh, specs = dealt_again(self._game, self._seats.specs, seed, bots, game_options)  # all checked first
         if bots is not None:
             self._seats.seat_bots(specs, seed=fresh.seed)
-        self._cancel_bots()
+        self._bots_driver.cancel()
         self._seats.start_over()
+        self._bots_driver.decision = None
         with self.hold_sync():
             self.error = ""
             self.bot_seats = self._seats.bot_seats()
             self._game.load(fresh)
 
+    def hint(self, bot: Any = "ismcts") -> Analysis:
+        """What ``bot`` (ISMCTS by default) would play for the seat this board lets act now,
+        weighed from that seat's view alone (``kum.bots.analyse``): the board shows it (the
+        ``analysis`` trait, kind "hint") and nothing is played. Refused when no seat may act here."""
+        if not self._seats.screen().actions:
+            raise GameError("no hint: it is not the turn of a player at this board")
+        table, self._bots_driver.decision = hint(self._game, self._game.current_player, bot)
+        self._sync()
+        return table
+
     def run_bots(self, max_moves: int = 10_000) -> int:
         """Let bot seats move now, synchronously, until a human is to move (a redo list
         is given up, as by any new move); return how many moves they made. A move the
         game refuses stops them (the board says why)."""
-        if type(max_moves) is not int or max_moves < 0:
-            raise GameError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
-        self._cancel_bots()
-        moves = 0
-        self._running_bots = True
-        try:
-            while moves < max_moves and self._bot_to_move():
-                if not self._bot_step():
-                    break
-                moves += 1
-        finally:
-            self._running_bots = False
-        return moves
+        return self._bots_driver.run(max_moves)
 
     def save_replay(self, path: Any, *, title: str | None = None) -> Path:
         """Save the game as one HTML file that replays it offline (``kum.save_replay``),
@@ -215,8 +227,8 @@ class GameWidget(anywidget.AnyWidget):
         """Close the board: it stops following the game and its bots stop; the board, its
         game (unless held elsewhere) and its bots can then be freed."""
         if getattr(self, "_closed", True) is False:  # (a half-built board has nothing to undo)
-            self._closed = True
-            self._cancel_bots()
+            self._closed = self._bots_driver.closed = True
+            self._bots_driver.cancel()
             self._game.on_change(self._on_game_change, remove=True)
             self.layout.close()  # the board's own Layout widget, which ipywidgets would keep open for ever
         super().close()
@@ -237,6 +249,10 @@ class GameWidget(anywidget.AnyWidget):
     def _valid_delay(self, proposal: Any) -> float:
         check_delay(proposal["value"])
         return float(proposal["value"])
+
+    @t.validate("pace")
+    def _valid_pace(self, proposal: Any) -> str:
+        return check_pace(proposal["value"])
 
     @t.validate("step")
     def _valid_step(self, proposal: Any) -> int:
@@ -273,19 +289,21 @@ class GameWidget(anywidget.AnyWidget):
 
     def _sync(self) -> None:
         game = self._game
-        screen = self._seats.screen(thinking=self._pending is not None)
+        screen = self._seats.screen(thinking=self._bots_driver.pending is not None)
         self._offered = [game.action_text(a) for a in screen.actions]
-        drawn = self._drawn(screen.viewer, screen.status, screen.actions)
+        traits = self._drawn(screen.viewer, screen.status, screen.actions)
         private = None
         if screen.kept != screen.viewer:  # a hot seat's seat at the screen
-            private, drawn = drawn, self._drawn(screen.kept, screen.status, [])  # the traits: what a save may keep
+            private, traits = traits, self._drawn(screen.kept, screen.status, [])  # the traits: what a save may keep
         with self.hold_sync():
             self.max_step = game.move_number + game.redo_count
             self.step = game.move_number  # after max_step, which bounds it
-            self.last_move = drawn["last_move"]
-            self.board = drawn["board"]
-            self.legal = drawn["legal"]
-            self.log_lines = drawn["log_lines"]
+            self.last_move = traits["last_move"]
+            self.board = traits["board"]
+            self.legal = traits["legal"]
+            self.log_lines = traits["log_lines"]
+            self.why_not = traits["why_not"]
+            self.analysis = traits["analysis"]
             self.pass_to = screen.pass_to
             self.state_id = game.state_id
             if private != self._private:
@@ -295,11 +313,8 @@ class GameWidget(anywidget.AnyWidget):
             self.private_id = self._private_serial if private is not None else 0
 
     def _drawn(self, viewer: Viewer, status: str | None, actions: list[int]) -> dict[str, Any]:
-        """The traits that draw the board for ``viewer``: its board, legal actions, log, last move."""
-        game, bots = self._game, self._seats.bots
-        board = board_payload(game, viewer, bots=bots, status=status)
-        return {"board": board, "legal": {"actions": legal_payload(game, actions)},
-                "log_lines": log_lines(game, viewer), "last_move": last_move(game, bots, board)}
+        """The traits that draw the board for ``viewer`` (``_board_insight.drawn``)."""
+        return drawn(self._game, viewer, status, actions, self._seats.bots, self._bots_driver.decision)
 
     def _sync_quietly(self) -> None:
         try:
@@ -321,11 +336,16 @@ class GameWidget(anywidget.AnyWidget):
     def _on_display_change(self, change: Any) -> None:
         self._sync()
 
+    def _on_pace(self, change: Any) -> None:
+        if self._bots_driver.pending is not None:  # the bot on its way: at the new pace
+            self._bots_driver.cancel()
+            self._bots_driver.schedule()
+
     def _on_step(self, change: Any) -> None:
         done = self._game.move_number
         target = change["new"]
         if target != done:
-            self._cancel_bots()
+            self._bots_driver.cancel()
             if target < done:
                 self._game.undo(done - target)
             else:
@@ -334,57 +354,10 @@ class GameWidget(anywidget.AnyWidget):
     def _on_game_change(self, game: Session) -> None:
         try:
             self._sync()
-            self._schedule_bots()
+            self._bots_driver.schedule()
         except Exception as exc:  # the game has changed: say so on the board, never split silently
             self.error = f"the board could not follow the game ({type(exc).__name__}: {cut(str(exc))}); run a cell to refresh"
             raise
-
-    # -- bots: at once, or on the event loop's timer after bot_delay ---------------------
-
-    def _bot_to_move(self) -> bool:
-        return not self._closed and self._seats.bot_to_move()
-
-    def _cancel_bots(self) -> None:
-        if self._pending is not None:
-            self._pending.cancel()
-            self._pending = None
-        self.thinking = False
-
-    def _schedule_bots(self) -> None:
-        if self._pending is not None or self._running_bots or self._seats.bots_wait() or not self._bot_to_move():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None  # no event loop (a script or a test): bots move at once
-        if loop is None or self.bot_delay == 0:
-            self.run_bots()
-            return
-        self._pending = loop.call_later(self.bot_delay, self._bot_step)
-        self.thinking = True
-        self._sync()  # the status says who is thinking
-
-    def _bot_step(self) -> bool:
-        """One bot move (the loop's timer calls it, and ``run_bots``); False when none was
-        made. Nothing escapes: on the timer an exception would only reach the loop's log,
-        leaving a board that says the bot is thinking and offers nothing."""
-        self._pending = None
-        self.thinking = False
-        if not self._bot_to_move():
-            return False
-        game = self._game
-        name = game.players[game.current_player]  # the seat's name: checked text (a bot's own name may be anything)
-        try:
-            action, failed = bot_choice(game, self._seats.bots[game.current_player])
-            if failed:
-                self.error = failed
-            game.apply(action)  # listeners re-sync and schedule the next step
-        except Exception as exc:  # the game refused the move (a bug in the game): the position is as it was
-            with self.hold_sync():
-                self.error = f"{name} could not move ({fault(exc)}); the game is as it was: Undo, or start a New game"
-                self._sync_quietly()
-            return False
-        return True
 
     # -- the forms that outlive the kernel (a picture, the text board, a replay file) ------
 

@@ -161,15 +161,15 @@ def test_cards_show_clan_colour_role_numbers_and_power() -> None:
     assert courtesan[0]["color"] == "green" and courtesan[0]["title"] == "earth courtesan"
     assert {"label": "cost", "value": 6, "short": "cost 6"} in courtesan[0]["fields"]
     assert game.table[s.row[0]].power in courtesan[0]["tooltip"] and courtesan[1]["tooltip"] == game.table[s.row[0]].power
-    assert zone(board, "place 1")["badges"][0]["text"] == "6 CP"  # place 1: the full price
-    assert zone(board, "place 2")["badges"][0]["text"] == "1 CP"  # place 2: 1 CP off
+    assert zone(board, "place 1")["badges"][0]["text"] == "price 6 CP"  # place 1: the full price
+    assert zone(board, "place 2")["badges"][0]["text"] == "price 1 CP"  # place 2: 1 CP off
     poet = zone(board, "space 1.1")["cards"][0]["faces"][0]
     assert poet["color"] == "blue" and poet["tags"][0]["text"] == "+2 VP"  # sun and earth beside it
     general = zone(board, "space 1.2")["cards"][0]["faces"][0]
     assert general["color"] == "gold" and any(f["label"] == "strength" and f["value"] == 2 for f in general["fields"])
     assert "A pass discards the Sun Tax Collector and pays 1 CP." in json.dumps(zone(board, "society row"))
     counters = {c["label"]: c["value"] for c in zone(board, "royal court")["counters"]}
-    assert counters == {"CP": 3, "VP": 0, "strength": 2}
+    assert counters == {"CP": 3, "court VP": 3, "strength": 2}  # court VP: the cards' printed VP (2 + 0 + 1)
     assert "Turn 1, phase 1" in board["status"] and "Score so far" in board["status"]
 
 

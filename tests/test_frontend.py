@@ -22,7 +22,8 @@ from _board_helpers import Recorded, zone
 import kum_widget as kum
 
 STATIC = Path(kum.__file__).parent / "static"
-TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id"]
+TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id",
+          "why_not", "analysis", "pace"]  # (the last three: issue 35's, sent when the widget has them)
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
 <body style="margin:0;width:820px"><div id="host"></div>
@@ -80,7 +81,7 @@ def server() -> Iterator[str]:
 
 
 def traits(w: kum.GameWidget) -> dict:
-    return json.loads(json.dumps({name: getattr(w, name) for name in TRAITS}))
+    return json.loads(json.dumps({name: getattr(w, name) for name in TRAITS if w.has_trait(name)}))
 
 
 @pytest.fixture()

@@ -3,7 +3,9 @@
 For 2-4 seats in every arrangement of humans and bots (reveal off), with bots moving on
 the real event loop (``bot_delay`` > 0, so the states shown *while a bot thinks* are sent
 too): at every state the kernel sends, the page holds nothing that ``game.view(shown
-seat)`` does not; while a pass screen shows, only the public view; in hot seat the shown
+seat)`` does not (its reasons why not and the analyses it shows included: a bot's
+analysis names the cards of its hand, so it never reaches another seat, and a hint is its
+asker's alone, on the position it was asked on); while a pass screen shows, only the public view; in hot seat the shown
 seat is the one that last confirmed on the pass screen (or nobody), and at game over
 nobody. Undo, redo, replay steps, new games and cell changes are in the mix; bots are
 spies that check they are shown only their own seat's view.
@@ -24,23 +26,31 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kum_widget as kum
-from kum_widget._board_data import Viewer, board_payload, legal_payload, log_lines
+from kum_widget._board_data import Viewer, board_payload, legal_payload, log_lines, zone_ids
+from kum_widget._board_insight import why_not_payload
+from kum_widget.bots import Thoughts, Weighed
 
 
 class SpyBot:
-    """Plays at random, and checks it is shown exactly its own seat's view."""
+    """Plays at random, and checks it is shown exactly its own seat's view. It shows what
+    it weighed (``analysis``): its every legal action, which names the cards of its hand."""
 
     name = "Spy bot"
 
     def __init__(self, game: kum.Game, seed: int) -> None:
         self.game, self.seed, self.moves, self.leaks = game, seed, 0, 0
+        self.weighed: list[int] = []
 
     def choose(self, view: dict[str, Any], legal: list[Any]) -> Any:
         seat = self.game.current_player
         if view != self.game.view(seat):
             self.leaks += 1  # a raise would be caught by the board (a failing bot plays at random)
         self.moves += 1
+        self.weighed = [int(a) for a in legal]
         return legal[(self.seed + self.moves) % len(legal)]
+
+    def analysis(self) -> Thoughts:
+        return Thoughts({a: Weighed(1 / len(self.weighed), 0.5) for a in self.weighed}, len(self.weighed))
 
 
 class Tracker:
@@ -49,6 +59,7 @@ class Tracker:
     def __init__(self) -> None:
         self.confirmed: int | None = None
         self.updates = 0
+        self.seen: dict[str, int] = {"reasons": 0, "hint": 0, "bot": 0}  # pages that showed each
         self.failures: list[str] = []  # the checks run inside ipywidgets' and the game's
         # callbacks, which log exceptions instead of raising them: keep them to raise here
 
@@ -87,10 +98,50 @@ def check_page(w: Recorded, tracker: Tracker) -> None:
         cur = game.current_player
         assert not pass_to and cur in humans and shown == cur
         assert page["legal"]["actions"] == legal_payload(game, game.legal_action_ids())
+    check_insight(page, game, shown, humans)
+    tracker.seen["reasons"] += bool(page["why_not"])
+    if page["analysis"] is not None:
+        tracker.seen[page["analysis"]["kind"]] += 1
     assert set(page["last_move"]) <= {"seat", "bot", "target"}
     assert page["last_move"].get("target", "mine 1").startswith(("mine ", "claimed ", "deck", "camp "))  # a zone, never a card
     assert page["reveal"] is False
     check_synced(w, humans)
+
+
+def check_insight(page: dict[str, Any], game: kum.Game, shown: int | None, humans: list[int]) -> None:
+    """Why not: reasons only on the shown seat's turn, for parts of its board, read from its
+    view. Analysis: a bot's only on its own seat's board (its moves name its hand), a hint
+    only for the shown seat on the position it was asked on, listing the legal actions that
+    seat has and no more."""
+    legal = page["legal"]["actions"]
+    if not legal:
+        assert page["why_not"] == {}, page["why_not"]
+    else:
+        assert shown is not None
+        assert page["why_not"] == why_not_payload(game, shown, page["board"], legal)
+        assert set(page["why_not"]) <= part_ids(page["board"])
+    a = page["analysis"]
+    if a is not None and a["kind"] == "bot":  # shown only on its own seat's board (a board with no human shows a bot's)
+        assert shown is not None and a["seat"] == shown and shown not in humans, a
+    elif a is not None:
+        assert a["kind"] == "hint" and shown is not None and a["seat"] == shown == game.current_player and shown in humans, a
+        assert sorted(m["action"] for m in a["moves"]) == sorted(e["text"] for e in legal) != []
+
+
+def part_ids(board: dict[str, Any]) -> set[str]:
+    """Every id on a board: its zones, cells and places, and the cards and pieces in them."""
+    found = set(zone_ids(board))
+
+    def walk(zones: Any) -> None:
+        for z in zones or ():
+            found.update(c["id"] for c in z.get("cards") or ())
+            found.update(p["id"] for p in z.get("pieces") or ())
+            walk(z.get("zones"))
+
+    walk(board.get("zones"))
+    for seat in board.get("seats") or ():
+        walk(seat.get("zones"))
+    return found
 
 
 def check_synced(w: Recorded, humans: list[int]) -> None:
@@ -106,6 +157,7 @@ def check_synced(w: Recorded, humans: list[int]) -> None:
     expected = board_payload(game, public, bots=w.bots)
     assert {k: v for k, v in board.items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
     assert synced["legal"] == {"actions": []} and synced["log_lines"] == log_lines(game, public)
+    assert synced["why_not"] == {} and synced["analysis"] is None  # a save keeps no reason and no hint
     assert (synced["private_id"] != 0) == (w.page["board"].get("shown_seat") is not None)
 
 
@@ -123,7 +175,10 @@ OPS = st.one_of(
     st.tuples(st.just("run_bots"), st.just(0)),
     st.tuples(st.just("replay"), st.just(0)),
     st.tuples(st.just("display"), st.just(0)),
+    st.tuples(st.just("hint"), st.integers(0, 7)),
+    st.tuples(st.just("pace"), st.integers(0, 4)),
 )
+PACE_VALUES = ["slow", "normal", "fast", "instant", "warp"]
 
 
 def check_files(w: Recorded) -> None:
@@ -153,7 +208,7 @@ def check_display(w: Recorded, viewer: Viewer) -> None:
     assert board == board_payload(w.game, viewer, bots=w.bots) and shot["log"] == log_lines(w.game, viewer)
 
 
-async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> None:
+async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> dict[str, int]:
     names = ["Ada", "Bo", "Cy", "Di"][: len(seats)]
     game = kum.Game(names, seed=seed)
     bots = {s: SpyBot(game, seed + s) for s, is_bot in enumerate(seats) if is_bot}
@@ -191,6 +246,14 @@ async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> None
         elif op == "replay":
             send("replay")
             check_files(w)
+        elif op == "hint":
+            if n == 0:  # the page's Hint button: ISMCTS
+                send("hint")
+            elif w.offered:  # from a cell, the cheaper greedy bot: the same path otherwise
+                w.hint("greedy")
+        elif op == "pace":
+            send("pace", value=PACE_VALUES[n])
+            assert w.pace in PACE_VALUES[:4] and (n < 4 or "pace must be one of" in w.error)
         elif op == "display":
             humans = [s for s in range(game.num_players) if s not in w.bots]
             check_display(w, Viewer("seat", w.seat) if len(humans) < 2 else Viewer("public"))
@@ -202,6 +265,7 @@ async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> None
     assert tracker.updates > 0
     assert all(b.leaks == 0 for b in bots.values()), "a bot was shown more than its own seat's view"
     w.close()
+    return tracker.seen
 
 
 ARRANGEMENTS = st.integers(2, 4).flatmap(lambda n: st.lists(st.booleans(), min_size=n, max_size=n))
@@ -216,9 +280,14 @@ def test_the_page_never_holds_more_than_the_shown_seat_may_see(seats: list[bool]
 def test_every_arrangement_is_covered_at_least_once() -> None:
     # The property above draws arrangements at random; these are the ones the issue names.
     for seats in ([False, True], [False, False], [False, False, True], [True, False, False, True], [False] * 4, [True, True]):
-        ops = [("ready", 0), ("act", 0), ("act", 1), ("ready", 0), ("undo", 0), ("ready", 0), ("act", 3), ("redo", 0)] * 6
+        ops = [("ready", 0), ("hint", 0), ("act", 0), ("hint", 1), ("pace", 3), ("act", 0), ("ready", 0), ("hint", 2), ("pace", 4)] * 3
+        ops += [("ready", 0), ("act", 0), ("act", 1), ("ready", 0), ("undo", 0), ("ready", 0), ("act", 3), ("redo", 0)] * 6
         ops += [("ready", 0), ("act", 0), ("act", 0), ("undo", 0), ("act", 0), ("cell_undo", 1), ("ready", 0), ("replay", 0)] * 4
-        run_on_own_loop(play(seats, 7, ops))
+        seen = run_on_own_loop(play(seats, 7, ops))
+        humans = seats.count(False)
+        assert seen["reasons"] > 0 or humans == 0, seats  # a player's turn to draw: every card of the hand says why not
+        assert seen["hint"] > 0 or humans == 0, seats
+        assert (seen["bot"] > 0) == (humans == 0), seats  # a bot's thinking: only where its own seat shows
 
 
 def test_a_game_played_to_the_end_in_hot_seat_with_a_bot() -> None:
@@ -244,7 +313,7 @@ def test_a_hot_seat_boards_synced_state_holds_no_hand_and_the_page_gets_it_by_me
     assert private["kind"] == "private" and answer == {"kind": "answer", "id": "r", "state_id": w.state_id}
     # the traits name the private part that follows them; the page draws the two together
     assert w.synced["private_id"] == private["id"] == w.private_id > 0
-    assert sorted(private["traits"]) == ["board", "last_move", "legal", "log_lines"]
+    assert sorted(private["traits"]) == ["analysis", "board", "last_move", "legal", "log_lines", "why_not"]
     assert hand_ids(w.page["board"], 0) == [c.id for c in w.game.hand(0)] and w.page["legal"]["actions"]
     at_rest = json.dumps(w.get_state())  # what nbclient and JupyterLab's save write to the notebook
     assert [m for m in marks if m in at_rest] == []

@@ -38,6 +38,9 @@ HOSTILE_VALUES: dict[str, list[Any]] = {
     "bot_choices": [["evil"]],
     "bot_delay": [0, -1, 1e308],
     "private_id": [0, 1, 10**9, -1],
+    "why_not": [{"card 3": "<b>yes</b>"}, {}],
+    "analysis": [{"kind": "bot", "seat": 1, "moves": []}, None],
+    "pace": ["instant", "warp"],
 }
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
-from .bot import Bot
+from .bot import Bot, Thoughts
 
 __all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "BOT_NAMES"]
 
@@ -52,6 +52,7 @@ class _ObjectBot(Bot):
         self._choose = getattr(bot, "choose", None)
         self._decide = getattr(bot, "decide", None)
         self._pick = getattr(bot, "pick", None)
+        self._analysis = getattr(bot, "analysis", None)
         self.reads_view = bool(getattr(bot, "reads_view", True))
         self._scores_only = bool(getattr(bot, "scores_only", False)) and callable(self._pick)
 
@@ -84,6 +85,10 @@ class _ObjectBot(Bot):
 
     def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
         return self._pick(ids, scores)  # type: ignore[misc, no-any-return]
+
+    def analysis(self) -> Thoughts | None:
+        found = self._analysis() if callable(self._analysis) else None
+        return found if isinstance(found, Thoughts) else None  # (anything else is not a bot's analysis: nothing to show)
 
     def __repr__(self) -> str:
         return f"make_bot({self.bot!r})"

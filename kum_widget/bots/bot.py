@@ -3,14 +3,36 @@ with its default (see :mod:`.base` for ``bot_move`` and ``make_bot``)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame, top_actions
 from .common import game_of_view, ids_of
 
-__all__ = ["Bot"]
+__all__ = ["Bot", "Thoughts", "Weighed"]
+
+
+class Weighed(NamedTuple):
+    """What a bot made of one legal action at its last decision (None: not measured)."""
+
+    visits: float | None = None
+    """Its share of the search's visits, 0..1 (0: never searched)."""
+    value: float | None = None
+    """How good it looked, 0..1: the estimated chance of winning of the seat that decided;
+    a solitaire's search or a heuristic: its score scaled between the worst and the best move's."""
+    score: float | None = None
+    """A solitaire's search: the final score it expects after the action."""
+
+
+class Thoughts(NamedTuple):
+    """A bot's last decision as it weighed it: each legal action's figures (by id), the
+    search's iterations, and what ``value`` measures: ``"win"`` (a chance of winning),
+    ``"score"`` (a solitaire's score, scaled) or ``"heuristic"`` (the game's heuristic, scaled)."""
+
+    moves: Mapping[int, Weighed]
+    iterations: int = 0
+    measure: str = "win"
 
 
 class Bot:
@@ -28,6 +50,8 @@ class Bot:
     scores_only   True: ``bot_move`` hands a fair heuristic's scores to      False
                   ``pick`` alone (no view, no position)
     pick          ``pick(ids, scores)``: one of ``ids`` by the scores        the first best
+    analysis      ``analysis()``: the last decision as weighed                None
+                  (:class:`Thoughts`), for the board's "bot's thinking"
     ============  =========================================================  ============
 
     A bot writes ``choose`` or ``decide`` (or both); the other comes from it.
@@ -74,6 +98,12 @@ class Bot:
         if scores is None:
             return ids[0]
         return top_actions(ids, scores)[0]
+
+    def analysis(self) -> Thoughts | None:
+        """How the bot weighed the legal actions at its last decision (:class:`Thoughts`),
+        for a board's "Show the bot's thinking" and ``kum.bots.analyse``; None (the
+        default): it has nothing to show. Asked right after a decision, about that one."""
+        return None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

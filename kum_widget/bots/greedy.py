@@ -19,7 +19,8 @@ from typing import Any
 
 from ..core.errors import GameError
 from ..core.game import CardGame, top_actions
-from .bot import Bot
+from .bot import Bot, Thoughts, Weighed
+from .common import spread
 
 __all__ = ["GreedyBot"]
 
@@ -30,6 +31,7 @@ class GreedyBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         self.name = "Greedy bot"
         self._rng = random.Random(seed)
+        self._weighed: tuple[Sequence[int], Sequence[float] | None] | None = None  # the last decision: ids and scores
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -42,6 +44,7 @@ class GreedyBot(Bot):
     def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *, position: Any = None) -> int:
         ids = list(legal)
         if len(ids) == 1:
+            self._weighed = (ids, None)
             return ids[0]
         if position is not None:  # perfect information: the position itself
             return self.pick(ids, game.heuristic(position, ids))
@@ -55,9 +58,20 @@ class GreedyBot(Bot):
     def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
         """The best of ``ids`` by ``scores`` (a seeded tie-break; at random without scores).
         ``bot_move`` calls this alone when the game's heuristic is fair: no view needed."""
+        self._weighed = (ids, scores)  # kept as given (no copy: the lab calls this at every move); analysis() reads them
         if len(ids) == 1:
             return ids[0]
         if scores is None:
             return ids[self._rng.randrange(len(ids))]
         best = top_actions(ids, scores)
         return best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    def analysis(self) -> Thoughts | None:
+        """The heuristic's scores at the last decision, scaled onto [0, 1] (``value``; no
+        visits: the greedy bot searches nothing). With no scores, the actions alone."""
+        if self._weighed is None:
+            return None
+        ids, scores = self._weighed
+        if scores is None or len(scores) != len(ids):
+            return Thoughts({a: Weighed() for a in ids}, 0, "heuristic")
+        return Thoughts({a: Weighed(value=v) for a, v in zip(ids, spread(list(scores)), strict=True)}, 0, "heuristic")

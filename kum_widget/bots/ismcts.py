@@ -42,7 +42,8 @@ from typing import Any, ClassVar
 
 from ..core.errors import GameError, GameFault, shown
 from ..core.game import CardGame
-from .bot import Bot
+from .bot import Bot, Thoughts, Weighed
+from .common import spread
 from .tree import Plan, grow, merge, sampler, stats_of
 
 __all__ = ["ISMCTSBot"]
@@ -206,6 +207,7 @@ class ISMCTSBot(Bot):
         self.split = split
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
+        self._thoughts: Thoughts | None = None  # the last decision, as analysis() gives it
 
     def __repr__(self) -> str:
         return (f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, prior={self.prior}, "
@@ -234,11 +236,29 @@ class ISMCTSBot(Bot):
         return out
 
     def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *, position: Any = None) -> int:
+        self._thoughts = None
         if len(legal) == 1:
+            self._thoughts = Thoughts({legal[0]: Weighed(visits=1.0)})  # nothing to weigh: no search
             return legal[0]
         if view is None and position is None:
             raise GameError(f"{self.name} reads the seat's view: decide() needs one")
         return self._search(game, view, seat, legal, position)
+
+    def analysis(self) -> Thoughts | None:
+        """The last decision's search, per legal action: its share of the visits (summed over
+        the trees; 0 for a move the root never weighed) and its mean reward: the chance of
+        winning of the seat that decided, or in a solitaire the final score it expects
+        (``score``, with ``value`` that score scaled between the worst move's and the best's)."""
+        return self._thoughts
+
+    def _weighed(self, legal: Sequence[int], visits: dict[int, int], rewards: dict[int, float], solitaire: bool, done: int) -> Thoughts:
+        total = sum(visits.values())
+        means = {a: rewards[a] / v for a, v in visits.items() if v}
+        if solitaire:  # rewards are scores: the scale is the moves' own
+            scaled = dict(zip(means, spread(list(means.values())), strict=True))
+            moves = {a: Weighed(visits.get(a, 0) / total if total else 0.0, scaled.get(a), means.get(a)) for a in legal}
+            return Thoughts(moves, done, "score")
+        return Thoughts({a: Weighed(visits.get(a, 0) / total if total else 0.0, means.get(a)) for a in legal}, done, "win")
 
     def _search(self, game: CardGame, view: Any, seat: int, legal: Sequence[int], position: Any) -> int:
         start = time.perf_counter()
@@ -291,6 +311,7 @@ class ISMCTSBot(Bot):
                            "visits": visits, "means": {a: rewards[a] / max(1, v) for a, v in visits.items()},
                            "rollout_depth": depth_limit if has_evaluate else None,
                            "trees": trees, "split": bool(order), "tops": tops}
+        self._thoughts = self._weighed(legal, visits, rewards, players == 1, self.last_stats["iterations"])
         if ranked:
             return int(ranked[0][-1])
         # no iteration ran (a time limit): the heuristic's favourite on the probe deal, else any move

@@ -25,7 +25,7 @@ COLORS = ("red", "orange", "gold", "green", "teal", "blue", "purple", "pink", "g
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _ID = re.compile(r"[A-Za-z0-9_.:\- ]{1,60}")
 
-_BOARD_KEYS = {"zones", "seats", "status", "title"}
+_BOARD_KEYS = {"zones", "seats", "status", "title", "intro", "outcome"}
 _SEAT_KEYS = {"seat", "name", "zones", "counters", "badges"}
 _ZONE_KEYS = {"id", "label", "layout", "size", "columns", "cards", "count", "zones", "counters", "badges", "hint", "empty",
               "pieces", "color", "rows", "cells", "cell_shape", "places"}
@@ -223,6 +223,17 @@ class _Check:
         if "cell_shape" in z and z["cell_shape"] not in CELL_SHAPES:
             self.fail(where, f"cell_shape {z['cell_shape']!r:.20} must be one of {', '.join(CELL_SHAPES)} (or left out: square)")
 
+    def intro(self, intro: Any) -> None:
+        """The first-time panel: a title and a few paragraphs of text (the game's own words)."""
+        if intro is None:
+            return
+        if not self.keys(intro, {"title", "paragraphs"}, "board.intro"):
+            return
+        self.text(intro, "title", "board.intro", required=True)
+        paragraphs = intro.get("paragraphs")
+        if not isinstance(paragraphs, list) or not 1 <= len(paragraphs) <= 12 or not all(isinstance(p, str) and p for p in paragraphs):
+            self.fail("board.intro", "'paragraphs' must be a list of 1 to 12 texts")
+
     def finish(self) -> None:
         """A group of cells is one click target: its id joins the ids, and names nothing else."""
         for group, where in self.groups.items():
@@ -238,6 +249,8 @@ def board_problems(board: Any, players: int) -> tuple[list[str], set[str]]:
         return check.problems, check.ids
     check.text(board, "status", "board")
     check.text(board, "title", "board")
+    check.text(board, "outcome", "board")
+    check.intro(board.get("intro"))
     check.items(board, "zones", "board", check.zone)
     seen: set[int] = set()
 

@@ -322,6 +322,15 @@ class CardGame:
         button with the action's text."""
         return {}
 
+    def why_not(self, view: dict[str, Any], seat: int, part: str) -> str | None:
+        """Why ``part`` (the id of a card, piece, zone, cell or place on the board drawn for
+        ``seat``) takes no legal action of ``seat`` now, the seat to act, in words: read from
+        ``view``, that seat's own view, alone (as :meth:`board` is), so it can say nothing
+        the seat may not know. The board shows it when the part is pointed at. Asked only
+        for parts no legal action uses. None (the default): nothing to say (the board then
+        says it plainly for the cards in the seat's own hand)."""
+        return None
+
     # -- sessions and bots ------------------------------------------------------------------
 
     def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:

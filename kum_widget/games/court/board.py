@@ -26,6 +26,7 @@ from .state import (
     OVER,
     PASS,
     PLACES,
+    RANKS,
     SETUP,
     SKIP,
     SPACES,
@@ -122,7 +123,7 @@ def _place(game: CourtOfTheThreeClans, view: dict[str, Any], p: int) -> dict[str
         return zone
     affordable = price <= view["cp"]
     note = f"costs {price} CP now (printed {c.cost})" + ("" if affordable else f": you have {view['cp']} CP")
-    zone["badges"] = [{"text": f"{price} CP", "color": "gold" if affordable else "gray", "title": note}]
+    zone["badges"] = [{"text": f"price {price} CP", "color": "gold" if affordable else "gray", "title": f"Its price: {note}"}]
     zone["cards"] = [_card(game, card)]
     return zone
 
@@ -146,7 +147,8 @@ def _pile(game: CourtOfTheThreeClans, zid: str, label: str, cards: list[int], *,
     zone: dict[str, Any] = {"id": zid, "label": label, "layout": "pile" if top_only else "stack", "empty": empty,
                             "counters": [{"label": "cards", "value": len(cards)}]}
     if vp_sign:
-        zone["counters"].append({"label": "VP", "value": f"{vp_sign}{vp}" if vp else 0, "title": f"{label}: {vp_sign}{vp} VP to the score"})
+        zone["counters"].append({"label": "VP won" if vp_sign == "+" else "VP lost", "value": f"{vp_sign}{vp}" if vp else 0,
+                                 "title": f"{label}: {vp_sign}{vp} VP to the score"})
     if top_only:
         zone["count"] = len(cards)
         zone["cards"] = [_card(game, cards[-1])] if cards else []
@@ -183,28 +185,54 @@ def _pass_hint(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str | None:
     return f"A pass discards the {game.table[right].name} and pays {gain} CP."
 
 
+CP_TITLE = "copper pieces: pay prices and fights; 1 VP per 3 left at the end"
+
+
 def _court(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any]:
+    b = view["breakdown"]
     counters = [
-        {"label": "CP", "value": view["cp"], "title": "copper pieces: pay prices and fights; 1 VP per 3 left at the end"},
-        {"label": "VP", "value": view["vp"], "title": "VP of the Daemon Princes defeated so far"},
+        {"label": "CP", "value": view["cp"], "title": CP_TITLE},
+        {"label": "court VP", "value": b["court"],
+         "title": f"the printed VP of the cards in your court; their powers score {b['powers']} more as the court stands"},
         {"label": "strength", "value": view["strength"], "title": "the Generals' combined strength (+2 with all three clans), used in every fight"},
     ]
     return {"id": "royal court", "label": "Royal Court", "layout": "grid", "columns": 4, "size": "large",
             "zones": [_space(game, view, x) for x in range(SPACES)], "counters": counters}
 
 
+def _parts(game: CourtOfTheThreeClans, b: dict[str, int]) -> list[tuple[str, str]]:
+    return [(key, name) for key, name in BREAKDOWN if key != "row_princes" or game.rules["row_princes_subtract"]]
+
+
+def breakdown_text(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str:
+    """The score and its parts: "34 = princes +12, court VP +8, ..."."""
+    b = view["breakdown"]
+    return f"{view['score']} = " + ", ".join(f"{name} {b[key]:+d}" for key, name in _parts(game, b))
+
+
+def thresholds(game: CourtOfTheThreeClans) -> str:
+    """The verdicts and the scores they start at (C10)."""
+    t = game.thresholds
+    return f"{RANKS[0]} below {t[0]}, " + ", ".join(f"{RANKS[i + 1]} from {x}" for i, x in enumerate(t))
+
+
 def _seat(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any]:
+    b = view["breakdown"]
     if view["phase"] == OVER:
-        b = view["breakdown"]
-        counters = [{"label": name, "value": b[key]} for key, name in BREAKDOWN if key != "row_princes" or game.rules["row_princes_subtract"]]
+        counters = [{"label": name, "value": b[key]} for key, name in _parts(game, b)]
     else:
         counters = [
-            {"label": "CP", "value": view["cp"], "title": "copper pieces: pay prices and fights; 1 VP per 3 left at the end"},
-            {"label": "VP", "value": view["vp"], "title": "VP of the Daemon Princes defeated so far"},
-            {"label": "score", "value": view["score"], "title": "the score if the game ended now"},
+            {"label": "CP", "value": view["cp"], "title": CP_TITLE},
+            {"label": "princes' VP", "value": view["vp"], "title": "VP of the Daemon Princes you defeated so far"},
+            {"label": "score so far", "value": view["score"], "title": f"the score if the game ended now: {breakdown_text(game, view)}"},
         ]
-    rank = {"text": view["rank"], "color": "gold" if view["rank"] == "Golden Age" else "purple",
-            "title": "the verdict on the score (Overthrown, Troubled Reign, Prosperous Reign, Golden Age)"}
+    scale = f"the verdict on the final score: {thresholds(game)}"
+    if view["phase"] == SETUP:
+        rank = {"text": "verdict at the end", "color": "gray", "title": scale}
+    else:
+        final = view["phase"] == OVER
+        rank = {"text": view["rank"] if final else f"{view['rank']} so far", "color": "gold" if view["rank"] == "Golden Age" else "purple",
+                "title": scale if final else f"{view['rank']} with the score so far ({view['score']}); {scale}"}
     return {"seat": 0, "counters": counters, "badges": [rank]}
 
 
@@ -227,7 +255,41 @@ def court_board(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, A
         _pile(game, "captured", "Court of the Daemon Princes", view["captured"], vp_sign="-"),
         _pile(game, "discarded", "Discarded", view["discarded"], top_only=True),
     ]
-    return {"title": "Court of the Three Clans", "status": _status(view), "zones": zones, "seats": [_seat(game, view)]}
+    out = {"title": "Court of the Three Clans", "status": _status(view), "intro": intro(game), "zones": zones, "seats": [_seat(game, view)]}
+    if view["phase"] == OVER:
+        out["outcome"] = outcome(game, view)
+    return out
+
+
+def intro(game: CourtOfTheThreeClans) -> dict[str, Any]:
+    """The first-time panel: the goal, a turn, how to read a card, the score."""
+    price = ("a card gets 1 CP cheaper with each place it slides right (the badge on its place says its price now)"
+             if game.descending else "a card costs its printed price (the badge on its place)")
+    return {"title": "Court of the Three Clans: how to play", "paragraphs": [
+        "The goal: as many VP as you can by the end, ruling the Sun, Moon and Earth clans against the Daemon Princes "
+        "(red, ✹). The game ends when four princes stand in the Society Row, or every prince has been drawn. "
+        f"The verdict on your final score: {thresholds(game)}.",
+        "A turn: 1, buy a card of the Society Row (click it, then an empty space of your Royal Court) or pass (the "
+        "rightmost court card of the row is discarded and you gain CP); 2, fight a prince of the row with your "
+        "Generals' strength, paying a CP for each point it lacks; 3, if a prince is in the row, the daemons take "
+        "the rightmost court card. Cards slide right as the row refills from the left.",
+        "Reading a card: its clan by colour and sign (sun ☀ gold, moon ☾ blue, earth ▲ green); the big number is "
+        f"its VP (★) on a court card and its strength on a prince; 'cost' is its printed cost, and {price}. "
+        "The text below is its power.",
+        "The score: the VP of the princes you defeated, your court's VP and what its powers score, 1 VP per 3 CP "
+        "left, minus the VP of the cards the daemons took. The score counter shows it as it stands; point at it "
+        "for its parts.",
+    ]}
+
+
+def outcome(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str:
+    """What decided a finished game: why it ended, the verdict and the score's parts."""
+    in_row = sum(1 for c in view["row"] if c is not None and game.table[c].prince)
+    ended = ("four Daemon Princes stood in the Society Row" if in_row >= PLACES
+             else "the draw pile ran out" if view["exhausted"] else "every Daemon Prince had been drawn")
+    b = view["breakdown"]
+    parts = ", ".join(f"{name} {b[key]:+d}" for key, name in _parts(game, b))
+    return f"The game ended when {ended}. Final score {view['score']} ({parts}): {view['rank']}. The verdicts: {thresholds(game)}."
 
 
 def court_click(s: CourtState, action: int) -> dict[str, Any]:

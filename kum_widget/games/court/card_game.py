@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core.game import CardGame
-from . import board, heuristic, notation, views
+from . import board, heuristic, notation, views, why
 from .cards import CLANS, CardTable, table_for
 from .formulas import CourtFormulas
 from .ruleset import CourtRules, parse_ranks
@@ -308,6 +308,9 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
 
     def click(self, s: CourtState, action: int) -> dict[str, Any]:
         return board.court_click(s, action)
+
+    def why_not(self, view: dict[str, Any], seat: int, part: str) -> str | None:
+        return why.why_not(self, view, part)
 
     # -- text, bots and the lab (in their own modules) ---------------------------------------
 

@@ -13,10 +13,27 @@ from typing import Any
 from .actions import Discard, Draw, Play, action_from_id
 from .state import State
 
-__all__ = ["kum_board", "click", "RACE_STYLE"]
+__all__ = ["kum_board", "click", "RACE_STYLE", "INTRO"]
 
 RACE_STYLE = {"orc": ("green", "▲"), "dwarf": ("blue", "■"), "goblin": ("gold", "●"), "giant": ("purple", "◆")}
 PHASE_TEXT = {"play": "to play a creature", "draw": "to draw", "discard": "has no legal play: discard a card"}
+INTRO = {
+    "title": "Kings Under Mountains: how to play",
+    "paragraphs": [
+        "The goal: the most points when the deck runs out. Claim mines, then develop them: a developed mine scores "
+        "its points (★), but a mine you claimed and have not developed counts its points against you.",
+        "Every card has two faces. The creature, drawn large (its value, with its race's colour and sign: orc ▲, "
+        "dwarf ■, goblin ●, giant ◆), is what you play. The mine below it is what the card is when it lies as a "
+        "mine: its points (★), def (its defense: the creatures it takes to claim it) and size (the creatures it "
+        "takes to develop it); an overseer mine is finished by a creature of its owner's own race.",
+        "Your turn: play one creature from your hand onto a mine whose top creature is lower (a 0 goes on a 9), "
+        "then draw a card, from the deck or from a Camp pile (everyone has seen a Camp card's creature). When a "
+        "mine holds as many creatures as its defense, the King of the race of the last one played claims it: "
+        "each player is the King of one race (the badge by their name).",
+        "Only you play on your claimed mines: creatures of the other races, higher each time, until the mine's "
+        "size is reached; then it is developed and scores. Point at a card or a mine you cannot play on to read why.",
+    ],
+}
 
 
 def creature_face(c: dict[str, Any] | None) -> dict[str, Any]:
@@ -80,7 +97,8 @@ def kum_board(view: dict[str, Any]) -> dict[str, Any]:
                 "zones": [{"id": f"claimed {s}.{c['number']} stack", "layout": "stack",
                            "cards": _stack(c["stack"], f"claimed {s}.{c['number']} stack"), "empty": "none yet"}],
                 "badges": [{"text": f"{len(c['stack'])}/{need}", "title": "creatures on it / needed to develop it"}],
-                **({"hint": "needs your own race on top"} if c.get("needs_overseer") else {}),
+                # a hint speaks to the seat it is for: on its own board only
+                **({"hint": "needs your own race on top"} if c.get("needs_overseer") and s == view.get("seat") else {}),
             })
         hand = []
         for i, c in enumerate(p["hand"]):
@@ -104,14 +122,18 @@ def kum_board(view: dict[str, Any]) -> dict[str, Any]:
                 {"id": f"hand {s}", "label": "Hand", "layout": "hand", "cards": hand},
             ],
         })
+    extra: dict[str, Any] = {}
     if view["over"]:
         won = [names[w] for w in view["winners"]]
         status = f"Game over: {' and '.join(won)} {'wins' if len(won) == 1 else 'share the win'}."
+        extra["outcome"] = outcome(view)
     else:
         status = f"{names[view['current']]} {PHASE_TEXT.get(view['phase'], view['phase'])}. Deck: {deck['size']}."
     return {
         "title": "Kings Under Mountains",
         "status": status,
+        "intro": INTRO,
+        **extra,
         "zones": [
             {"id": "supply", "layout": "row", "zones": [
                 {"id": "deck", "label": "Deck", "layout": "pile", "count": deck["size"], "cards": deck_cards},
@@ -121,6 +143,29 @@ def kum_board(view: dict[str, Any]) -> dict[str, Any]:
         ],
         "seats": seats,
     }
+
+
+def _points(p: dict[str, Any], long: bool = False) -> str:
+    """A score and its parts: "5 points (8 developed, minus 3 ...)"."""
+    against = "for mines claimed and not developed" if long else "undeveloped"
+    minus = f", minus {p['undeveloped_points']} {against}" if p["undeveloped_points"] else ""
+    return f"{p['score']} point{'' if abs(p['score']) == 1 else 's'} ({p['developed_points']} developed{minus})"
+
+
+def outcome(view: dict[str, Any]) -> str:
+    """What decided a finished game, with the players' names: the winners and each score's parts."""
+    players = view["players"]
+    won = view["winners"]
+    top = max(p["score"] for p in players)
+    tied = [p for p in players if p["score"] == top]
+    first = " and ".join(players[w]["name"] for w in won)
+    said = f"{first} {'wins' if len(won) == 1 else 'share the win'} with {_points(players[won[0]], long=True)}."
+    if len(tied) > len(won):  # the ties rule "developed" broke a tie on the score
+        said += f" Tied on {top} with {' and '.join(p['name'] for p in tied if p['seat'] not in won)}, won on developed points."
+    rest = [p for p in sorted(players, key=lambda p: -p["score"]) if p["seat"] not in won]
+    if rest:
+        said += " " + "; ".join(f"{p['name']}: {_points(p)}" for p in rest) + "."
+    return said
 
 
 def click(state: State, aid: int) -> dict[str, Any]:

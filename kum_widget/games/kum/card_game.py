@@ -25,6 +25,7 @@ from .ruleset import Rules
 from .sampling import Determinizer
 from .state import OVER, State, setup
 from .views import view
+from .why import why_not
 
 __all__ = ["KumRules", "kum_summary"]
 
@@ -194,6 +195,9 @@ class KumRules(CardGame):
 
     def click(self, state: State, action: int) -> dict[str, Any]:
         return click(state, action)
+
+    def why_not(self, view: dict[str, Any], seat: int, part: str) -> str | None:
+        return why_not(view, seat, part)
 
     def __repr__(self) -> str:
         diff = self.kum_rules.diff()

@@ -1,0 +1,203 @@
+"""What the board tells a player beyond the table: why a part takes no move now
+(``why_not``), what a bot weighed at its last decision or for a hint (``analysis``), and
+how fast the bots move (``pace``). Built, like the rest of what is sent, for one viewer
+from what that viewer may see (``_board_data``), through public ``Session`` methods.
+
+Who may see a bot's analysis: it lists the legal actions of the bot's seat and how the
+search valued them from that seat's view, so it says what that seat knows (its hand).
+It is shown to the full table (``reveal``), to the bot's own seat, and, in a game of
+perfect information whose moves are not chosen in secret (no simultaneous steps), to
+anyone: there the bot knows nothing the others do not. A hint is its asker's, on the
+position it was asked on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines
+from .bots import Analysis, Thoughts, analyse
+from .bots.analysis import ranked
+from .core.errors import GameError, cut, shown
+from .core.session import Session
+
+__all__ = ["PACES", "Decision", "analysis_payload", "bot_decision", "check_pace", "drawn", "hint", "pace_delay", "shown_analysis",
+           "why_not_payload"]
+
+# pace: the factor on bot_delay between two bot moves
+PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25, "instant": 0.0}
+REASON_CHARS = 300  # a reason is a sentence or two
+SHOWN_ACTIONS = 3  # the plain reason lists this many of the moves there are
+
+
+def check_pace(pace: Any) -> str:
+    if not isinstance(pace, str) or pace not in PACES:
+        raise GameError(f"pace must be one of {', '.join(PACES)}, got {shown(pace, 30)}")
+    return pace
+
+
+def pace_delay(bot_delay: float, pace: str) -> float:
+    """Seconds before a bot's move: ``bot_delay`` scaled by the pace (instant: none)."""
+    return bot_delay * PACES[pace]
+
+
+# -- why not --------------------------------------------------------------------------------
+
+
+def _parts(zones: Any, own: bool) -> Iterator[tuple[str, bool, str | None]]:
+    """(id, one of the seat's own hand cards or pieces?, its group) of every part of ``zones``."""
+    for z in zones if isinstance(zones, list) else ():
+        if not isinstance(z, dict):
+            continue
+        if isinstance(z.get("id"), str):
+            yield z["id"], False, None
+        hand = own and z.get("layout") == "hand"
+        for card in z.get("cards") or ():
+            if isinstance(card, dict) and isinstance(card.get("id"), str):
+                yield card["id"], hand and not card.get("down"), None
+        for piece in z.get("pieces") or ():
+            if isinstance(piece, dict) and isinstance(piece.get("id"), str):
+                yield piece["id"], own, None
+        for key in ("cells", "places"):
+            for part in z.get(key) or ():
+                if isinstance(part, dict) and isinstance(part.get("id"), str):
+                    group = part.get("group")
+                    yield part["id"], False, group if isinstance(group, str) else None
+                    for piece in part.get("pieces") or ():
+                        if isinstance(piece, dict) and isinstance(piece.get("id"), str):
+                            yield piece["id"], own, None
+        yield from _parts(z.get("zones"), own)
+
+
+def _plainly(texts: list[str]) -> str:
+    """The plain reason for a card of one's own hand the game says nothing about."""
+    listed = ", ".join(texts[:SHOWN_ACTIONS]) + (f" and {len(texts) - SHOWN_ACTIONS} more" if len(texts) > SHOWN_ACTIONS else "")
+    return f"No legal move uses this now. You may: {listed}."
+
+
+def why_not_payload(session: Session, seat: int, board: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, str]:
+    """``{part id: reason}`` for each part on ``board`` (drawn for a viewer who may act for
+    ``seat``, the seat to act) that no legal action uses: the game's ``why_not``, read from
+    the seat's own view; for the seat's own hand cards and pieces, a plain one failing that."""
+    if not legal:
+        return {}
+    used = {e[k] for e in legal for k in ("source", "target") if isinstance(e.get(k), str)}
+    game, view = session.game, session.view(seat)
+    seats = board.get("seats")
+    zones = [(board.get("zones"), False)] + [(s.get("zones"), s.get("seat") == seat) for s in seats or () if isinstance(s, dict)]
+    out: dict[str, str] = {}
+    for where, own in zones:
+        for part, mine, group in _parts(where, own):
+            if part in used or part in out or (group is not None and group in used):
+                continue
+            try:
+                reason = game.why_not(view, seat, part)
+                reason = session.named(reason, seat) if isinstance(reason, str) and reason.strip() else None
+            except Exception:  # a game's bug must not cost the board: the part just says less
+                reason = None
+            if reason is None and mine:
+                reason = _plainly([e["text"] for e in legal])
+            if reason:
+                out[part] = cut(reason.strip(), REASON_CHARS)
+    return out
+
+
+# -- a bot's thinking ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An analysis for the board: a bot's decision (``kind`` "bot": the game dealt from
+    ``seed`` whose history starts with ``moves``, the bot's move last) or a hint (``kind``
+    "hint", for the position ``state_id``), drawn as ``payload`` (the ``analysis`` trait)."""
+
+    kind: str
+    seat: int
+    payload: dict[str, Any]
+    state_id: int = -1
+    seed: int | None = None
+    moves: tuple[int, ...] = ()
+
+
+def _figure(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 3)
+
+
+def analysis_payload(session: Session, kind: str, seat: int, name: str, thoughts: Thoughts, chosen: int | None) -> dict[str, Any]:
+    """The ``analysis`` trait for ``thoughts`` about the legal actions now (called before
+    the move is made: each move's text and click are those of the position decided on)."""
+    ids = session.legal_action_ids()
+    clicks = dict(zip(ids, session.clicks(ids), strict=True))
+    moves = []
+    for aid, w in ranked(thoughts, ids):
+        click = clicks[aid]
+        move: dict[str, Any] = {"action": session.action_text(aid),
+                                "source": click["source"] if isinstance(click.get("source"), str) else None,
+                                "target": click["target"] if isinstance(click.get("target"), str) else None,
+                                "visits": None if w is None else _figure(w.visits), "value": None if w is None else _figure(w.value)}
+        if w is not None and w.score is not None:
+            move["score"] = _figure(w.score)
+        moves.append(move)
+    return {"kind": kind, "seat": seat, "name": name, "iterations": int(thoughts.iterations), "measure": thoughts.measure,
+            "chosen": session.action_text(chosen) if chosen is not None and chosen in ids else None, "moves": moves}
+
+
+def current(decision: Decision | None, session: Session) -> bool:
+    """Does ``decision`` still stand: a bot's move still in the history (the same game, the
+    same moves up to it), a hint on its position?"""
+    if decision is None:
+        return False
+    if decision.kind == "hint":
+        return decision.state_id == session.state_id
+    n = len(decision.moves)
+    return session.seed == decision.seed and session.move_number >= n and tuple(map(int, session.history[:n])) == decision.moves
+
+
+def shown_analysis(decision: Decision | None, session: Session, viewer: Viewer) -> dict[str, Any] | None:
+    """The ``analysis`` trait for ``viewer``: the decision while it stands, where its seat's
+    view may be shown (see the module's docstring); else None."""
+    if not current(decision, session):
+        return None
+    assert decision is not None
+    if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == decision.seat):
+        return decision.payload
+    game = session.game
+    if decision.kind == "bot" and game.perfect_information and not game.simultaneous:
+        return decision.payload
+    return None
+
+
+def bot_decision(session: Session, seat: int, bot: Any, action: int) -> Decision | None:
+    """What ``bot`` weighed for ``action``, the move it is about to make for ``seat`` (asked
+    before the move: drawn on the position decided on); None when it shows nothing."""
+    try:
+        thoughts = bot.analysis()
+        if thoughts is None:
+            return None
+        payload = analysis_payload(session, "bot", seat, f"{session.players[seat]} ({bot_label(bot)})", thoughts, action)
+    except Exception:  # what a bot weighed is a bonus: failing to tell it never stops its move
+        return None
+    return Decision("bot", seat, payload, seed=session.seed, moves=(*map(int, session.history), action))
+
+
+def hint(session: Session, seat: int, bot: Any) -> tuple[Analysis, Decision]:
+    """What ``bot`` would play for ``seat`` (the seat to act), from its view alone
+    (``kum.bots.analyse``), and its drawing for the board (kind "hint")."""
+    table = analyse(session, bot, seat=seat)
+    chosen = int(table.chosen) if table.chosen is not None else None
+    payload = analysis_payload(session, "hint", seat, f"hint for {session.players[seat]}", table.thoughts(), chosen)
+    return table, Decision("hint", seat, payload, state_id=session.state_id)
+
+
+def drawn(session: Session, viewer: Viewer, status: str | None, actions: list[int], bots: dict[int, Any],
+          decision: Decision | None) -> dict[str, Any]:
+    """The traits that draw the board for ``viewer``: its board, the legal actions offered
+    (``actions``), the log, the last move, the reasons why not (on its turn) and the
+    analysis it may see."""
+    board = board_payload(session, viewer, bots=bots, status=status)
+    legal = legal_payload(session, actions)
+    return {"board": board, "legal": {"actions": legal}, "log_lines": log_lines(session, viewer),
+            "last_move": last_move(session, bots, board), "why_not": why_not_payload(session, session.current_player, board, legal),
+            "analysis": shown_analysis(decision, session, viewer)}

@@ -1,0 +1,195 @@
+"""The board's layout (issue 35, "One screen"), in a real JupyterLab and Chromium: a game of
+Kings Under Mountains for 2, 3 and 4 players in mid-game (claimed mines, creatures stacked
+on the mines) and the court solitaire fit a 1280 x 800 window whole (JupyterLab's file
+browser folded away): every seat, the shared zones, the hand, the buttons and the tools in
+view at once, the page itself not scrolled; a stacked pile shows its top card whole and its
+count; at 700 px wide nothing overflows sideways; under forced colours (a high-contrast
+theme, which drops box-shadows) each cue keeps an outline or a border of its own.
+
+Screenshots go to test-artifacts/ (layout_*.png).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
+
+# The games are played on at random from a cell to mid-game before the board is shown: the
+# tallest tables are in mid-game (claimed mines with their stacks, piles that have grown).
+ADVANCE = '''import random
+import kum_widget as kum
+
+def advance(game, ready, seed):
+    rng = random.Random(seed)
+    while not ready(game):
+        game.apply(rng.choice(game.legal_actions()))
+    return game'''
+
+NAMES = ["Ada", "Bo", "Cy", "Di"]
+
+
+def kum_cell(players: int) -> str:
+    bots = {s: "greedy" for s in range(1, players)}
+    return (f"game = advance(kum.Game({NAMES[:players]!r}, seed=5), lambda g: len(g.history) >= {12 * players}"
+            " and g.current_player == 0 and g.phase == 'play', 1)\n"
+            f"board = kum.GameWidget(game, bots={bots!r}, bot_delay=0)\nboard")
+
+
+COURT = ("game = advance(kum.Court(seed=3), lambda g: len(g.captured) >= 3 and len(g.defeated) >= 2 and g.phase == 'buy', 0)\n"
+         "board = kum.GameWidget(game)\nboard")
+
+
+def notebook(cell: str) -> dict[str, Any]:
+    return {"cells": [code_cell(ADVANCE), code_cell(cell)], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+NOTEBOOKS = {**{f"kum{n}.ipynb": notebook(kum_cell(n)) for n in (2, 3, 4)}, "court.ipynb": notebook(COURT)}
+
+# What must be in view at once: the title bar and its controls, every seat, the shared
+# zones, the hand of the seat at the screen, and the action buttons (when there are any).
+PARTS = ".kum-top, .kum-controls, .kum-tools, .kum-seat, .kum-table, .kum-table > .kum-zone, .kum-own .kum-layout-hand, .kum-actions"
+
+MEASURE = """root => {
+  const box = e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const scroller = root.closest('.jp-WindowedPanel-outer, .jp-Notebook') || document.scrollingElement;
+  const parts = [...root.querySelectorAll(arguments_parts)].map(e => ({what: e.className.split(' ').slice(0, 2).join(' ')
+    + (e.dataset.seat ? ' seat ' + e.dataset.seat : '') + (e.dataset.zone ? ' ' + e.dataset.zone : ''), ...box(e)}));
+  return {widget: box(root), view: box(scroller), height: window.innerHeight, width: window.innerWidth, parts,
+          scrollWidth: root.scrollWidth, clientWidth: root.clientWidth};
+}""".replace("arguments_parts", repr(PARTS))
+
+# Everything in the board whose right edge passes the board's (a part cut off or sticking out).
+OVERFLOW = """root => {
+  const edge = root.getBoundingClientRect().right + 1;
+  return [...root.querySelectorAll('*')].filter(e => e.getClientRects().length && e.getBoundingClientRect().right > edge)
+    .slice(0, 8).map(e => e.className || e.tagName);
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab():  # type: ignore[no-untyped-def]
+    with LabServer(NOTEBOOKS) as server:
+        yield server
+
+
+def opened(browser: Any, lab: LabServer, name: str, width: int = 1280, files: bool = False) -> tuple[Any, Any, list[str]]:
+    """The notebook run in a 1280 x 800 window, then the window made ``width`` wide (JupyterLab
+    hides its toolbar's kernel status below about 760 px); the file browser closed unless
+    ``files``; the board scrolled to the top of the notebook's view, the human to act."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    open_notebook(page, lab, name)
+    run_all(page)
+    board = page.locator(".kum-widget").first
+    board.wait_for(timeout=60_000)
+    wait_idle(page)
+    board.locator("[data-playable]:not([disabled]), [data-action]:not([disabled])").first.wait_for(timeout=30_000)
+    close = board.locator("[data-control='intro-close']")  # the first-time panel, read and put away
+    if close.count():
+        close.click()
+    if not files:  # its tab again folds the side panel away
+        page.locator(".jp-SideBar.lm-TabBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+        page.wait_for_function("() => !document.querySelector('#jp-left-stack') || document.querySelector('#jp-left-stack').offsetWidth === 0")
+    page.set_viewport_size({"width": width, "height": 800})
+    page.wait_for_timeout(500)
+    board.evaluate("e => e.scrollIntoView({block: 'start'})")  # the board at the top of the notebook's view
+    page.wait_for_timeout(300)
+    return page, board, errors
+
+
+def outside(m: dict[str, Any]) -> list[str]:
+    """The parts not wholly in the notebook's visible area (under JupyterLab's bars or below them)."""
+    top, bottom = max(0.0, m["view"]["top"]), min(float(m["height"]), m["view"]["bottom"])
+    return [f"{p['what']}: {p['top']:.0f}-{p['bottom']:.0f} not within {top:.0f}-{bottom:.0f}"
+            for p in m["parts"] if p["top"] < top - 1 or p["bottom"] > bottom + 1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_kum_table_fits_one_screen(lab, browser, artifacts: Path, players: int) -> None:  # type: ignore[no-untyped-def]
+    page, board, errors = opened(browser, lab, f"kum{players}.ipynb")
+    page.screenshot(path=str(artifacts / f"layout_kum{players}_1280.png"))
+    m = board.evaluate(MEASURE)
+    seats = [p for p in m["parts"] if "kum-seat" in p["what"]]
+    assert len(seats) == players and any("kum-table" in p["what"] for p in m["parts"])
+    assert any("kum-layout-hand" in p["what"] for p in m["parts"]), "the hand of the seat at the screen"
+    assert outside(m) == [], m  # every seat, the table, the hand and the buttons in view at once
+    assert page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight")  # the page itself never scrolls
+    assert board.evaluate(OVERFLOW) == []
+    assert errors == []
+    page.close()
+
+
+# A stacked pile: how wide it lies, how wide its top card is, and whether that card is the one
+# seen at its centre and at its corner (where its value is): a pile, not a fan of slivers.
+PILES = """b => [...b.querySelectorAll('.kum-layout-stack > .kum-zone-body')].map(z => {
+  const cards = z.querySelectorAll(':scope > .kum-card');
+  if (cards.length < 2) return null;
+  const top = cards[cards.length - 1], r = top.getBoundingClientRect();
+  const seen = (x, y) => top.contains(document.elementFromPoint(x, y));
+  const rs = [...cards].map(c => c.getBoundingClientRect());
+  const lies = Math.max(...rs.map(x => x.right)) - Math.min(...rs.map(x => x.left));
+  return {zone: z.parentElement.dataset.zone, count: cards.length, width: r.width, lies,
+          whole: seen(r.left + r.width / 2, r.top + r.height / 2) && seen(r.left + 8, r.top + 14),
+          said: z.parentElement.innerText.includes(String(cards.length))};
+}).filter(Boolean)"""
+
+
+def test_the_court_fits_one_screen_and_its_piles_read(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    page, board, errors = opened(browser, lab, "court.ipynb")
+    page.screenshot(path=str(artifacts / "layout_court_1280.png"))
+    assert outside(board.evaluate(MEASURE)) == []
+    piles = board.evaluate(PILES)
+    assert {p["zone"] for p in piles} >= {"defeated", "captured"}, piles  # several cards in each
+    for p in piles:  # the top card whole and legible, the pile one card wide (its edges), its count said
+        assert p["whole"] and p["said"] and p["width"] >= 50 and p["lies"] <= p["width"] + 10, p
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("name", ["kum2", "kum4", "court"])
+def test_nothing_overflows_at_700_px(lab, browser, artifacts: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    page, board, errors = opened(browser, lab, f"{name}.ipynb", 700)
+    if name == "kum2":
+        page.screenshot(path=str(artifacts / "layout_kum2_700.png"))
+    m = board.evaluate(MEASURE)
+    assert m["widget"]["right"] - m["widget"]["left"] < 700
+    assert m["scrollWidth"] <= m["clientWidth"] + 1, m
+    assert board.evaluate(OVERFLOW) == []
+    output = board.evaluate("e => { const o = e.closest('.jp-OutputArea-output') || e.parentElement; return [o.scrollWidth, o.clientWidth]; }")
+    assert output[0] <= output[1] + 1, output
+    assert errors == []
+    page.close()
+
+
+# A cue as forced colours leave it: the outline and the four borders (box-shadows are dropped).
+CUE = """e => { const s = getComputedStyle(e);
+  return [s.outlineStyle === 'none' ? 'none' : s.outlineStyle + ' ' + s.outlineWidth,
+          ['Top', 'Right', 'Bottom', 'Left'].map(k => s['border' + k + 'Style'] + ' ' + s['border' + k + 'Width']).join(',')]; }"""
+
+
+def test_cues_keep_an_outline_or_border_in_forced_colours(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    page, board, errors = opened(browser, lab, "kum3.ipynb")
+    page.emulate_media(forced_colors="active")
+    assert page.evaluate("() => matchMedia('(forced-colors: active)').matches")
+
+    def cue(selector: str) -> list[str]:
+        return list(board.locator(selector).first.evaluate(CUE))
+
+    plain = cue(".kum-card:not([data-playable]):not(.kum-target):not(.kum-changed)")
+    playable = cue(".kum-card[data-playable]")
+    assert playable != plain, "a playable card"
+    assert cue(".kum-seat.kum-current") != cue(".kum-seat:not(.kum-current)"), "the seat to act"
+    assert cue(".kum-zone.kum-last") != cue(".kum-zone:not(.kum-last):not(.kum-target):not(.kum-changed)"), "the last move's zone"
+    board.locator(".kum-card[data-playable]").first.click()
+    board.locator(".kum-lit").first.wait_for()
+    selected = cue(".kum-card.kum-selected")
+    assert selected not in (plain, playable), "the chosen card"
+    assert cue(".kum-zone.kum-lit")[0] != "none", "a lit target"
+    page.screenshot(path=str(artifacts / "layout_forced.png"))
+    assert errors == []
+    page.close()
