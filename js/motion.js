@@ -141,8 +141,10 @@ export function fly(root, before, p) {
     const to = el.getBoundingClientRect();
     const from = x.from.rect;
     if (!from || !to.width || !from.width) continue;
-    const dx = from.left - to.left;
-    const dy = from.top - to.top;
+    // a transform inside a zoomed part (layout.css) moves by the zoom's share of its pixels
+    const zoom = el.currentCSSZoom || 1;
+    const dx = (from.left - to.left) / zoom;
+    const dy = (from.top - to.top) / zoom;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
     const scale = x.moved ? ` scale(${from.width / to.width}, ${from.height / to.height})` : "";
     el.classList.add("kum-flying");

@@ -9,6 +9,9 @@ import { h } from "./dom.js";
 const LISTED = 8;
 const KINDS = ["card", "piece", "zone", "cell", "group", "place"];
 const pct = (x) => `${Math.round(Math.max(0, Math.min(1, Number(x) || 0)) * 100)}%`;
+// a move the search never tried has no estimate: it says so rather than "0%"
+const searched = (x) => Number(x.visits) > 0 && Number.isFinite(Number(x.value)) && x.value !== null;
+const chance = (x) => (searched(x) ? pct(x.value) : "not tried");
 
 /** The analysis to draw, or null (the switch off, none sent, or not one we can read). */
 export function shownAnalysis(m, ui) {
@@ -27,13 +30,14 @@ function overlay(moves, chosen) {
   const share = moves.reduce((s, x) => s + (Number(x.visits) || 0), 0);
   const best = moves.reduce((b, x) => ((Number(x.visits) || 0) > (Number(b.visits) || 0) ? x : b), moves[0]);
   const texts = moves.map((x) => x.action).join("; ");
+  const tried = searched(best);
   return h("span", {
-    class: `kum-think${moves.some((x) => x.action === chosen) ? " kum-think-chosen" : ""}`, "aria-hidden": "true",
-    title: `${texts}: ${pct(share)} of the search's visits, ${pct(best.value)} estimated chance to win`,
+    class: `kum-think${moves.some((x) => x.action === chosen) ? " kum-think-chosen" : ""}${tried ? "" : " kum-think-untried"}`, "aria-hidden": "true",
+    title: tried ? `${texts}: ${pct(share)} of the search's visits, ${pct(best.value)} estimated chance to win` : `${texts}: not tried by the search`,
   },
   h("span", { class: "kum-think-bar", style: `--kum-share: ${pct(share)}` }),
   h("span", { class: "kum-think-share" }, pct(share)),
-  h("span", { class: "kum-think-value" }, `win ${pct(best.value)}`));
+  h("span", { class: "kum-think-value" }, tried ? `win ${pct(best.value)}` : "not tried"));
 }
 
 /** Put the overlays on `root` (the fresh board, or the page's in place after a selection):
@@ -79,5 +83,5 @@ export function thinkingList(m, ui) {
       h("tbody", {}, moves.map((x) => h("tr", { class: x.action === a.chosen ? "kum-think-chosen" : "", dataset: { move: x.action } },
         h("th", { scope: "row" }, x.action, x.action === a.chosen ? h("span", { class: "kum-badge kum-c-gold" }, a.kind === "hint" ? "best" : "chosen") : null),
         h("td", {}, h("span", { class: "kum-think-bar", style: `--kum-share: ${pct(x.visits)}`, "aria-hidden": "true" }), ` ${pct(x.visits)}`),
-        h("td", {}, pct(x.value)))))));
+        h("td", {}, chance(x)))))));
 }

@@ -16,13 +16,10 @@ or the public leaves hints out.
 from __future__ import annotations
 
 import base64
-import contextlib
 import html
 import json
 import os
 import secrets
-import stat
-import tempfile
 import zlib
 from functools import cache
 from pathlib import Path
@@ -30,7 +27,8 @@ from typing import Any
 
 from ._board_data import Viewer, board_payload, last_move, log_lines, static_path
 from ._board_text import board_text
-from .core.errors import GameError, InvalidOptionError, cut, shown
+from .core.errors import GameError, InvalidOptionError, shown
+from .core.files import write_text_file
 from .core.session import Session
 
 __all__ = ["replay_html", "save_replay", "snapshot_html"]
@@ -163,58 +161,8 @@ def save_replay(
     ``public=True`` what everyone saw; the default is the full table.
     """
     session = _check_session(game, "save_replay")
-    try:
-        name = os.fsdecode(path) if isinstance(path, (str, os.PathLike)) else ""
-    except (TypeError, ValueError):
-        name = ""
-    if not name:
-        raise InvalidOptionError(f"path must be a file path, got {shown(path)}")
-    target = Path(name)
-    where = cut(str(target), 120)
-    try:
-        folder, parent = target.is_dir(), target.parent.is_dir()
-    except (OSError, ValueError) as exc:  # a name too long, a null byte, a FIFO or a device...
-        raise InvalidOptionError(f"cannot save {where}: {cut(str(exc), 120)}") from None
-    if folder:
-        raise InvalidOptionError(f"{where} is a folder: give a file name such as {cut(str(target / 'game.html'), 120)}")
-    if not parent:
-        raise InvalidOptionError(f"cannot save {where}: there is no folder {cut(str(target.parent), 120)}")
-    mode, owner = _kept(target, where)
     text = replay_html(session, seat=seat, public=public, title=title)  # built (and checked) before any write
-    try:  # a whole file or none: written beside the target, then moved over it
-        real = Path(os.path.realpath(target))  # through a link: the link stays, the file it names is replaced
-        fd, tmp = tempfile.mkstemp(prefix=".replay-", suffix=".html", dir=real.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-                os.fchmod(out.fileno(), mode)  # mkstemp's 0600 would keep the page from a course's readers
-                if owner is not None and owner != (os.getuid(), os.getgid()):
-                    with contextlib.suppress(OSError):  # root saving over a user's file leaves it theirs
-                        os.fchown(out.fileno(), *owner)
-            os.replace(tmp, real)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, ValueError) as exc:
-        raise InvalidOptionError(f"cannot save {where}: {cut(str(exc), 120)}") from None
-    return target
-
-
-def _kept(target: Path, where: str) -> tuple[int, tuple[int, int] | None]:
-    """The permissions (and owner) the saved file gets: an existing file's own, else what
-    the umask gives a new file. Only a regular file (or nothing) is replaced: never a FIFO,
-    a device or a socket (as root, saving to /dev/null would otherwise replace /dev/null)."""
-    try:
-        st = target.stat()  # through links: what would be replaced is what the link names
-    except FileNotFoundError:
-        umask = os.umask(0)  # read, then put back: the only portable way to know it
-        os.umask(umask)
-        return 0o666 & ~umask, None
-    except (OSError, ValueError) as exc:
-        raise InvalidOptionError(f"cannot save {where}: {cut(str(exc), 120)}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise InvalidOptionError(f"cannot save {where}: it is not a regular file (a device, a FIFO or a socket), and only a file is replaced")
-    return stat.S_IMODE(st.st_mode), (st.st_uid, st.st_gid)
+    return write_text_file(path, text, error=InvalidOptionError, example="game.html")
 
 
 def snapshot_html(board: dict[str, Any], log: list[str], last: dict[str, Any], *, state_id: int) -> str:

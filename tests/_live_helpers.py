@@ -1,6 +1,9 @@
-"""The stand-in page of test_frontend (the built front-end with a Backbone-like model, no
-Jupyter server) for the live board's tests: a module's own page file and server, a page
-per test that fails on any JavaScript error, and the model's ways in."""
+"""The stand-in page of the front-end tests (test_frontend*.py): the built front-end in
+headless Chromium with a stand-in anywidget model that behaves like Backbone's (a ``set`` of
+an equal value fires no change event), no Jupyter server. Its traits come from a real
+``GameWidget`` in the test's process; what the page sends is fed to that widget, and what the
+widget sends back is delivered to the page in order, as the kernel would. A module serves the
+page from a file of its own and opens a page per test that fails on any JavaScript error."""
 
 from __future__ import annotations
 
@@ -9,13 +12,63 @@ import http.server
 import json
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from test_frontend import PAGE, STATIC, traits
+from _board_helpers import Recorded
+from _chromium import watched_page
 
 import kum_widget as kum
 
-__all__ = ["mount", "open_page", "sent", "serve_page", "update"]
+__all__ = ["PAGE", "STATIC", "TRAITS", "feed_back", "mount", "open_page", "sent", "serve_page", "traits", "update"]
+
+STATIC = Path(kum.__file__).parent / "static"
+TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id",
+          "why_not", "analysis", "pace"]  # (the last three: issue 35's, sent when the widget has them)
+
+PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
+<body style="margin:0;width:820px"><div id="host"></div>
+<script type="module">
+import widget from "./widget.js";
+// Backbone's isEqual, for the JSON values traits hold.
+const equal = (a, b) => {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => equal(a[k], b[k]));
+};
+class FakeModel {
+  constructor() { this.state = {}; this.handlers = {}; this.sent = []; this.changes = 0; }
+  get(k) { return this.state[k]; }
+  set(k, v) {
+    if (equal(this.state[k], v)) return; // like Backbone: no change event for an equal value
+    this.state[k] = v; this.changes++;
+    for (const f of this.handlers["change:" + k] || []) f();
+  }
+  custom(msg) { for (const f of this.handlers["msg:custom"] || []) f(msg, []); }
+  on(ev, f) { (this.handlers[ev] ||= []).push(f); }
+  off(ev, f) { this.handlers[ev] = (this.handlers[ev] || []).filter((g) => g !== f); }
+  listeners() { return Object.values(this.handlers).reduce((n, l) => n + l.length, 0); }
+  send(msg) { this.sent.push(msg); }
+  save_changes() {}
+}
+window.model = new FakeModel();
+window.mount = (state) => {
+  Object.assign(window.model.state, state);
+  window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") });
+};
+window.update = (state) => { for (const [k, v] of Object.entries(state)) window.model.set(k, v); };
+window.remount = () => { window.cleanup(); window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") }); };
+window.custom = (msg) => window.model.custom(msg);
+window.ready = true;
+</script></body></html>"""
+
+
+def traits(w: kum.GameWidget) -> dict[str, Any]:
+    """``w``'s traits as the page's model holds them (JSON)."""
+    result: dict[str, Any] = json.loads(json.dumps({name: getattr(w, name) for name in TRAITS if w.has_trait(name)}))
+    return result
 
 
 def serve_page(name: str) -> Iterator[str]:
@@ -34,10 +87,9 @@ def serve_page(name: str) -> Iterator[str]:
     page.unlink()
 
 
-def open_page(browser: Any, url: str) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 840, "height": 1100})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def open_page(browser: Any, url: str, height: int = 1100) -> Iterator[Any]:
+    """The stand-in page at ``url``, ready to mount; it fails the test on any JavaScript error."""
+    page, errors = watched_page(browser, width=840, height=height)
     page.goto(url)
     page.wait_for_function("window.ready === true")
     yield page
@@ -61,3 +113,20 @@ def update(page: Any, **state: Any) -> None:
 def sent(page: Any) -> list[dict[str, Any]]:
     """What the page sent to the kernel, without the message ids."""
     return [{k: v for k, v in m.items() if k != "id"} for m in page.evaluate("() => window.model.sent")]
+
+
+def feed_back(page, w: Recorded) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Deliver what the page sent to the widget (as the kernel does), then what the
+    widget sent, in order, to the page; wait until the page is no longer busy."""
+    w.sent.clear()
+    msgs = page.evaluate("() => window.model.sent.splice(0)")
+    for msg in msgs:
+        w._handle_msg({"content": {"data": {"method": "custom", "content": msg}}, "buffers": []})
+    for out in list(w.sent):
+        if out["method"] == "update":
+            page.evaluate("state => window.update(state)", {k: v for k, v in out["state"].items() if k in TRAITS})
+        elif out["method"] == "custom":
+            page.evaluate("msg => window.custom(msg)", out["content"])
+    page.wait_for_function("sid => document.querySelector('.kum-widget').dataset.stateId === String(sid)", arg=w.state_id)
+    page.wait_for_function("() => !document.querySelector('.kum-widget').hasAttribute('aria-busy')")
+    return msgs

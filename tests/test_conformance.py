@@ -15,7 +15,6 @@ test_court_properties.py, test_golden.py...).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 from _conformance_helpers import (
@@ -35,19 +34,8 @@ from _conformance_helpers import (
     same_game,
 )
 from _golden_helpers import GOLDENS, Golden, check_transcript, pinned_record, transcript
-from _hostile_helpers import known_bug
 
 from kum_widget.core import GameError, check_game
-
-
-def known_failure(case: Case, check: str, run: Callable[[], None]) -> None:
-    """``run()``, unless ``case`` meets a known bug at ``check``: then an expected failure
-    (while a bug is listed in _hostile_helpers.BUGS)."""
-    bug = known_bug(case, check)
-    if bug is not None:
-        pytest.xfail(bug.reason)
-    run()
-
 
 # -- the checker --------------------------------------------------------------------------------------
 
@@ -55,13 +43,7 @@ def known_failure(case: Case, check: str, run: Callable[[], None]) -> None:
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_check_game_passes(case: Case) -> None:
     report = check_game(case.make(), games=case.examples, players=case.players, seed=7)
-    failures = dict(report.failures)
-    bug = known_bug(case, "secrets")
-    if bug is not None:  # the checker finds it too; every other check must pass
-        failures.pop("hidden cards stay hidden", None)
-    assert not failures and report.steps > 0, str(report)
-    if bug is not None:
-        pytest.xfail(bug.reason)
+    assert not report.failures and report.steps > 0, str(report)
 
 
 # -- random games, every invariant at every step ---------------------------------------------------
@@ -105,7 +87,7 @@ def test_random_games_keep_every_invariant(case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_no_view_holds_another_seats_secrets(case: Case) -> None:
-    known_failure(case, "secrets", lambda: for_seeds(case, lambda seed: played(case, seed, check_secrets)))
+    for_seeds(case, lambda seed: played(case, seed, check_secrets))
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

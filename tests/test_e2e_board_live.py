@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from labserver import LabServer, click_once, code_cell, open_notebook, run_all, wait_idle
+from _chromium import open_board, watched_page
+from labserver import LabServer, click_once, code_cell
 
 NOTEBOOKS = {
     "bot.ipynb": ["import kum_widget as kum", 'board = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0.8)\nboard'],
@@ -42,16 +43,7 @@ def lab():  # type: ignore[no-untyped-def]
 
 
 def opened(browser, lab, name: str, **media: Any) -> tuple[Any, Any, list[str]]:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1300})
-    if media:
-        page.emulate_media(**media)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_notebook(page, lab, name)
-    run_all(page)
-    board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
-    wait_idle(page)
+    page, board, errors = open_board(browser, lab, name, **media)
     board.locator("[data-playable]").first.wait_for(timeout=30_000)
     intro = board.locator('[data-control="intro-close"]')
     if intro.count():
@@ -167,9 +159,7 @@ def test_in_marimo_the_bots_whole_reply_stays_marked_until_ada_acts(browser, art
     from test_notebooks import NOTEBOOK_DIR
 
     with MarimoServer(NOTEBOOK_DIR / "play_marimo.py") as marimo:  # its boards' bots move with no delay
-        page = browser.new_page(viewport={"width": 1280, "height": 1600})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page, errors = watched_page(browser, width=1280, height=1600)
         page.goto(marimo.url())
         board = page.locator("marimo-anywidget .kum-widget[data-state-id]").first  # in an open shadow root
         board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=90_000)

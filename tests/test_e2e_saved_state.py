@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
+from _chromium import open_board
+from labserver import LabServer, code_cell, wait_idle
 
 import kum_widget as kum
 
@@ -58,14 +59,7 @@ def saved_widget_state(path: Path, old: float, timeout: float = 30) -> tuple[str
 
 
 def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1300})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_notebook(page, lab, NAME)
-    run_all(page)
-    board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
-    wait_idle(page)
+    page, board, errors = open_board(browser, lab, NAME)
     board.locator('.kum-pass [data-control="ready"]').click()  # "I am Ada"
     board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=20_000)
     assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6

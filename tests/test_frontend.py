@@ -1,121 +1,32 @@
 """The board's front-end in headless Chromium with a stand-in model (no Jupyter server).
 
-The page loads the built ``kum_widget/static/widget.js`` and renders it with a stand-in
-anywidget model that behaves like Backbone's (a ``set`` of an equal value fires no
-change event), whose traits come from a real ``GameWidget`` in this process; what the
-page sends is fed to that widget, and what the widget sends back (state updates and
-its answers) is delivered to the page in order, as the kernel would.
+The page (tests/_live_helpers.py) loads the built ``kum_widget/static/widget.js`` and
+renders it with a stand-in anywidget model that behaves like Backbone's (a ``set`` of an
+equal value fires no change event), whose traits come from a real ``GameWidget`` in this
+process; what the page sends is fed to that widget, and what the widget sends back (state
+updates and its answers) is delivered to the page in order, as the kernel would.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _board_helpers import Recorded, zone
+from _live_helpers import TRAITS, feed_back, mount, open_page, serve_page, traits
 
 import kum_widget as kum
-
-STATIC = Path(kum.__file__).parent / "static"
-TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id",
-          "why_not", "analysis", "pace"]  # (the last three: issue 35's, sent when the widget has them)
-
-PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="widget.css"></head>
-<body style="margin:0;width:820px"><div id="host"></div>
-<script type="module">
-import widget from "./widget.js";
-// Backbone's isEqual, for the JSON values traits hold.
-const equal = (a, b) => {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a), kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => equal(a[k], b[k]));
-};
-class FakeModel {
-  constructor() { this.state = {}; this.handlers = {}; this.sent = []; this.changes = 0; }
-  get(k) { return this.state[k]; }
-  set(k, v) {
-    if (equal(this.state[k], v)) return; // like Backbone: no change event for an equal value
-    this.state[k] = v; this.changes++;
-    for (const f of this.handlers["change:" + k] || []) f();
-  }
-  custom(msg) { for (const f of this.handlers["msg:custom"] || []) f(msg, []); }
-  on(ev, f) { (this.handlers[ev] ||= []).push(f); }
-  off(ev, f) { this.handlers[ev] = (this.handlers[ev] || []).filter((g) => g !== f); }
-  listeners() { return Object.values(this.handlers).reduce((n, l) => n + l.length, 0); }
-  send(msg) { this.sent.push(msg); }
-  save_changes() {}
-}
-window.model = new FakeModel();
-window.mount = (state) => {
-  Object.assign(window.model.state, state);
-  window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") });
-};
-window.update = (state) => { for (const [k, v] of Object.entries(state)) window.model.set(k, v); };
-window.remount = () => { window.cleanup(); window.cleanup = widget.render({ model: window.model, el: document.getElementById("host") }); };
-window.custom = (msg) => window.model.custom(msg);
-window.ready = true;
-</script></body></html>"""
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    (STATIC / "_test_page.html").write_text(PAGE)
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(STATIC))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/_test_page.html"
-    httpd.shutdown()
-    (STATIC / "_test_page.html").unlink()
-
-
-def traits(w: kum.GameWidget) -> dict:
-    return json.loads(json.dumps({name: getattr(w, name) for name in TRAITS if w.has_trait(name)}))
+    yield from serve_page("_test_page.html")
 
 
 @pytest.fixture()
 def page(browser, server):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 840, "height": 1100})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server)
-    page.wait_for_function("window.ready === true")
-    yield page
-    assert errors == [], f"JavaScript errors on the page: {errors}"
-    page.close()
-
-
-def mount(page, w: kum.GameWidget) -> None:  # type: ignore[no-untyped-def]
-    page.evaluate("state => window.mount(state)", traits(w))
-    page.wait_for_selector(".kum-widget[data-state-id]")
-
-
-def feed_back(page, w: Recorded) -> list[dict]:  # type: ignore[no-untyped-def]
-    """Deliver what the page sent to the widget (as the kernel does), then what the
-    widget sent, in order, to the page; wait until the page is no longer busy."""
-    w.sent.clear()
-    msgs = page.evaluate("() => window.model.sent.splice(0)")
-    for msg in msgs:
-        w._handle_msg({"content": {"data": {"method": "custom", "content": msg}}, "buffers": []})
-    for out in list(w.sent):
-        if out["method"] == "update":
-            page.evaluate("state => window.update(state)", {k: v for k, v in out["state"].items() if k in TRAITS})
-        elif out["method"] == "custom":
-            page.evaluate("msg => window.custom(msg)", out["content"])
-    page.wait_for_function("sid => document.querySelector('.kum-widget').dataset.stateId === String(sid)", arg=w.state_id)
-    page.wait_for_function("() => !document.querySelector('.kum-widget').hasAttribute('aria-busy')")
-    return msgs
+    yield from open_page(browser, server)
 
 
 def test_renders_the_board(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded
-from _live_helpers import mount, open_page, sent, serve_page, update
-from test_frontend import feed_back, traits
+from _live_helpers import feed_back, mount, open_page, sent, serve_page, traits, update
 
 import kum_widget as kum
 
@@ -102,6 +101,34 @@ def test_a_card_that_changes_zone_flies_there_under_300_ms(page) -> None:  # typ
     mine = [f for f in flights if f["key"] == f"card:{moved}"]
     assert mine and all(0 < f["ms"] <= 300 for f in flights), flights
     assert page.locator("[data-changed]").count() == 0  # the viewer's own move: shown, not marked
+
+
+def test_a_flight_inside_a_zoomed_table_starts_where_the_card_was(page) -> None:  # type: ignore[no-untyped-def]
+    # the stand-in page is 820 px wide: a board of middling width, whose table and seats are
+    # zoomed (layout.css); a transform there moves by the zoom's share of its pixels
+    w = Recorded(kum.Court(seed=3), bot_delay=0)
+    mount(page, w)
+    page.evaluate("""() => { window.firsts = [];
+      const animate = Element.prototype.animate;
+      Element.prototype.animate = function (frames, opts) {
+        window.firsts.push({key: this.dataset ? (this.dataset.key || '') : '', transform: frames[0].transform || ''});
+        return animate.call(this, frames, opts); }; }""")
+    moved = page.locator('[data-zone="place 1"] [data-card]').get_attribute("data-card")
+    card = page.locator(f'[data-card="{moved}"]')
+    zoom = card.evaluate("e => e.currentCSSZoom")
+    assert 0.5 < zoom < 1, zoom  # the case this test is about
+    before = card.evaluate("e => { const r = e.getBoundingClientRect(); return [r.left, r.top]; }")
+    card.click()
+    page.locator('[data-zone="space 1.1"][data-action]').click()
+    feed_back(page, w)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
+    after = page.locator(f'[data-card="{moved}"]').evaluate("e => { const r = e.getBoundingClientRect(); return [r.left, r.top]; }")
+    first = next(f["transform"] for f in page.evaluate("() => window.firsts") if f["key"] == f"card:{moved}")
+    dx, dy = (float(v.strip().removesuffix("px")) for v in first.split("translate(")[1].split(")")[0].split(","))
+    # the card was lifted when chosen (translateY(-6px), in the zoomed space) as it was measured
+    assert abs(dx * zoom - (before[0] - after[0])) < 1.5 and abs(dy * zoom - (before[1] - after[1])) < 8, (first, before, after, zoom)
+    assert abs(dx - (before[0] - after[0])) > 3  # not the unzoomed figure
 
 
 def test_no_flight_under_prefers_reduced_motion(page) -> None:  # type: ignore[no-untyped-def]
@@ -295,6 +322,24 @@ def test_a_bots_decision_shows_on_where_its_card_went_and_its_texts_as_text(page
     assert page.locator('[data-zone="mine 4"] > .kum-think').count() == 1
     assert page.locator(".kum-thinking tbody tr").count() == 2
     assert page.locator(".kum-widget img").count() == 0 and hostile in (page.locator(".kum-thinking caption").text_content() or "")
+
+
+def test_a_move_the_search_never_tried_says_so_rather_than_a_zero_chance(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w, analysis=None)
+    a = {"kind": "hint", "seat": 0, "name": "hint for Ada", "iterations": 60, "chosen": "play it on mine 3",
+         "moves": [{"action": "play it on mine 3", "source": None, "target": "mine 3", "visits": 1.0, "value": 0.6},
+                   {"action": "play it on mine 4", "source": None, "target": "mine 4", "visits": 0, "value": 0},  # pruned by the search
+                   {"action": "play it on mine 2", "source": None, "target": "mine 2", "visits": None, "value": None}]}
+    update(page, analysis=a)
+    page.locator('[data-control="thinking"]').check()
+    assert page.locator('[data-zone="mine 3"] > .kum-think .kum-think-value').text_content() == "win 60%"
+    for zone in ("mine 4", "mine 2"):
+        badge = page.locator(f'[data-zone="{zone}"] > .kum-think')
+        assert "kum-think-untried" in (badge.get_attribute("class") or "") and badge.locator(".kum-think-value").text_content() == "not tried"
+        assert "not tried" in (badge.get_attribute("title") or "")
+    rows = {r.get_attribute("data-move"): r.locator("td").nth(1).text_content() for r in page.locator(".kum-thinking tbody tr").all()}
+    assert rows["play it on mine 3"] == "60%" and rows["play it on mine 4"] == rows["play it on mine 2"] == "not tried"
 
 
 def test_a_move_that_is_a_button_shows_its_figures_on_the_button(page) -> None:  # type: ignore[no-untyped-def]

@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded, zone
-from _live_helpers import mount, open_page, sent, serve_page, update
-from test_frontend import feed_back
+from _live_helpers import feed_back, mount, open_page, sent, serve_page, update
 
 import kum_widget as kum
 

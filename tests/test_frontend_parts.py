@@ -1,6 +1,6 @@
 """The board's front-end for pieces, cells, places and choice menus, in headless Chromium
-with test_frontend's stand-in model (it behaves like Backbone: no change event for an
-equal value), its traits from a real ``GameWidget`` in this process.
+with the stand-in model of tests/_live_helpers.py (it behaves like Backbone: no change
+event for an equal value), its traits from a real ``GameWidget`` in this process.
 
 The game here is made for the page: a coin whose one click has three choices, a pawn
 that moves onto cells (two of its moves share one cell and have no choice: a menu of their
@@ -9,11 +9,8 @@ texts), a column of cells that is one target, and a well (a place) with room for
 
 from __future__ import annotations
 
-import functools
-import http.server
 import random
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +18,7 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded, browser_msg
-from test_frontend import PAGE, STATIC, feed_back, mount
+from _live_helpers import feed_back, mount, open_page, sent, serve_page
 
 import kum_widget as kum
 from kum_widget import core
@@ -100,31 +97,12 @@ class Parts(core.CardGame):
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    # a page file of this module's own: test_frontend's fixture removes its own when done
-    page = STATIC / "_test_parts_page.html"
-    page.write_text(PAGE)
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(STATIC)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/{page.name}"
-    httpd.shutdown()
-    page.unlink()
+    yield from serve_page("_test_parts_page.html")  # a page file of this module's own
 
 
 @pytest.fixture()
 def page(browser, server):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 840, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server)
-    page.wait_for_function("window.ready === true")
-    yield page
-    assert errors == [], f"JavaScript errors on the page: {errors}"
-    page.close()
+    yield from open_page(browser, server, height=1000)
 
 
 @pytest.fixture()
@@ -132,10 +110,6 @@ def board(page) -> Recorded:  # type: ignore[no-untyped-def]
     w = Recorded(Parts(), bot_delay=0)
     mount(page, w)
     return w
-
-
-def sent(page) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
-    return [{k: v for k, v in m.items() if k != "id"} for m in page.evaluate("() => window.model.sent")]
 
 
 def entries(page) -> list[list[str]]:  # type: ignore[no-untyped-def]

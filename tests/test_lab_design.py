@@ -377,6 +377,8 @@ BAD: list[tuple[str, Callable[[pd.DataFrame], Any], str]] = [
     ("report sweep half given",
      lambda coin: kum.lab.report(Coin(), games=3, ladder=False, sweep_option="edge", **run()), "sweep_values"),
     ("report target", lambda coin: kum.lab.report(Coin(), games=3, ladder=False, target=(5, 1), **run()), "target"),
+    ("report players", lambda coin: kum.lab.report(Coin(), games=3, ladder=False, players="x", **run()), "players"),
+    ("report no players", lambda coin: kum.lab.report(Coin(), games=3, ladder=False, players=[], **run()), "players"),
     ("report evaluator", lambda coin: kum.lab.report(Coin(), games=3, ladder=False, evaluator="x", **run()), "evaluator"),
     ("report evaluator of a solitaire",
      lambda coin: kum.lab.report(GoldSolitaire(), games=3, ladder=False, evaluator="x", **run()), "evaluator"),

@@ -16,7 +16,7 @@ from ..core.errors import GameError, cut, shown
 from ..core.game import CardGame
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, new_session, the_game, title_of, with_rules
 
-__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "need_frame", "setup_as_options", "whole"]
+__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "default_players", "need_frame", "setup_as_options", "whole"]
 
 MAX_WORKERS = 1024
 """The most worker processes ``simulate`` starts (``executor=n``, ``worker_pool(n)``)."""
@@ -39,7 +39,7 @@ def whole(name: str, value: Any, low: int, high: int | None = None, where: str =
         raise GameError(f"{where}: {name} must be a whole number {span}, got {shown(value)}")
 
 
-def _seats(bots: Any, game: CardGame) -> Any:
+def default_players(bots: Any, game: CardGame) -> int:
     """The number of players when none is given: one per bot listed (when the game allows
     that many), else 2 if the game allows it, else its smallest number."""
     if isinstance(bots, Sequence) and not isinstance(bots, str) and game.min_players <= len(bots) <= game.max_players:
@@ -84,7 +84,7 @@ def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: 
     the = the_game(game, where)
     whole("games", games, 1, where=where)
     if players is None:
-        players = _seats(bots, the)
+        players = default_players(bots, the)
     whole("players", players, the.min_players, the.max_players, where=where)
     if seed is None:
         seed = secrets.randbelow(2**31)

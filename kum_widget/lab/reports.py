@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, shown
+from .checks import default_players
 from .design import balance, decisions, length, players_of, traced
 from .drama import drama, what_wins
 from .play import DEFAULT_MAX_ACTIONS, bot_label, changed_options, the_game, title_of, with_rules
@@ -155,9 +156,9 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
 
     with pool_for(executor, "report") as pool:
         t0 = time.perf_counter()
+        solitaire = (default_players(bots, the) if players is None else players) == 1  # a bad value: traced names it
         t = traced(the, games, players=players, bots=bots, seed=seed, executor=pool, progress=progress,
-                   evaluator=evaluator if players_or(the, players, bots) > 1 else "none",
-                   max_actions=max_actions)
+                   evaluator="none" if solitaire else evaluator, max_actions=max_actions)
         timings["playing the games"] = time.perf_counter() - t0
         tables["games"] = t
         if not len(t):
@@ -191,15 +192,6 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
     }
     subtitle = f"{title_of(the)}, {n} player{'s' if n > 1 else ''}: {len(t)} games of {bots_text}, seed {seed}"
     return Report(f"Design report: {title_of(the)}", subtitle, sections, settings, timings, tables)
-
-
-def players_or(game: Any, players: int | None, bots: Any) -> int:
-    """The number of players a run will have (as ``simulate`` chooses it)."""
-    if players is not None:
-        return int(players)
-    if isinstance(bots, Sequence) and not isinstance(bots, str) and game.min_players <= len(bots) <= game.max_players:
-        return len(bots)
-    return 2 if game.min_players <= 2 <= game.max_players else int(game.min_players)
 
 
 def _pooled(bots_table: pd.DataFrame, people: pd.DataFrame) -> LabResult:
