@@ -62,6 +62,26 @@ class BotDriver:
         self.board.thinking = True
         self.redraw()  # the status says who is thinking
 
+    def repace(self, was: float, now: float) -> None:
+        """The bot on its way, at a new pace: the share of the wait still to come is kept
+        (``was`` and ``now``: the whole delays before and after), so changing the speed
+        again and again never holds a bot back."""
+        pending = self.pending
+        if pending is None:
+            return
+        pending.cancel()
+        self.pending = None
+        try:
+            loop = asyncio.get_running_loop() if was > 0 and now > 0 else None
+        except RuntimeError:
+            loop = None  # no event loop here (as schedule: the bot moves at once)
+        share = max(0.0, min(1.0, (pending.when() - loop.time()) / was)) if loop is not None else 0.0
+        if loop is None or share * now <= 0:
+            self.board.thinking = False
+            self.step()
+            return
+        self.pending = loop.call_later(share * now, self.step)
+
     def run(self, max_moves: int = 10_000) -> int:
         """``GameWidget.run_bots``."""
         if type(max_moves) is not int or max_moves < 0:

@@ -194,13 +194,24 @@ def zone_ids(board: dict[str, Any]) -> set[str]:
     return ids
 
 
+def sealed(session: Session, seat: int) -> bool:
+    """Has ``seat`` chosen in the simultaneous step still open, its choice not yet revealed?"""
+    if not session.game.simultaneous or session.is_over:
+        return False
+    to_act, now = session.to_act, session.current_player
+    return now in to_act and seat in to_act[:to_act.index(now)]
+
+
 def last_move(session: Session, bots: dict[int, Any], board: dict[str, Any]) -> dict[str, Any]:
     """Who moved last and the zone it went to, for the board's mark. Only a zone on the
-    viewer's board is named (never a card: its id could say more than the view)."""
+    viewer's board is named (never a card: its id could say more than the view), and none
+    for a choice still sealed in a simultaneous step (where it went would say what it was)."""
     if not session.move_number:
         return {}
     seat = session.movers[-1]
     out: dict[str, Any] = {"seat": seat, "bot": seat in bots}
+    if sealed(session, seat):
+        return out
     click = session.last_click() or {}
     if isinstance(click.get("target"), str) and click["target"] in zone_ids(board):
         out["target"] = click["target"]

@@ -13,6 +13,7 @@ position it was asked on.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines
 from .bots import Analysis, Thoughts, analyse
 from .bots.analysis import ranked
+from .core.checker_why import asked_parts
 from .core.errors import GameError, cut, shown
 from .core.session import Session
 
@@ -46,29 +48,25 @@ def pace_delay(bot_delay: float, pace: str) -> float:
 # -- why not --------------------------------------------------------------------------------
 
 
-def _parts(zones: Any, own: bool) -> Iterator[tuple[str, bool, str | None]]:
-    """(id, one of the seat's own hand cards or pieces?, its group) of every part of ``zones``."""
-    for z in zones if isinstance(zones, list) else ():
-        if not isinstance(z, dict):
-            continue
-        if isinstance(z.get("id"), str):
-            yield z["id"], False, None
-        hand = own and z.get("layout") == "hand"
-        for card in z.get("cards") or ():
-            if isinstance(card, dict) and isinstance(card.get("id"), str):
-                yield card["id"], hand and not card.get("down"), None
-        for piece in z.get("pieces") or ():
-            if isinstance(piece, dict) and isinstance(piece.get("id"), str):
-                yield piece["id"], own, None
-        for key in ("cells", "places"):
-            for part in z.get(key) or ():
-                if isinstance(part, dict) and isinstance(part.get("id"), str):
-                    group = part.get("group")
-                    yield part["id"], False, group if isinstance(group, str) else None
-                    for piece in part.get("pieces") or ():
-                        if isinstance(piece, dict) and isinstance(piece.get("id"), str):
-                            yield piece["id"], own, None
-        yield from _parts(z.get("zones"), own)
+def _own(zones: Any) -> Iterator[str]:
+    """The ids of the seat's own parts in its ``zones``: its hand's face-up cards, its pieces."""
+    stack = [zones]
+    while stack:
+        here = stack.pop()
+        for z in here if isinstance(here, list) else ():
+            if not isinstance(z, dict):
+                continue
+            hand = z.get("layout") == "hand"
+            for card in z.get("cards") or ():
+                if hand and isinstance(card, dict) and isinstance(card.get("id"), str) and not card.get("down"):
+                    yield card["id"]
+            holders = [z] + [p for key in ("cells", "places") for p in z.get(key) or () if isinstance(p, dict)]
+            for holder in holders:
+                for piece in holder.get("pieces") or ():
+                    if isinstance(piece, dict) and isinstance(piece.get("id"), str):
+                        yield piece["id"]
+            if isinstance(z.get("zones"), list):
+                stack.append(z["zones"])
 
 
 def _plainly(texts: list[str]) -> str:
@@ -83,24 +81,20 @@ def why_not_payload(session: Session, seat: int, board: dict[str, Any], legal: l
     the seat's own view; for the seat's own hand cards and pieces, a plain one failing that."""
     if not legal:
         return {}
-    used = {e[k] for e in legal for k in ("source", "target") if isinstance(e.get(k), str)}
     game, view = session.game, session.view(seat)
     seats = board.get("seats")
-    zones = [(board.get("zones"), False)] + [(s.get("zones"), s.get("seat") == seat) for s in seats or () if isinstance(s, dict)]
+    own = {part for s in (seats if isinstance(seats, list) else ()) if isinstance(s, dict) and s.get("seat") == seat for part in _own(s.get("zones"))}
     out: dict[str, str] = {}
-    for where, own in zones:
-        for part, mine, group in _parts(where, own):
-            if part in used or part in out or (group is not None and group in used):
-                continue
-            try:
-                reason = game.why_not(view, seat, part)
-                reason = session.named(reason, seat) if isinstance(reason, str) and reason.strip() else None
-            except Exception:  # a game's bug must not cost the board: the part just says less
-                reason = None
-            if reason is None and mine:
-                reason = _plainly([e["text"] for e in legal])
-            if reason:
-                out[part] = cut(reason.strip(), REASON_CHARS)
+    for part in asked_parts(board, legal):  # the parts the checker asks about too (check_game)
+        try:
+            reason = game.why_not(view, seat, part)
+            reason = session.named(reason, seat) if isinstance(reason, str) and reason.strip() else None
+        except Exception:  # a game's bug must not cost the board: the part just says less
+            reason = None
+        if reason is None and part in own:
+            reason = _plainly([e["text"] for e in legal])
+        if reason:
+            out[part] = cut(reason.strip(), REASON_CHARS)
     return out
 
 
@@ -122,7 +116,14 @@ class Decision:
 
 
 def _figure(x: float | None) -> float | None:
-    return None if x is None else round(float(x), 3)
+    """A figure for the page: None for none, or for one that is no number (NaN, infinite)."""
+    if x is None:
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return round(f, 3) if math.isfinite(f) else None
 
 
 def analysis_payload(session: Session, kind: str, seat: int, name: str, thoughts: Thoughts, chosen: int | None) -> dict[str, Any]:

@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ._board_bots import fault
 from ._board_forms import replay_name, replay_page
 from .bots import BOT_NAMES
-from .core.errors import GameError, cut, shown, shown_names
+from .core.errors import GameError, GameFault, cut, shown, shown_names
 from .core.session import Session
 
 if TYPE_CHECKING:
@@ -61,6 +62,9 @@ class Board(Protocol):
     pace: Any
 
 
+ERROR_CHARS = 500  # a refusal is a sentence or two; a game's longer message is cut
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the board does after a message: show ``error`` (None: leave the error line as it
@@ -93,8 +97,10 @@ class Router:
             token = None  # the page's own tokens are short text; anything else comes back as null
         try:
             return self._route(content, token)
-        except GameError as exc:
-            return Reply(token, error=str(exc))
+        except GameFault as exc:  # the game's own bug: the synced error may be a hot seat's public table, so not the move
+            return Reply(token, error=f"the game's own code failed on that move ({fault(exc)}); nothing changed")
+        except GameError as exc:  # a refusal, in words: a line of it (a game's message may be any length)
+            return Reply(token, error=cut(str(exc), ERROR_CHARS))
         except Exception as exc:  # never a traceback in the notebook for a click
             return Reply(token, error=f"internal error ({type(exc).__name__}): {cut(str(exc))}", broke=True)
 

@@ -123,6 +123,7 @@ class GameWidget(anywidget.AnyWidget):
                                       lambda: pace_delay(self.bot_delay, self.pace))
         self._closed = False
         self._offered: list[str] = []
+        self._hinted: tuple[Any, Analysis, Any] | None = None  # the last hint: (state id, seat, bot), its table, its drawing
         self._private: dict[str, Any] | None = None  # the private part the traits name (never a trait)
         self._private_serial = 0
         self._private_due = False  # to be sent after the traits that name it
@@ -206,7 +207,17 @@ class GameWidget(anywidget.AnyWidget):
         ``analysis`` trait, kind "hint") and nothing is played. Refused when no seat may act here."""
         if not self._seats.screen().actions:
             raise GameError("no hint: it is not the turn of a player at this board")
-        table, self._bots_driver.decision = hint(self._game, self._game.current_player, bot)
+        seat = self._game.current_player
+        key = (self._game.state_id, seat, bot) if isinstance(bot, str) else None  # a bot object may change between calls
+        if key is not None and self._hinted is not None and self._hinted[0] == key:
+            table, decision = self._hinted[1], self._hinted[2]  # the same search on the same position: asked again, not run again
+        else:
+            try:
+                table, decision = hint(self._game, seat, bot)
+            except NotImplementedError as exc:  # a game with hidden cards and no determinize: nothing to search
+                raise GameError(f"no hint: {exc}") from None
+            self._hinted = (key, table, decision) if key is not None else None
+        self._bots_driver.decision = decision
         self._sync()
         return table
 
@@ -337,9 +348,8 @@ class GameWidget(anywidget.AnyWidget):
         self._sync()
 
     def _on_pace(self, change: Any) -> None:
-        if self._bots_driver.pending is not None:  # the bot on its way: at the new pace
-            self._bots_driver.cancel()
-            self._bots_driver.schedule()
+        # the bot on its way: at the new pace, for what is left of its wait
+        self._bots_driver.repace(pace_delay(self.bot_delay, change["old"]), pace_delay(self.bot_delay, change["new"]))
 
     def _on_step(self, change: Any) -> None:
         done = self._game.move_number

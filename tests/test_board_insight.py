@@ -7,6 +7,8 @@ replay files are in tests/test_board_guide.py."""
 from __future__ import annotations
 
 import asyncio
+import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -309,3 +311,119 @@ def test_the_pace_scales_the_bots_delay_and_a_bad_one_changes_nothing() -> None:
         return out
 
     assert run_on_own_loop(scenario()) == ["normal", 0.4, 0.1, 0.8, "slow", True, 0, False, ["p1", "p2", "p3", "p4"]]
+
+
+def test_a_change_of_pace_keeps_the_share_of_the_wait_already_waited() -> None:
+    async def scenario() -> list[Any]:
+        loop = asyncio.get_running_loop()
+        w = Recorded(kum.Game(["Ada", "Bo"], seed=3), bots={1: "random"}, bot_delay=0.4)
+        w.act(w.offered[0])
+        w.act("draw deck")  # Bo's move on the timer: 0.4 s
+        await asyncio.sleep(0.2)
+        send(w, "pace", value="slow", token="p1")  # half waited: half of the slow 0.8 s is left
+        left = round(w._bots_driver.pending.when() - loop.time(), 1)
+        moved_at = None
+        for i in range(12):  # changed back and forth faster than any delay: the bot still moves
+            send(w, "pace", value="normal" if i % 2 else "slow", token=f"q{i}")
+            await asyncio.sleep(0.1)
+            if moved_at is None and w.game.current_player == 0:
+                moved_at = i
+        w.close()
+        return [left, moved_at is not None]
+
+    assert run_on_own_loop(scenario()) == [0.4, True]
+
+
+def test_hints_asked_again_on_the_same_position_search_once() -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=3), bots={1: "random"}, bot_delay=0)
+    calls: list[int] = []
+    real = kum.bots.ISMCTSBot.analysis
+
+    def counted(self: Any) -> Any:
+        calls.append(1)
+        return real(self)
+
+    kum.bots.ISMCTSBot.analysis = counted  # type: ignore[method-assign]
+    try:
+        first = w.hint()
+        for i in range(5):
+            send(w, "hint", token=f"h{i}")
+        assert w.hint() is first and len(calls) == 1  # the same table, one search
+        w.act(w.offered[0])
+        w.hint()  # a new position: a new search
+        assert len(calls) == 2 and [a["id"] for a in w.answers()] == [f"h{i}" for i in range(5)]
+    finally:
+        kum.bots.ISMCTSBot.analysis = real  # type: ignore[method-assign]
+
+
+class NoDeal(Bust):
+    """Bust without determinize: hidden cards and nothing a search could deal them from."""
+
+    name = "bust-no-deal"
+    determinize = core.CardGame.determinize
+
+
+def test_a_hint_on_a_game_that_cannot_be_searched_is_a_plain_refusal() -> None:
+    w = Recorded(NoDeal(), players=["Ada", "Bo"], bots={1: "random"}, seed=1, bot_delay=0)
+    before = (w.game.state_id, w.game.history)
+    send(w, "hint", token="h")
+    assert w.error.startswith("no hint: ") and "internal error" not in w.error and "determinize" in w.error
+    assert (w.game.state_id, w.game.history) == before and [a["id"] for a in w.answers()] == ["h"]
+
+
+# -- what the board says when a game or a bot misbehaves --------------------------------------------
+
+
+class Buggy(Bust):
+    """Bust whose apply() fails on every card played (a bug in the game)."""
+
+    name = "buggy-bust"
+
+    def apply(self, state: BustState, action: int) -> Any:
+        if 0 <= action < 18:
+            raise ValueError("cannot play that card")
+        return super().apply(state, action)
+
+
+def test_in_a_hot_seat_a_move_the_game_fails_on_is_not_named_on_the_public_table() -> None:
+    w = Recorded(Buggy(), players=["Ada", "Bo"], seed=1)
+    send(w, "ready")  # Ada at the screen; the synced traits stay the public table (a saved notebook keeps them)
+    play = next(a for a in w.offered if a.startswith("play"))
+    before = (w.game.state_id, w.game.history)
+    send(w, "act", action=play)
+    assert w.error == "the game's own code failed on that move (ValueError: cannot play that card); nothing changed"
+    assert play not in w.synced["error"] and (w.game.state_id, w.game.history) == before
+
+
+class Wordy(Bust):
+    name = "wordy-bust"
+
+    def determinize(self, view: Any, seat: int, rng: Any) -> BustState:
+        raise core.GameError("no deal: " + "x" * 200_000)
+
+
+def test_a_refusal_of_any_length_is_shown_as_a_line() -> None:
+    w = Recorded(Wordy(), players=["Ada", "Bo"], bots={1: "random"}, seed=1, bot_delay=0)
+    send(w, "hint")
+    assert w.error.startswith("no deal: xxx") and w.error.endswith("...") and len(w.error) == 500
+
+
+class NaNBot:
+    """A bot from a cell whose figures are no numbers."""
+
+    name = "NaN bot"
+
+    def choose(self, view: Any, legal: list[int]) -> int:
+        self._legal = list(legal)
+        return legal[0]
+
+    def analysis(self) -> Thoughts:
+        return Thoughts({a: Weighed(visits=math.nan, value=math.inf) for a in self._legal}, 3, "heuristic")
+
+
+def test_figures_that_are_no_numbers_reach_the_page_as_none() -> None:
+    w = Recorded(ConnectFour(), players=["Ada", "NaN"], bots={1: NaNBot()}, bot_delay=0, seed=1)
+    send(w, "act", action=w.offered[0])  # the bot replies; a game of perfect information shows its analysis
+    moves = w.analysis["moves"]
+    assert moves and all(m["visits"] is None and m["value"] is None for m in moves)
+    json.dumps(w.get_state()["analysis"], allow_nan=False)  # strict JSON

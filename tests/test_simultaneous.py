@@ -152,3 +152,30 @@ def test_the_board_shows_who_has_chosen_and_not_what() -> None:
     assert "4" not in repr([z for s in w.board["seats"] if s["seat"] == 0 for z in s["zones"] if z["id"] == "table 0"])
     w.act("pick 5")
     assert [p.get("choice") for p in w.board["players"]] == ["choosing", "choosing"]  # the next round
+
+
+class Slots(Undercut):
+    """Undercut whose picks are clicked on zones of the shared table, one per value: where a
+    pick went says what it was."""
+
+    name = "undercut-slots"
+
+    def board(self, view: Any, seat: Any) -> Any:
+        b = super().board(view, seat)
+        b["zones"] = [{"id": f"slot {c}", "label": f"Pick {c}", "layout": "row", "cards": []} for c in range(1, 6)]
+        return b
+
+    def click(self, state: Any, action: int) -> dict[str, Any]:
+        return {"target": f"slot {action}"}
+
+
+def test_the_last_move_mark_does_not_say_where_a_sealed_pick_went() -> None:
+    w = kum.GameWidget(Slots(), players=["Ada", "Bo"], seed=1, bots={0: "random"}, bot_delay=0)
+    for _ in range(3):  # the bot picks first each round, at once: its pick is sealed when Bo looks
+        assert w.last_move == {"seat": 0, "bot": True}, w.last_move
+        w.act("pick 3")
+    hot = kum.GameWidget(Slots(), players=["Ada", "Bo"], seed=1)
+    hot.act("pick 5")  # a hot seat: Bo's pass screen next, Ada's pick sealed
+    assert hot.last_move == {"seat": 0, "bot": False}
+    hot.act("pick 2")  # the step closes, both picks shown: the mark may say where the last went
+    assert hot.last_move == {"seat": 1, "bot": False, "target": "slot 2"}

@@ -19,6 +19,7 @@ from .board import board_problems, click_problems
 from .checker_faults import Guard, click_collisions, contains, crash, explain, first_difference, not_json
 from .checker_report import CHECKS, CheckReport, Where
 from .checker_steps import simultaneous_problem
+from .checker_why import WhyNot
 from .errors import GameError, GameFault, cut, shown
 from .events import event_problems
 from .game import CardGame, same_views, top_actions
@@ -45,7 +46,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     rng = random.Random(seed)
     cannot_set_up: set[int] = set()  # player counts whose setup() failed: not tried again
-    played = False
+    played, why = False, WhyNot(game, report)
     for g in range(games):
         n = counts[g % len(counts)]
         game_seed = rng.randrange(2**31)
@@ -59,7 +60,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
             continue
         played = True
         try:
-            choices = _play(game, s, game_seed, max_steps, report, rng)
+            choices = _play(game, s, game_seed, max_steps, report, rng, why)
             _check_game_over(game, s, game_seed, choices, report)
         except Exception as exc:  # a crash the guards did not catch: say where, go on
             report.fail("plays to the end", f"{crash(exc, game)} {Where(s, game_seed)}")
@@ -67,6 +68,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         report.ran.add("clicks tell actions apart")  # true as it stands: without a board every action is a button
     if played and not game.simultaneous:  # one seat chooses at a time: nothing to hide from a later chooser
         report.ran.add("choices at once stay hidden")
+    why.close(played)
     report.not_run(setup_failed=not played)
     return report
 
@@ -79,7 +81,7 @@ def _text(s: Session, action: int) -> str:
         return f"action {shown(action)}"
 
 
-def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckReport, rng: random.Random) -> list[int]:
+def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckReport, rng: random.Random, why: WhyNot) -> list[int]:
     """Play one random game, checking every position; the actions chosen."""
     choices: list[int] = []
     while True:
@@ -96,7 +98,7 @@ def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckRe
             legal = s.legal_action_ids()
         if legal is _NONE:
             return choices
-        _check_position(game, s, legal, where, report, rng)
+        _check_position(game, s, legal, where, report, rng, why)
         if not legal:
             report.fail("plays to the end", f"no legal action, but the game is not over {where}")
             return choices
@@ -125,7 +127,8 @@ def _check_events(s: Session, report: CheckReport, where: Where) -> None:
         s.describe(event, None, spectator=True)
 
 
-def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport, rng: random.Random) -> None:
+def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport, rng: random.Random,
+                    why: WhyNot) -> None:
     state = s._state
 
     def guard(check: str) -> Guard:
@@ -181,8 +184,11 @@ def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, 
         if not game.perfect_information and seat == current and "determinize fits the view" not in report.skipped:
             _check_deal(game, state, seat, view, legal, random.Random(rng.randrange(2**31)), where, report)
     if current is not None and current in views and "board is valid" not in report.skipped:
-        with guard("board is valid"):
-            _check_board(game, s, legal, game.board(views[current], current), where, report)
+        with guard("board is valid") as drew:
+            board = game.board(views[current], current)
+            clicks = _check_board(game, s, legal, board, where, report)
+        if not drew.crashed:  # asked as the board asks: of the seat to act, about the parts its board shows
+            why.ask(s, current, views[current], board, clicks, where)
 
 
 def _check_texts(s: Session, legal: list[int], where: Where, report: CheckReport, game: CardGame) -> None:
@@ -276,11 +282,12 @@ def _check_deal(game: CardGame, state: Any, seat: int, view: Any, legal: list[in
                         f"otherwise than the real one: it reads cards the player cannot see {where}")
 
 
-def _check_board(game: CardGame, s: Session, legal: list[int], board: Any, where: Where, report: CheckReport) -> None:
-    """The board follows the schema; every click names an id on it; the menus tell shared clicks apart."""
+def _check_board(game: CardGame, s: Session, legal: list[int], board: Any, where: Where, report: CheckReport) -> list[Any]:
+    """The board follows the schema; every click names an id on it; the menus tell shared clicks
+    apart. The legal actions' clicks (none for the text board)."""
     if board is None:  # the text board: no clicks to tell apart
         report.ran.add("clicks tell actions apart")
-        return
+        return []
     problems, ids = board_problems(board, s.num_players)
     clicks = []
     for a in legal:
@@ -294,6 +301,7 @@ def _check_board(game: CardGame, s: Session, legal: list[int], board: Any, where
         if collision:
             report.fail("clicks tell actions apart", f"{collision} {where}")
     report.ran.add("clicks tell actions apart")
+    return [click for _, click in clicks]
 
 
 def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport) -> None:

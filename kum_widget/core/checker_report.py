@@ -31,10 +31,15 @@ CHECKS = {
     "choices at once stay hidden": "in a simultaneous step (simultaneous = True), the current player is one of to_act(), and no "
                                    "seat's view, nor the next chooser's legal actions, tells what an earlier chooser picked",
     "clicks tell actions apart": "legal actions that share one click (source and target) each have their own 'choice' for the board's menu",
+    "why not gives text": "why_not(), asked as the board asks it (the seat to act, its own view, each part of its board that no legal "
+                          "action uses), does not raise and gives None or words whose {player}, {seat1}... name seats the game has",
+    "why not keeps secrets": "no reason why_not() gives names a text secret of another seat ('red 5', as whole words) that the "
+                             "seat's own view does not show",
 }
 
 # A check that never ran because another failed first, and the one it waits on.
-_NEEDS = {"heuristic reads only the view": "determinize fits the view", "clicks tell actions apart": "board is valid"}
+_NEEDS = {"heuristic reads only the view": "determinize fits the view", "clicks tell actions apart": "board is valid",
+          "why not gives text": "board is valid", "why not keeps secrets": "why not gives text"}
 
 
 @dataclass
@@ -68,6 +73,8 @@ class CheckReport:
                 why = "setup() failed (see 'plays to the end'), so no game could be played"
             elif name in _NEEDS and _NEEDS[name] in self.failures:
                 why = f"it needs '{_NEEDS[name]}', which failed"
+            elif name in _NEEDS and self.skipped.get(_NEEDS[name], "").startswith("not run"):  # (listed before it in CHECKS)
+                why = f"it needs '{_NEEDS[name]}', which did not run"
             elif name == "no actions once over":
                 why = "no game ended"
             else:

@@ -1,0 +1,193 @@
+"""The checker's look at ``CardGame.why_not``, asked as the board asks it: on the turn of
+the seat to act, with that seat's own view, about each part of the board drawn for that
+seat (a card, piece, zone, cell or place id) that no legal action's click uses.
+
+A reason is None or words the board can show ("why not gives text"); one never names a
+text secret of another seat that the seat's own view does not show ("why not keeps
+secrets"). A game that keeps ``CardGame.why_not`` passes both as it stands: the default
+says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from .checker_faults import crash
+from .errors import shown
+from .events import placeholder_problems
+from .game import CardGame
+
+if TYPE_CHECKING:
+    from .checker_report import CheckReport, Where
+    from .session import Session
+
+__all__ = ["GIVES", "KEEPS", "WhyNot", "asked_parts", "names_secret"]
+
+GIVES = "why not gives text"
+KEEPS = "why not keeps secrets"
+
+
+def _parts(zones: Any, out: list[tuple[str, str | None]]) -> None:
+    """Add (id, group) of every part of ``zones`` to ``out``, in the board's order (as the
+    board reads it)."""
+    stack = [zones]
+    while stack:  # (a loop, not recursion: a board nested deep costs no RecursionError)
+        z = stack.pop()
+        if isinstance(z, list):
+            stack.extend(reversed(z))  # depth first, in order: a zone, then its inner zones, then the next
+            continue
+        if not isinstance(z, dict):
+            continue
+        if isinstance(pid := z.get("id"), str):
+            out.append((pid, None))
+        for key in ("cards", "pieces"):
+            for part in parts if isinstance(parts := z.get(key), list) else ():
+                if isinstance(part, dict) and isinstance(pid := part.get("id"), str):
+                    out.append((pid, None))
+        for key in ("cells", "places"):
+            for part in parts if isinstance(parts := z.get(key), list) else ():
+                if isinstance(part, dict) and isinstance(pid := part.get("id"), str):
+                    group = part.get("group")
+                    out.append((pid, group if isinstance(group, str) else None))
+                    for piece in pieces if isinstance(pieces := part.get("pieces"), list) else ():
+                        if isinstance(piece, dict) and isinstance(pid := piece.get("id"), str):
+                            out.append((pid, None))
+        if z.get("zones"):
+            stack.append(z["zones"])
+
+
+def asked_parts(board: Any, clicks: list[Any]) -> list[str]:
+    """The parts of ``board`` (a board description) the board asks ``why_not`` about, given
+    the legal actions' ``clicks``: each id on it that no click names as its ``source`` or
+    ``target`` (nor, for a cell or place, names its group), each once, in the board's order."""
+    if not isinstance(board, dict):
+        return []
+    used = {c[k] for c in clicks if isinstance(c, dict) for k in ("source", "target") if isinstance(c.get(k), str)}
+    seats = board.get("seats")
+    zones = [board.get("zones")] + [s.get("zones") for s in (seats if isinstance(seats, list) else ()) if isinstance(s, dict)]
+    found: list[tuple[str, str | None]] = []
+    for where in zones:
+        _parts(where, found)
+    out: dict[str, None] = {}
+    for part, group in found:
+        if part not in used and (group is None or group not in used):
+            out.setdefault(part)
+    return list(out)
+
+
+def _problem(reason: Any, players: int, seat: int) -> str | None:
+    """What makes ``reason`` no answer the board can show, in words (None: it is one)."""
+    if not isinstance(reason, str):
+        return (f"gave {shown(reason)} ({type(reason).__name__}): a reason is a str, in words, or None when there is "
+                "nothing to say")
+    if not reason.strip():
+        return f"gave {shown(reason)}, a blank text: return None when there is nothing to say"
+    problems = placeholder_problems(reason, players, player=seat)
+    return f"gave {shown(reason, 80)}: {problems[0]}" if problems else None
+
+
+def _texts(tree: Any) -> Iterator[str]:
+    """Every str in a JSON tree (keys too)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def names_secret(reason: str, secret: str, view: Any) -> bool:
+    """Does ``reason`` name the text ``secret`` where ``view`` (the seat's own) does not: as
+    whole words ('red 5' is not in 'red 50'), and not when a text of the view has those
+    words too (a reason may quote the view)?"""
+    word = re.compile(rf"(?<!\w){re.escape(secret)}(?!\w)")
+    return word.search(reason) is not None and not any(word.search(t) for t in _texts(view))
+
+
+class WhyNot:
+    """Both checks over one ``check_game`` run: :meth:`ask` at each position, :meth:`close`
+    at the end."""
+
+    def __init__(self, game: CardGame, report: CheckReport) -> None:
+        self.game, self.report = game, report
+        # Only a game that declares why_not and draws a board is asked: the text board has no parts.
+        self.asks = type(game).why_not is not CardGame.why_not and type(game).board is not CardGame.board
+        self.secrets = type(game).secrets is not CardGame.secrets
+        self.reasons = self.text_secrets = False  # did why_not() ever give a reason? secrets() a text to look for in it?
+
+    def ask(self, s: Session, seat: int, view: Any, board: Any, clicks: list[Any], where: Where) -> None:
+        """Ask about each part of ``board`` (drawn for ``seat``, the seat to act, from its
+        ``view``) that none of the legal actions' ``clicks`` uses, as the board does."""
+        report, game = self.report, self.game
+        if not self.asks or not clicks or report.failed(GIVES):  # no legal action: the board asks nothing
+            return
+        secrets: list[tuple[int, str]] | None = None  # the other seats' text secrets, looked up at the first reason
+        parts = asked_parts(board, clicks)
+        for part in parts:
+            try:
+                reason = game.why_not(view, seat, part)
+            except Exception as exc:  # (as a Guard does; the message made only when one raises: it costs)
+                report.fail(GIVES, f"asked why {shown(part)} takes no move, for seat {seat}: {crash(exc, game)} {where}")
+                return
+            if reason is None:
+                continue
+            self.reasons = True
+            problem = _problem(reason, s.num_players, seat)
+            if problem:
+                report.fail(GIVES, f"why_not(seat {seat}'s view, {seat}, {shown(part)}) {problem} {where}")
+                return
+            if self.secrets and not report.failed(KEEPS):
+                if secrets is None:
+                    secrets = self._secrets(s, seat)
+                self._check_secrets(reason, secrets, view, seat, part, where)
+        if parts:
+            report.ran.add(GIVES)
+
+    def _secrets(self, s: Session, seat: int) -> list[tuple[int, str]]:
+        found = []
+        try:
+            for other in range(s.num_players):
+                if other != seat:
+                    found += [(other, x) for x in self.game.secrets(s._state, other) if isinstance(x, str) and x.strip()]
+        except Exception:  # "hidden cards stay hidden" asked first, and names the crash
+            return []
+        self.text_secrets = self.text_secrets or bool(found)
+        return found
+
+    def _check_secrets(self, reason: str, secrets: list[tuple[int, str]], view: Any, seat: int, part: str, where: Where) -> None:
+        for other, secret in secrets:
+            if names_secret(reason, secret, view):
+                self.report.fail(KEEPS, f"why_not(seat {seat}'s view, {seat}, {shown(part)}) gave {shown(reason, 80)}, which names "
+                                 f"{shown(secret)}, a secret of seat {other}: a reason is read from the seat's own view, and "
+                                 f"that does not show it {where}")
+                return
+        if secrets:
+            self.report.ran.add(KEEPS)
+
+    def close(self, played: bool) -> None:
+        """Say, at the end, what the checks did not look at, and why."""
+        report = self.report
+        if not played:
+            return
+        if not self.asks:  # the default says nothing; a text board asks nothing
+            report.ran.update((GIVES, KEEPS))
+            return
+        if GIVES not in report.ran and GIVES not in report.failures:
+            if not report.failed("board is valid"):  # (else: not run, for it needs the board)
+                report.skipped[GIVES] = report.skipped[KEEPS] = "no board had a part that no legal action uses: nothing to ask"
+            return
+        if KEEPS in report.ran or KEEPS in report.failures or report.failed(GIVES):
+            return
+        if not self.secrets and not self.game.perfect_information:
+            report.skipped[KEEPS] = "the game declares no secrets() (see GAMES.md)"
+        elif not self.secrets or not self.reasons:  # nothing is secret, or no reason was given: none told one
+            report.ran.add(KEEPS)
+        elif not self.text_secrets:
+            report.skipped[KEEPS] = ("secrets() gave no text (like 'red 5') to look for in a reason: a secret like "
+                                     "{'id': 7} is not words")
