@@ -250,8 +250,10 @@ function gameOver(board, seats, busy, live) {
   const counter = (p, label) => ((seats.find((x) => x.seat === p.seat) || {}).counters || []).find((x) => x.label === label);
   const labels = [];
   for (const s of seats) for (const c of s.counters || []) if (!labels.includes(c.label)) labels.push(c.label);
-  // a counter that says what the last column says for every player (a running score) is left out, not shown twice
-  const columns = labels.filter((label) => !board.players.every((p) => p.score !== undefined && String(counter(p, label)?.value) === String(p.score)));
+  // a running score (a counter named a score that says what the last column says for every
+  // player) is left out, not shown twice; another counter that happens to agree stays
+  const columns = labels.filter((label) => !(/score/i.test(label)
+    && board.players.every((p) => p.score !== undefined && String(counter(p, label)?.value) === String(p.score))));
   const rows = board.players.map((p) => {
     const cells = columns.map((label) => {
       const c = counter(p, label);
@@ -264,7 +266,7 @@ function gameOver(board, seats, busy, live) {
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...columns.map((c) => h("th", {}, c)), h("th", {}, "Final score"))),
       h("tbody", {}, rows)),
-    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "new-game", key: "play-again" }, disabled: busy }, "Play again") : null);
+    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "play-again", key: "play-again" }, disabled: busy, title: "A new deal, the same players (New game, above, for a seed or another opponent)" }, "Play again") : null);
 }
 
 function newGameForm(m, ui) {
@@ -306,7 +308,7 @@ export function describeBoard(m, ui) {
       h("strong", { class: "kum-title" }, board.title || ""),
       h("span", { class: "kum-status", role: "status", "aria-live": "polite", dataset: { key: "status" } }, board.status || ""),
       live ? h("span", { class: "kum-controls", dataset: { key: "controls" } },
-        control("undo", "Undo", { title: "Back to your previous decision" }),
+        control("undo", "Undo", { title: "Back to your previous decision", disabled: busy || !(m.step > 0) }),  // (nothing played yet: nothing to undo)
         control("redo", "Redo", { title: "Forward again", disabled: busy || !(m.step < m.max_step) }),
         control("new-game", "New game", { "aria-expanded": ui.newGame ? "true" : "false" }),
         ui.replay ? control("save-replay", "Save replay", { title: "Save this game as one HTML file that replays it anywhere, offline" }) : null) : null,

@@ -7,6 +7,18 @@ import { sourceId } from "./board.js";
 /** The view's state and parts: {ui, on, controls, menu, panel, tips, pace(), draw()}. */
 export function listen(root, { ui, on, controls, menu, panel, tips, pace, draw }) {
   let tipBy = null; // what showed the reason: "pointer", "focus" or "click"
+  // Where the pointer rests when the board is drawn again: a part that arrives under a
+  // pointer that has not moved (the board changed beneath it) does not pop up its reason.
+  let point = null;
+  let resting = null;
+  root.addEventListener("pointermove", (event) => {
+    point = [event.clientX, event.clientY];
+    if (resting !== null && (point[0] !== resting[0] || point[1] !== resting[1])) {
+      resting = null;
+      pointed(event); // the first move after a redraw: what is under the pointer now is pointed at
+    }
+  });
+  root.addEventListener("kum-rendered", () => { resting = point; });
 
   function activate(el, byKeyboard) {
     if (!el || el.disabled || el.getAttribute("aria-disabled") === "true") return;
@@ -93,8 +105,17 @@ export function listen(root, { ui, on, controls, menu, panel, tips, pace, draw }
   };
   root.addEventListener("pointerover", (event) => {
     hover(event);
+    pointed(event);
+  });
+  function pointed(event) {
     const why = event.target.closest ? event.target.closest("[data-why]") : null;
-    if (why && !why.closest("[data-transient]") && !why.closest("[data-action], [data-menu], [data-playable]")) {
+    const still = resting !== null && event.clientX === resting[0] && event.clientY === resting[1];
+    if (why && still && !tips.isShownOn(why)) {
+      if (tipBy === "pointer") {
+        tips.hide();
+        tipBy = null;
+      }
+    } else if (why && !why.closest("[data-transient]") && !why.closest("[data-action], [data-menu], [data-playable]")) {
       const clicked = tipBy === "click" && tips.isShownOn(why); // shown by a click: it stays until the next
       if (!tips.isShownOn(why)) tips.show(why);
       tipBy = clicked ? "click" : "pointer";
@@ -102,7 +123,7 @@ export function listen(root, { ui, on, controls, menu, panel, tips, pace, draw }
       tips.hide();
       tipBy = null;
     }
-  });
+  }
   root.addEventListener("focusin", (event) => {
     hover(event);
     const why = event.target.dataset && event.target.dataset.why ? event.target : null;

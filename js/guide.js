@@ -55,7 +55,8 @@ export function tools(m, ui) {
     const canAct = (m.legal?.actions || []).length > 0 && !m.board.over;
     items.push(h("button", { type: "button", dataset: { control: "hint", key: "control:hint" }, disabled: busy || !canAct,
       title: "What would the search play here? (plays nothing)" }, "Hint"));
-    items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" } },
+    items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" },
+      title: "What the search weighed: for your Hint, and for a bot's last decision where its hand is shown to you" },
       h("input", { type: "checkbox", role: "switch", dataset: { control: "thinking", key: "thinking" }, checked: Boolean(ui.thinking) }),
       " Show the bot's thinking"));
   }

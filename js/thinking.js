@@ -72,13 +72,18 @@ export function decorateThinking(root, m, ui, clean = true) {
 /** The moves as a table, the most visited first. */
 export function thinkingList(m, ui) {
   const a = shownAnalysis(m, ui);
-  if (!a) return null;
+  if (!a) { // switched on with nothing to show: say why, rather than seem to do nothing
+    return ui.thinking && m.analysis !== undefined
+      ? h("p", { class: "kum-thinking kum-thinking-empty", dataset: { key: "thinking" } },
+        "Nothing to show yet. Hint shows what the search would play for you; a bot's own thinking shows only where its hand is shown to you.")
+      : null;
+  }
   const moves = a.moves.slice().sort((x, y) => (Number(y.visits) || 0) - (Number(x.visits) || 0)).slice(0, LISTED);
   const who = typeof a.name === "string" && a.name ? a.name : a.kind === "hint" ? "Hint" : "The bot";
   const runs = Number.isInteger(a.iterations) && a.iterations > 0 ? `, ${a.iterations} iterations` : "";
   return h("section", { class: "kum-thinking", role: "region", "aria-label": `${who}: what the search weighed`, dataset: { key: "thinking", kind: String(a.kind || "") } },
     h("table", {},
-      h("caption", {}, `${who}${runs}`),
+      h("caption", {}, `${who}${runs}`, h("span", { class: "kum-muted" }, ". The search plays its most visited move; a card's badge adds up its moves (choose the card to see each).")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Visits"), h("th", { scope: "col" }, "Win chance"))),
       h("tbody", {}, moves.map((x) => h("tr", { class: x.action === a.chosen ? "kum-think-chosen" : "", dataset: { move: x.action } },
         h("th", { scope: "row" }, x.action, x.action === a.chosen ? h("span", { class: "kum-badge kum-c-gold" }, a.kind === "hint" ? "best" : "chosen") : null),

@@ -155,6 +155,7 @@ function render({ model, el }) {
       ui.newGame = !ui.newGame;
       draw();
     },
+    "play-again": () => on.send({ kind: "new_game" }), // at once: a new deal, the same seats
     "save-replay": () => on.send({ kind: "replay" }), // the kernel writes the file (only it knows the record); the answer carries it
     ready: () => on.send({ kind: "ready" }),
     hint: () => {

@@ -9,12 +9,13 @@ updates and its answers) is delivered to the page in order, as the kernel would.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _board_helpers import Recorded, zone
-from _live_helpers import TRAITS, feed_back, mount, open_page, serve_page, traits
+from _live_helpers import TRAITS, feed_back, mount, open_page, serve_page, traits, update
 
 import kum_widget as kum
 
@@ -142,6 +143,13 @@ def test_game_over_panel_and_cleanup(page, artifacts: Path) -> None:  # type: ig
         assert page.locator(f'[data-score="{seat}"]').text_content() == str(score)
     # the seats' "score" counter says what "Final score" says: one column, not two
     assert page.locator(".kum-over thead th").all_text_contents() == ["Player", "developed", "undeveloped", "Final score"]
+    # a counter that agrees with the score by chance (nothing undeveloped: developed = score) stays
+    board = json.loads(json.dumps(w.board))
+    for seat in board["seats"]:
+        for c in seat["counters"]:
+            c["value"] = next(p["score"] for p in board["players"] if p["seat"] == seat["seat"]) if c["label"] in ("score", "developed") else 0
+    update(page, board=board)
+    assert page.locator(".kum-over thead th").all_text_contents() == ["Player", "developed", "undeveloped", "Final score"]
     page.screenshot(path=str(artifacts / "frontend-over.png"), full_page=True)
     assert page.evaluate("() => window.model.listeners()") > 0
     page.evaluate("() => window.cleanup()")
@@ -164,10 +172,12 @@ def busy(page) -> bool:  # type: ignore[no-untyped-def]
     return bool(page.evaluate("() => document.querySelector('.kum-widget').hasAttribute('aria-busy')"))
 
 
-def test_undo_on_a_fresh_board_does_not_freeze_it(page) -> None:  # type: ignore[no-untyped-def]
-    # Nothing to undo: the kernel changes no trait (so a Backbone model fires no change
-    # event), but its answer releases the board, and the next click goes through.
-    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+def test_undo_with_nothing_to_undo_does_not_freeze_the_board(page) -> None:  # type: ignore[no-untyped-def]
+    # The bot moved first: Undo is on, but the human has made no decision to take back.
+    # The kernel changes no trait (so a Backbone model fires no change event), but its
+    # answer releases the board, and the next click goes through.
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=3, first_player=1), bots={1: "greedy"}, bot_delay=0)
+    assert w.game.move_number > 0
     mount(page, w)
     for _ in range(2):  # and once more: the same refusal twice changes nothing at all
         page.locator('[data-control="undo"]').click()
@@ -177,6 +187,16 @@ def test_undo_on_a_fresh_board_does_not_freeze_it(page) -> None:  # type: ignore
     page.locator("[data-playable]").first.click()
     page.locator(".kum-target[data-action]").first.click()
     assert feed_back(page, w)[0]["kind"] == "act" and w.game.phase == "draw"
+
+
+def test_undo_is_off_on_a_board_where_nothing_was_played(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    assert page.locator('[data-control="undo"]').is_disabled()
+    page.locator("[data-playable]").first.click()
+    page.locator(".kum-target[data-action]").first.click()
+    feed_back(page, w)
+    assert page.locator('[data-control="undo"]').is_enabled()
 
 
 def test_a_refused_new_game_twice_leaves_the_board_usable(page) -> None:  # type: ignore[no-untyped-def]
@@ -223,7 +243,7 @@ def test_a_kernel_that_never_answers_is_said_so(page) -> None:  # type: ignore[n
     page.clock.install()
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
-    page.locator('[data-control="undo"]').click()
+    page.locator('[data-control="hint"]').click()  # (never fed back: the kernel is silent)
     assert busy(page)
     page.clock.fast_forward(31_000)
     page.wait_for_function("() => !document.querySelector('.kum-widget').hasAttribute('aria-busy')")

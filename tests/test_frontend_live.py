@@ -230,6 +230,20 @@ def test_a_counter_that_changed_is_marked(page) -> None:  # type: ignore[no-unty
     assert page.locator('[data-seat="1"] .kum-counter.kum-changed').count() == 1
 
 
+
+def test_a_pile_whose_count_changed_keeps_its_back_so_its_number_reads(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    page.locator('[data-zone="hand 0"] [data-playable]').first.click()
+    page.locator(".kum-lit[data-action]").first.click()
+    feed_back(page, w)
+    page.locator('[data-action="draw deck"]').click()
+    feed_back(page, w)  # the bot played and drew: the deck's count changed since Ada acted
+    count = page.locator('[data-zone="deck"] .kum-pile-count')
+    assert "kum-changed" in (count.get_attribute("class") or "")
+    assert "repeating-linear-gradient" in count.evaluate("e => getComputedStyle(e).backgroundImage")
+
+
 # -- why not ---------------------------------------------------------------------------------
 
 
@@ -267,6 +281,26 @@ def test_a_lit_target_plays_even_when_it_has_a_reason(page) -> None:  # type: ig
     lit = page.locator(f'[data-zone="{zone_id}"]')
     lit.click()
     assert [m["kind"] for m in sent(page)] == ["act"]
+
+
+def test_a_reason_does_not_pop_up_under_a_pointer_that_has_not_moved(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    update(page, why_not={"mine 2": "No card of yours may go there now."})
+    mine = page.locator('[data-zone="mine 2"]')
+    update(page, error="refused")  # the error line pushes the table down
+    pushed = mine.bounding_box()
+    update(page, error="")
+    x, y = pushed["x"] + pushed["width"] / 2, pushed["y"] + pushed["height"] - 4
+    assert not (mine.bounding_box()["y"] <= y <= mine.bounding_box()["y"] + mine.bounding_box()["height"])  # below mine 2 now
+    page.mouse.move(x, y)
+    tip = page.locator(".kum-tip")
+    update(page, error="refused")  # the board moves: mine 2 slides under the resting pointer
+    page.wait_for_timeout(300)
+    assert page.evaluate("(p) => document.elementFromPoint(p[0], p[1]).closest('[data-zone]')?.dataset.zone", [x, y]) == "mine 2"
+    assert not tip.is_visible()  # nobody pointed at it
+    page.mouse.move(x + 2, y)  # now the player points at it
+    assert tip.is_visible() and tip.text_content() == "No card of yours may go there now."
 
 
 # -- the bot's thinking, the hint, the speed --------------------------------------------------
@@ -352,6 +386,22 @@ def test_a_move_that_is_a_button_shows_its_figures_on_the_button(page) -> None: 
     button = page.locator('button.kum-action[data-action="pass"]')
     assert button.get_attribute("data-think") == "chosen" and button.locator(".kum-think-share").text_content() == "90%"
     assert button.get_attribute("aria-label") is None and button.text_content().startswith("Pass")  # the figures are aria-hidden
+    # the figures sit beside the button's word, not on it
+    apart = button.evaluate("""b => { const r = document.createRange(); r.selectNodeContents(b.firstChild);
+      const t = r.getBoundingClientRect(), f = b.querySelector('.kum-think').getBoundingClientRect();
+      return f.left >= t.right || f.top >= t.bottom; }""")
+    assert apart
+
+
+def test_the_switch_on_with_nothing_to_show_says_why(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w, analysis=None)
+    assert page.locator(".kum-thinking").count() == 0
+    page.locator('[data-control="thinking"]').check()
+    note = page.locator(".kum-thinking-empty")
+    assert note.is_visible() and "Hint shows what the search would play for you" in (note.text_content() or "")
+    page.locator('[data-control="thinking"]').uncheck()
+    assert page.locator(".kum-thinking").count() == 0
 
 
 def test_the_speed_control_sends_the_pace(page) -> None:  # type: ignore[no-untyped-def]

@@ -110,6 +110,19 @@ def test_game_over_is_a_banner_in_view_with_what_decided_it(page, artifacts: Pat
     page.screenshot(path=str(artifacts / "live-game-over.png"))
 
 
+
+def test_play_again_deals_at_once_with_the_same_seats(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=9, bot_delay=0)
+    while not w.game.is_over:
+        w.act(w.game.legal_actions()[0])
+    mount(page, w)
+    page.locator('[data-control="play-again"]').click()
+    assert sent(page) == [{"kind": "new_game", "state_id": w.state_id}]  # no form on the way
+    feed_back(page, w)
+    assert not w.game.is_over and w.game.move_number == 0 and w.bots.keys() == {1}
+    assert page.locator(".kum-over, .kum-banner").count() == 0
+
+
 def test_the_first_time_panel_is_dismissed_once_and_reopened_by_its_button(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w, board=with_keys(w, intro=None))  # a game without one: no panel, no "?"
