@@ -11,7 +11,16 @@ const KINDS = ["card", "piece", "zone", "cell", "group", "place"];
 const pct = (x) => `${Math.round(Math.max(0, Math.min(1, Number(x) || 0)) * 100)}%`;
 // a move the search never tried has no estimate: it says so rather than "0%"
 const searched = (x) => Number(x.visits) > 0 && Number.isFinite(Number(x.value)) && x.value !== null;
-const chance = (x) => (searched(x) ? pct(x.value) : "not tried");
+// What `value` measures (the analysis's `measure`): a chance of winning, a solitaire's
+// expected score (shown as the score itself when sent), or the game's heuristic, scaled.
+const MEASURES = {
+  win: { column: "Win chance", short: (x) => `win ${pct(x.value)}`, long: (x) => `${pct(x.value)} estimated chance to win` },
+  score: { column: "Expected score", short: (x) => `score ${figure(x)}`, long: (x) => `an expected score of ${figure(x)}` },
+};
+const OTHER = { column: "Value", short: (x) => `value ${pct(x.value)}`, long: (x) => `valued at ${pct(x.value)} of the best` };
+const figure = (x) => (Number.isFinite(Number(x.score)) && x.score !== null ? String(Math.round(Number(x.score) * 10) / 10) : pct(x.value));
+const measureOf = (a) => (typeof a.measure === "string" && Object.hasOwn(MEASURES, a.measure) ? MEASURES[a.measure] : a.measure === undefined ? MEASURES.win : OTHER);
+const chance = (x, m) => (searched(x) ? (m === MEASURES.win ? pct(x.value) : figure(x)) : "not tried");
 
 /** The analysis to draw, or null (the switch off, none sent, or not one we can read). */
 export function shownAnalysis(m, ui) {
@@ -26,18 +35,18 @@ function partsOf(root, id) {
   return [...root.querySelectorAll(KINDS.map((k) => `[data-${k}="${q}"]`).join(", "))].filter((el) => !el.closest("[data-transient]"));
 }
 
-function overlay(moves, chosen) {
+function overlay(moves, chosen, m) {
   const share = moves.reduce((s, x) => s + (Number(x.visits) || 0), 0);
   const best = moves.reduce((b, x) => ((Number(x.visits) || 0) > (Number(b.visits) || 0) ? x : b), moves[0]);
   const texts = moves.map((x) => x.action).join("; ");
   const tried = searched(best);
   return h("span", {
     class: `kum-think${moves.some((x) => x.action === chosen) ? " kum-think-chosen" : ""}${tried ? "" : " kum-think-untried"}`, "aria-hidden": "true",
-    title: tried ? `${texts}: ${pct(share)} of the search's visits, ${pct(best.value)} estimated chance to win` : `${texts}: not tried by the search`,
+    title: tried ? `${texts}: ${pct(share)} of the search's visits, ${m.long(best)}` : `${texts}: not tried by the search`,
   },
   h("span", { class: "kum-think-bar", style: `--kum-share: ${pct(share)}` }),
   h("span", { class: "kum-think-share" }, pct(share)),
-  h("span", { class: "kum-think-value" }, tried ? `win ${pct(best.value)}` : "not tried"));
+  h("span", { class: "kum-think-value" }, tried ? m.short(best) : "not tried"));
 }
 
 /** Put the overlays on `root` (the fresh board, or the page's in place after a selection):
@@ -65,7 +74,7 @@ export function decorateThinking(root, m, ui, clean = true) {
   }
   for (const [el, moves] of at) {
     el.dataset.think = moves.some((x) => x.action === a.chosen) ? "chosen" : "";
-    el.append(overlay(moves, a.chosen));
+    el.append(overlay(moves, a.chosen, measureOf(a)));
   }
 }
 
@@ -84,9 +93,9 @@ export function thinkingList(m, ui) {
   return h("section", { class: "kum-thinking", role: "region", "aria-label": `${who}: what the search weighed`, dataset: { key: "thinking", kind: String(a.kind || "") } },
     h("table", {},
       h("caption", {}, `${who}${runs}`, h("span", { class: "kum-muted" }, ". The search plays its most visited move; a card's badge adds up its moves (choose the card to see each).")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Visits"), h("th", { scope: "col" }, "Win chance"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Visits"), h("th", { scope: "col" }, measureOf(a).column))),
       h("tbody", {}, moves.map((x) => h("tr", { class: x.action === a.chosen ? "kum-think-chosen" : "", dataset: { move: x.action } },
         h("th", { scope: "row" }, x.action, x.action === a.chosen ? h("span", { class: "kum-badge kum-c-gold" }, a.kind === "hint" ? "best" : "chosen") : null),
         h("td", {}, h("span", { class: "kum-think-bar", style: `--kum-share: ${pct(x.visits)}`, "aria-hidden": "true" }), ` ${pct(x.visits)}`),
-        h("td", {}, chance(x)))))));
+        h("td", {}, chance(x, measureOf(a))))))));
 }

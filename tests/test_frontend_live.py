@@ -393,6 +393,17 @@ def test_a_move_that_is_a_button_shows_its_figures_on_the_button(page) -> None: 
     assert apart
 
 
+@pytest.mark.parametrize(("measure", "column", "badge"), [("score", "Expected score", "score 22.4"), ("win", "Win chance", "win 96%"),
+                                                         ("heuristic", "Value", "value 96%"), ("__proto__", "Value", "value 96%")])
+def test_the_figures_say_what_the_search_measured(page, measure: str, column: str, badge: str) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(kum.Court(seed=3), bot_delay=0)
+    mount(page, w, analysis={"kind": "hint", "seat": 0, "name": "hint", "iterations": 50, "measure": measure, "chosen": "x",
+                             "moves": [{"action": "x", "source": None, "target": "space 2.3", "visits": 0.9, "value": 0.957, "score": 22.4}]})
+    page.locator('[data-control="thinking"]').check()
+    assert page.locator(".kum-thinking thead th").nth(2).text_content() == column
+    assert page.locator('[data-zone="space 2.3"] .kum-think-value').text_content() == badge
+
+
 def test_the_switch_on_with_nothing_to_show_says_why(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w, analysis=None)
