@@ -107,10 +107,13 @@ def measure(browser, nodelay: bool, moves: int) -> dict:  # type: ignore[no-unty
         "max_ms": round(max(latencies), 1),
         "round_trip_median_ms": round(statistics.median(trips), 1),
         "render_median_ms": round(statistics.median(renders), 1),
+        "round_trip_p95_ms": round(pct(trips, 0.95), 1),
+        "render_p95_ms": round(pct(renders, 0.95), 1),
         "click_to_send_median_ms": round(statistics.median(sends), 2),
         "ws_bytes_per_move_median": int(statistics.median(payloads)),
         "ws_bytes_per_move_max": max(payloads),
         "select_to_targets_ms_max": round(max(light), 2) if light else None,
+        "latencies_ms": [round(x, 2) for x in latencies],  # each move's, for pooling runs (latency_against.py)
     }
 
 
@@ -149,7 +152,7 @@ def main() -> None:
         for r in results:
             print(
                 f"{r['server']:>11}: click to re-render median {r['median_ms']} ms, p95 {r['p95_ms']} ms, max {r['max_ms']} ms "
-                f"over {r['moves']} moves (round trip {r['round_trip_median_ms']} ms + render {r['render_median_ms']} ms); websocket {r['ws_bytes_per_move_median']} B/move (max {r['ws_bytes_per_move_max']}); "
+                f"over {r['moves']} moves (round trip {r['round_trip_median_ms']} ms + render {r['render_median_ms']} ms; 95th percentiles {r['round_trip_p95_ms']} and {r['render_p95_ms']} ms); websocket {r['ws_bytes_per_move_median']} B/move (max {r['ws_bytes_per_move_max']}); "
                 f"select to lit targets <= {r['select_to_targets_ms_max']} ms"
             )
         print(f"synced state per move: median {out['state_bytes_median']} B, max {out['state_bytes_max']} B")

@@ -3,12 +3,12 @@
     python bench/latency_against.py [--rev 138ebdb] [--rounds 3] [--moves 40]
 
 Checks ``--rev`` out into a temporary git worktree, builds its front-end with this
-checkout's esbuild, then runs ``latency.py --json-only`` from the earlier tree and from
-this one in turn, ``--rounds`` times each (the kernel of each imports its own tree's
-package through PYTHONPATH). Interleaving the runs puts both under the same load, which a
+checkout's esbuild, then runs this checkout's ``latency.py --json-only`` on the earlier
+package and on this one in turn, ``--rounds`` times each (the kernel imports the package
+PYTHONPATH names, with its bundles). Interleaving the runs puts both under the same load, which a
 shared machine moves more than any change to the board does. Prints each run's median,
 95th percentile and websocket bytes a move (the TCP_NODELAY server and the stock one),
-then the medians of those over the rounds.
+then the medians of those over the rounds and the figures of all the moves pooled.
 """
 
 from __future__ import annotations
@@ -21,9 +21,18 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = (len(values) - 1) * p
+    lo = int(k)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def build(tree: Path) -> None:
@@ -32,10 +41,12 @@ def build(tree: Path) -> None:
     subprocess.run(script.replace("esbuild ", f"{ESBUILD} "), shell=True, cwd=tree, check=True, capture_output=True)
 
 
-def run(tree: Path, moves: int) -> dict[str, dict[str, float]]:
+def run(tree: Path, moves: int) -> dict[str, dict[str, Any]]:
+    """This checkout's latency.py (one harness for both) on ``tree``'s package: the kernel and
+    the board's bundles are the ones PYTHONPATH finds first."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    out = subprocess.run([sys.executable, str(tree / "bench" / "latency.py"), "--moves", str(moves), "--json-only"],
-                         cwd=tree, env=env, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "latency.py"), "--moves", str(moves), "--json-only"],
+                         cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
     runs = json.loads(out.strip().splitlines()[-1])["runs"]
     return {r["server"]: r for r in runs}
 
@@ -54,7 +65,7 @@ def main() -> None:
         try:
             build(earlier)
             trees = {f"{args.rev}": earlier, "this tree": ROOT}
-            seen: dict[str, list[dict[str, dict[str, float]]]] = {name: [] for name in trees}
+            seen: dict[str, list[dict[str, dict[str, Any]]]] = {name: [] for name in trees}
             for r in range(1, args.rounds + 1):
                 for name, tree in trees.items():
                     load = os.getloadavg()[0]
@@ -67,7 +78,12 @@ def main() -> None:
                 for name in trees:
                     med = statistics.median(x[server]["median_ms"] for x in seen[name])
                     p95 = statistics.median(x[server]["p95_ms"] for x in seen[name])
-                    print(f"{server:>11} {name:>10}: median of medians {med:.1f} ms, median p95 {p95:.1f} ms over {args.rounds} rounds")
+                    line = f"{server:>11} {name:>10}: median of medians {med:.1f} ms, median p95 {p95:.1f} ms over {args.rounds} rounds"
+                    pooled = [v for x in seen[name] for v in x[server].get("latencies_ms", [])]
+                    if pooled:  # (an earlier tree's latency.py may not give each move's)
+                        line += (f"; all {len(pooled)} moves pooled: median {statistics.median(pooled):.1f} ms, "
+                                 f"p95 {pct(pooled, 0.95):.1f} ms")
+                    print(line)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(earlier)], cwd=ROOT, check=False, capture_output=True)
 

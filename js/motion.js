@@ -135,14 +135,17 @@ export function fly(root, before, p) {
   if (reducedMotion() || typeof Element.prototype.animate !== "function") return;
   const going = p.pairs.filter((x) => x.moved || x.shifted);
   if (going.length > MAX_FLYING) return;
+  // every box read before any flight is started: a read after a write would lay the page
+  // out again, once for each part that flies
+  const flights = [];
   for (const x of going) {
     const el = byKey(root, x.key);
-    if (!el) continue;
-    const to = el.getBoundingClientRect();
+    // (a transform inside a zoomed part, layout.css, moves by the zoom's share of its pixels)
+    if (el) flights.push({ x, el, to: el.getBoundingClientRect(), zoom: el.currentCSSZoom || 1 });
+  }
+  for (const { x, el, to, zoom } of flights) {
     const from = x.from.rect;
     if (!from || !to.width || !from.width) continue;
-    // a transform inside a zoomed part (layout.css) moves by the zoom's share of its pixels
-    const zoom = el.currentCSSZoom || 1;
     const dx = (from.left - to.left) / zoom;
     const dy = (from.top - to.top) / zoom;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
