@@ -41,7 +41,8 @@ export function snapshot(root) {
 export function measure(root, before, p) {
   if (reducedMotion()) return;
   const going = p.pairs.filter((x) => x.moved || x.shifted).map((x) => x.from);
-  if (going.length > MAX_FLYING) return;
+  // nothing to fly or fade: no box is read (a read may lay out the page before its update)
+  if (going.length > MAX_FLYING || (!going.length && !p.vanished.length)) return;
   before.box = root.getBoundingClientRect();
   for (const o of [...going, ...p.vanished.slice(0, MAX_GHOSTS)]) o.rect = o.el.getBoundingClientRect();
 }
