@@ -14,10 +14,10 @@ const searched = (x) => Number(x.visits) > 0 && Number.isFinite(Number(x.value))
 // What `value` measures (the analysis's `measure`): a chance of winning, a solitaire's
 // expected score (shown as the score itself when sent), or the game's heuristic, scaled.
 const MEASURES = {
-  win: { column: "Win chance", short: (x) => `win ${pct(x.value)}`, long: (x) => `${pct(x.value)} estimated chance to win` },
-  score: { column: "Expected score", short: (x) => `score ${figure(x)}`, long: (x) => `an expected score of ${figure(x)}` },
+  win: { column: "Win chance", word: "win", short: (x) => pct(x.value), long: (x) => `${pct(x.value)} estimated chance to win` },
+  score: { column: "Expected score", word: "score", short: (x) => figure(x), long: (x) => `an expected score of ${figure(x)}` },
 };
-const OTHER = { column: "Value", short: (x) => `value ${pct(x.value)}`, long: (x) => `valued at ${pct(x.value)} of the best` };
+const OTHER = { column: "Value", word: "value", short: (x) => pct(x.value), long: (x) => `valued at ${pct(x.value)} of the best` };
 const figure = (x) => (Number.isFinite(Number(x.score)) && x.score !== null ? String(Math.round(Number(x.score) * 10) / 10) : pct(x.value));
 const measureOf = (a) => (typeof a.measure === "string" && Object.hasOwn(MEASURES, a.measure) ? MEASURES[a.measure] : a.measure === undefined ? MEASURES.win : OTHER);
 const chance = (x, m) => (searched(x) ? (m === MEASURES.win ? pct(x.value) : figure(x)) : "not tried");
@@ -46,7 +46,8 @@ function overlay(moves, chosen, m) {
   },
   h("span", { class: "kum-think-bar", style: `--kum-share: ${pct(share)}` }),
   h("span", { class: "kum-think-share" }, pct(share)),
-  h("span", { class: "kum-think-value" }, tried ? m.short(best) : "not tried"));
+  // (its word is left out on a card, where the badge must stay one short line: the title says it)
+  h("span", { class: "kum-think-value" }, tried ? [h("span", { class: "kum-think-word" }, `${m.word} `), m.short(best)] : "not tried"));
 }
 
 /** Put the overlays on `root` (the fresh board, or the page's in place after a selection):
