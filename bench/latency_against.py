@@ -23,16 +23,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from latency import ROOT, pct  # the harness's own percentile (bench/ is the script's folder)
+
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    k = (len(values) - 1) * p
-    lo = int(k)
-    hi = min(lo + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def build(tree: Path) -> None:

@@ -189,16 +189,6 @@ def test_undo_with_nothing_to_undo_does_not_freeze_the_board(page) -> None:  # t
     assert feed_back(page, w)[0]["kind"] == "act" and w.game.phase == "draw"
 
 
-def test_undo_is_off_on_a_board_where_nothing_was_played(page) -> None:  # type: ignore[no-untyped-def]
-    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
-    mount(page, w)
-    assert page.locator('[data-control="undo"]').is_disabled()
-    page.locator("[data-playable]").first.click()
-    page.locator(".kum-target[data-action]").first.click()
-    feed_back(page, w)
-    assert page.locator('[data-control="undo"]').is_enabled()
-
-
 def test_a_refused_new_game_twice_leaves_the_board_usable(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)
@@ -254,9 +244,11 @@ def test_redo_button_goes_forward_again(page) -> None:  # type: ignore[no-untype
     w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
     mount(page, w)
     assert page.locator('[data-control="redo"]').is_disabled()
+    assert page.locator('[data-control="undo"]').is_disabled()  # nothing played yet: nothing to undo
     page.locator("[data-playable]").first.click()
     page.locator(".kum-target[data-action]").first.click()
     feed_back(page, w)
+    assert page.locator('[data-control="undo"]').is_enabled()
     page.locator('[data-control="undo"]').click()
     feed_back(page, w)
     assert w.game.history == () and page.locator('[data-control="redo"]').is_enabled()
