@@ -55,6 +55,9 @@ class ConnectFour(core.CardGame):
     min_players, max_players = 2, 2
     perfect_information = True
     fair_heuristic = True  # the heuristic reads the grid, which both players see
+    # "What wins" asks of each column (kum.lab.what_wins); the board is symmetric, so
+    # columns 1 and 7, 2 and 6, 3 and 5 are mirror images.
+    mirror_kinds = (("column 1", "column 7"), ("column 2", "column 6"), ("column 3", "column 5"))
 
     def setup(self, players: int, rng: random.Random) -> FourState:
         return FourState()
@@ -94,6 +97,9 @@ class ConnectFour(core.CardGame):
         if not (isinstance(action, int) and 0 <= action < COLUMNS):
             raise core.IllegalMoveError(f"{action!r} is not a column of Connect Four (0..{COLUMNS - 1})")
         return f"drop in column {action + 1}"
+
+    def action_kind(self, s: FourState, action: int) -> str:
+        return f"column {action + 1}"
 
     def heuristic(self, s: FourState, actions: list[int]) -> list[float]:
         """Win now, else block the opponent's four, else play near the middle."""

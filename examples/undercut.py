@@ -64,6 +64,9 @@ class Undercut(CardGame):
     def action_text(self, t: Table, action: int) -> str:
         return f"pick {action}"
 
+    def action_kind(self, t: Table, action: int) -> str:
+        return f"pick {action}"  # each number is a kind of its own: "what if nobody ever picks 5?"
+
     def apply(self, t: Table, action: int) -> list[Any]:
         p = self.current_player(t)
         t.picks[p] = action

@@ -91,6 +91,9 @@ class Whispers(CardGame):
             return f"{NAMES[card]}" + ("" if card == 4 else " on nobody")
         return f"{NAMES[card]} on {{seat{target}}}" + (f": guess {NAMES[guess]}" if guess else "")
 
+    def action_kind(self, c: Court, a: int) -> str:
+        return NAMES[a // 100]  # the card played, whoever it targets
+
     def apply(self, c: Court, a: int) -> list[Any]:
         p, card, t, guess = c.turn, a // 100, a // 10 % 10, a % 10
         c.hands[p].remove(card)

@@ -1,11 +1,9 @@
 """Woodcutters: a tiny worker-placement game for two on the generic board.
 
-Each player has three meeples (the option ``workers``: 2 or 3). In turn, place one on an
-action space with room left and take its effect at once: wood, stone, points, or the first
-turn of the next round. When every meeple is out, the round ends and they all come home.
-The game ends after a round in which someone reached the goal (12 points), or after round
-8; the most points wins. The Market is a menu: one click, two trades.
-"""
+Each player has three meeples (option ``workers``: 2 or 3); in turn, place one on a space with
+room left and take its effect at once: wood, stone, points, or the next round's first turn. When
+every meeple is out, the round ends and all come home. The game ends after a round in which someone
+reached the goal (12 points), or after round 8; the most points wins. The Market is a menu."""
 
 from __future__ import annotations
 
@@ -16,8 +14,7 @@ from typing import Any
 from kum_widget import core
 
 COLORS = ("red", "blue")
-# id, label, glyph, colour, capacity; the spaces that need nothing (forest, quarry, hall)
-# hold a whole round's meeples between them, so there is always somewhere to go
+# id, label, glyph, colour, capacity; forest, quarry and hall need nothing and hold a round's meeples
 SPACES = (("forest", "Forest", "♣", "green", 3), ("quarry", "Quarry", "▲", "gray", 2), ("hall", "Town hall", "⚑", "purple", 1),
           ("market", "Market", "⚖", "gold", 1), ("builder", "Builder", "⌂", "orange", 1))
 # action id -> (space, effect text, wood, stone, points): costs are negative
@@ -108,6 +105,9 @@ class Woodcutters(core.CardGame):
             raise core.IllegalMoveError(f"{action!r} is not an action of Woodcutters")
         space, effect, *_ = EFFECTS[action]
         return f"{LABELS[space]}: {effect}"
+
+    def action_kind(self, s: YardState, action: int) -> str:  # what "what wins" asks of: each space
+        return LABELS[EFFECTS[action][0]]
 
     def heuristic(self, s: YardState, actions: list[int]) -> list[float]:
         worth = {0: 1.2, 10: 1.0, 20: 1.5, 30: 2.0, 31: 3.0, 40: 4.0}

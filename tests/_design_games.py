@@ -181,3 +181,237 @@ class GoldSolitaire(core.CardGame):
 
     def view(self, s: SolitaireState, seat: int | None) -> dict[str, Any]:
         return {"golds": s.golds, "moves": s.moves}
+
+
+# -- games whose every reading is known by construction (tests/test_lab_known.py) -------------
+
+
+@dataclass
+class DiceState:
+    rolls: list[int]  # each seat's dice total, rolled at the deal: the higher wins
+    moves: int = 0
+
+
+class Dice(core.CardGame):
+    """Pure luck: the deal rolls each seat's dice; then each seat in turn "rolls" or
+    "throws" (two names for one move: both only count the turn) ``length`` times in all.
+    Every option of every decision leads to the same position: no decision matters; the
+    deal decides everything (a tie of the rolls shares the win)."""
+
+    name = "design-dice"
+    title = "Dice"
+    min_players, max_players = 2, 2
+    perfect_information = True
+    defaults = {"length": 6}
+
+    def setup(self, players: int, rng: random.Random) -> DiceState:
+        return DiceState([rng.randint(1, 6) + rng.randint(1, 6) for _ in range(players)])
+
+    def current_player(self, s: DiceState) -> int:
+        return s.moves % 2
+
+    def legal_actions(self, s: DiceState) -> list[int]:
+        return [] if self.is_over(s) else [0, 1]
+
+    def action_text(self, s: DiceState, a: int) -> str:
+        return ("roll", "throw")[a]
+
+    def action_kind(self, s: DiceState, a: int) -> str:
+        return ("roll", "throw")[a]
+
+    def apply(self, s: DiceState, a: int) -> list[Any]:
+        s.moves += 1
+        return [f"{('rolled', 'threw')[a]}"]
+
+    def is_over(self, s: DiceState) -> bool:
+        return s.moves >= self.rules["length"]
+
+    def scores(self, s: DiceState) -> list[float]:
+        return [float(r) for r in s.rolls]
+
+    def view(self, s: DiceState, seat: int | None) -> dict[str, Any]:
+        return {"rolls": list(s.rolls), "moves": s.moves}
+
+    def evaluate(self, s: DiceState) -> list[float]:
+        a, b = s.rolls
+        return [0.5, 0.5] if a == b else [1.0, 0.0] if a > b else [0.0, 1.0]
+
+
+@dataclass
+class RaceState:
+    track: list[int] = field(default_factory=lambda: [0, 0])
+    moves: int = 0
+
+
+class LastMove(core.CardGame):
+    """No chance, and the first player wins: ``length`` (odd) decisions in turn, each
+    "left" or "right" (a step on the mover's own track: different positions, no effect on
+    the result), the last one "finish" alone; whoever finishes wins, and that is always
+    the first player. The winner always makes the last move."""
+
+    name = "design-last-move"
+    title = "Last move"
+    min_players, max_players = 2, 2
+    perfect_information = True
+    defaults = {"length": 7}
+
+    def setup(self, players: int, rng: random.Random) -> RaceState:
+        return RaceState()
+
+    def current_player(self, s: RaceState) -> int:
+        return s.moves % 2
+
+    def legal_actions(self, s: RaceState) -> list[int]:
+        if self.is_over(s):
+            return []
+        return [2] if s.moves == self.rules["length"] - 1 else [0, 1]
+
+    def action_text(self, s: RaceState, a: int) -> str:
+        return ("left", "right", "finish")[a]
+
+    def action_kind(self, s: RaceState, a: int) -> str:
+        return ("left", "right", "finish")[a]
+
+    def apply(self, s: RaceState, a: int) -> list[Any]:
+        s.track[s.moves % 2] += 1 if a == 0 else 2 if a == 1 else 0
+        s.moves += 1
+        return [f"moved {a}"]
+
+    def is_over(self, s: RaceState) -> bool:
+        return s.moves >= self.rules["length"]
+
+    def scores(self, s: RaceState) -> list[float]:
+        last = (self.rules["length"] - 1) % 2
+        return [1.0 if p == last else 0.0 for p in (0, 1)]
+
+    def view(self, s: RaceState, seat: int | None) -> dict[str, Any]:
+        return {"track": list(s.track), "moves": s.moves}
+
+    def evaluate(self, s: RaceState) -> list[float]:
+        return self.scores(s)
+
+
+@dataclass
+class GemState:
+    bonus: int  # the seat dealt half a point, to break a tie
+    gems: list[int] = field(default_factory=lambda: [0, 0])
+    moves: int = 0
+
+
+class Gems(core.CardGame):
+    """One kind of action that causally wins: each of ``length`` turns the mover takes a
+    "gem" (a point) or a "stone" or a "shell" (nothing); the deal gives one seat half a
+    point. Whoever never takes a gem loses to a player who does; stones and shells change
+    nothing. The greedy bot always takes the gem, so between greedy bots the deal decides."""
+
+    name = "design-gems"
+    title = "Gems"
+    min_players, max_players = 2, 2
+    perfect_information = True
+    fair_heuristic = True
+    defaults = {"length": 8}
+
+    def setup(self, players: int, rng: random.Random) -> GemState:
+        return GemState(rng.randrange(2))
+
+    def current_player(self, s: GemState) -> int:
+        return s.moves % 2
+
+    def legal_actions(self, s: GemState) -> list[int]:
+        return [] if self.is_over(s) else [0, 1, 2]
+
+    def action_text(self, s: GemState, a: int) -> str:
+        return ("gem", "stone", "shell")[a]
+
+    def action_kind(self, s: GemState, a: int) -> str:
+        return ("gem", "stone", "shell")[a]
+
+    def apply(self, s: GemState, a: int) -> list[Any]:
+        s.gems[s.moves % 2] += a == 0
+        s.moves += 1
+        return [f"took {a}"]
+
+    def is_over(self, s: GemState) -> bool:
+        return s.moves >= self.rules["length"]
+
+    def scores(self, s: GemState) -> list[float]:
+        return [s.gems[p] + (0.5 if p == s.bonus else 0.0) for p in (0, 1)]
+
+    def view(self, s: GemState, seat: int | None) -> dict[str, Any]:
+        return {"bonus": s.bonus, "gems": list(s.gems), "moves": s.moves}
+
+    def heuristic(self, s: GemState, actions: list[int]) -> list[float]:
+        return [1.0 if a == 0 else 0.0 for a in actions]
+
+    def evaluate(self, s: GemState) -> list[float]:
+        left = self.rules["length"] - s.moves  # turns left: each seat takes a gem on its own
+        mine = [s.gems[p] + (0.5 if p == s.bonus else 0.0) + (left + (s.moves % 2 == p)) // 2 for p in (0, 1)]
+        return [1.0, 0.0] if mine[0] > mine[1] else [0.0, 1.0] if mine[1] > mine[0] else [0.5, 0.5]
+
+
+@dataclass
+class MirrorState:
+    length: int  # decisions in all, dealt
+    score: int = 0
+    moves: int = 0
+
+
+class Mirror(core.CardGame):
+    """A solitaire of two mirror kinds and a length confound: the deal sets the game's
+    length (4 to 12 decisions); the first ``waits`` decisions are "wait" alone (a forced
+    move), every other one "left" or "right" (a point each: mirror images) or "rest" (no
+    point). A longer game scores more and has a smaller share of waits, but waiting
+    causes nothing; left and right are worth exactly the same."""
+
+    name = "design-mirror"
+    title = "Mirror"
+    min_players, max_players = 1, 1
+    perfect_information = True
+    fair_heuristic = True
+    mirror_kinds = (("left", "right"),)
+    defaults = {"waits": 3}
+
+    def setup(self, players: int, rng: random.Random) -> MirrorState:
+        return MirrorState(rng.randint(4, 12))
+
+    def current_player(self, s: MirrorState) -> int:
+        return 0
+
+    def legal_actions(self, s: MirrorState) -> list[int]:
+        if self.is_over(s):
+            return []
+        return [3] if s.moves < self.rules["waits"] else [0, 1, 2]
+
+    def action_text(self, s: MirrorState, a: int) -> str:
+        return ("left", "right", "rest", "wait")[a]
+
+    def action_kind(self, s: MirrorState, a: int) -> str:
+        return ("left", "right", "rest", "wait")[a]
+
+    def apply(self, s: MirrorState, a: int) -> list[Any]:
+        s.score += a in (0, 1)
+        s.moves += 1
+        return [f"did {a}"]
+
+    def is_over(self, s: MirrorState) -> bool:
+        return s.moves >= s.length
+
+    def scores(self, s: MirrorState) -> list[float]:
+        return [float(s.score)]
+
+    def view(self, s: MirrorState, seat: int | None) -> dict[str, Any]:
+        return {"length": s.length, "score": s.score, "moves": s.moves}
+
+    def heuristic(self, s: MirrorState, actions: list[int]) -> list[float]:
+        return [1.0 if a in (0, 1) else 0.0 for a in actions]
+
+    def evaluate(self, s: MirrorState) -> list[float]:
+        return [float(s.score + max(0, s.length - max(s.moves, self.rules["waits"])))]
+
+
+class MirrorUndeclared(Mirror):
+    """Mirror with no mirror kinds declared: nothing is guessed, so left and right are asked
+    of one by one."""
+
+    name = "design-mirror-undeclared"
+    mirror_kinds = ()

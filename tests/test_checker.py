@@ -12,9 +12,11 @@ import re
 from typing import Any, ClassVar
 
 import pytest
+from _score_games import BAD_SCORES
 from game_from_docs import DISCARD, Expeditions
 
 from kum_widget import core
+from kum_widget.core.chance import foreign_randomness
 from kum_widget.core.checker import CHECKS, check_game
 from kum_widget.core.checker_faults import click_collisions, first_difference
 from kum_widget.core.examples import DRAW, PASS, Bust, BustState
@@ -427,7 +429,7 @@ def test_the_shipped_games_pass_the_new_checks(name: str, games: int) -> None:
     game = Expeditions() if name == "expeditions" else core.game_class(name)()
     report = check_game(game, games=games)
     assert report.ok, str(report)
-    for check in ("no actions once over", "clicks tell actions apart", "why not gives text"):
+    for check in ("no actions once over", "clicks tell actions apart", "why not gives text", "chance only from its generator"):
         assert check not in report.skipped, str(report)
 
 
@@ -455,3 +457,53 @@ def test_a_describe_that_crashes_is_named_with_its_line() -> None:
     failure = report.failures["texts name seats"]
     assert "describe() raised LookupError: no words for seat 1, at tests/test_checker.py:" in failure, failure
     assert set(report.failures) == {"texts name seats"}
+
+
+# -- scores that are not finite numbers are named as scores(), never as the summary --------------
+
+
+@pytest.mark.parametrize("game, message", BAD_SCORES)
+def test_scores_that_are_not_finite_numbers_are_named_under_the_scores_check(game: type[Bust], message: str) -> None:
+    report = check_game(game(), games=3)
+    failure = report.failures["scores and summary"]
+    assert re.fullmatch(rf"{re.escape(message)} \(in the game with seed \d+, after \d+ actions: .*\)", failure), failure
+    assert "summary" not in failure
+    assert set(report.failures) == {"scores and summary"}, str(report)
+    assert report.skipped == {"records round trip": "not run: a record ends with the scores, and scores() failed "
+                                                    "(see 'scores and summary')"}, str(report)
+
+
+# -- chance only from the generator setup() is handed ----------------------------------------------
+
+
+class GlobalDraw(Bust):
+    """Draws a card from anywhere in the deck, chosen with Python's global generator."""
+
+    def apply(self, s: BustState, action: int) -> list[Any]:
+        if action == DRAW:
+            s.deck.append(s.deck.pop(random.randrange(len(s.deck))))
+        return super().apply(s, action)
+
+
+def test_a_game_drawing_chance_from_pythons_global_generator_is_named() -> None:
+    report = check_game(GlobalDraw(), games=4)
+    failure = report.failures["chance only from its generator"]
+    assert failure == foreign_randomness(GlobalDraw(), 2, games=2), failure
+    assert re.match(r"game \d of 2 \(dealt with seed \d+\), after action \d+ \(draw\): the positions differ \(at hands\[\d\]\[\d\]\.id, "
+                    r"the first run has \d+ and the second has \d+\) with Python's global random module seeded otherwise: GlobalDraw "
+                    r"draws chance from somewhere other than the generator setup\(\) hands it", failure), failure
+
+
+def test_the_chance_check_waits_for_play_that_works() -> None:
+    report = check_game(LegalCrash(), games=2)
+    assert report.skipped["chance only from its generator"] == "not run: it needs 'legal actions are stable', which failed"
+
+
+def test_a_crash_in_the_chance_check_names_the_method_and_the_line() -> None:
+    class SameCrash(Bust):
+        def same(self, a: BustState, b: BustState) -> bool:
+            raise ZeroDivisionError("same broke")
+
+    failure = check_game(SameCrash(), games=2).failures["chance only from its generator"]
+    assert failure == (f"same() raised ZeroDivisionError: same broke, at {at('same broke')} "
+                       "(in a game played twice, Python's global random module seeded otherwise)"), failure

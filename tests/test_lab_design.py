@@ -18,7 +18,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 import pandas as pd
 import pytest
-from _design_games import Coin, Gold, GoldSolitaire
+from _design_games import Coin, Gems, Gold, GoldSolitaire
 
 import kum_widget as kum
 from kum_widget.core import GameError, Session
@@ -132,10 +132,23 @@ def test_branching_by_part_of_the_game() -> None:
     r = kum.lab.decisions(Coin(early=3, late=1), games=40, **run())  # 10 decisions: 3 actions, then 1
     t = r.table
     assert t["legal actions (mean)"].tolist() == [3.0] * 5 + [1.0] * 5
-    assert t["real decisions"].tolist() == [1.0] * 5 + [0.0] * 5
+    assert t["more than one action"].tolist() == [1.0] * 5 + [0.0] * 5
     assert (t["games"] == 40).all()
-    assert t.attrs["branching"] == 2.0 and t.attrs["real"] == 0.5
-    assert "2.0 legal actions" in r.reading and "50%" in r.reading
+    assert t.attrs["branching"] == 2.0 and t.attrs["forced"] == 0.5
+    # Coin's "say 0", "say 1", "say 2" all only count the move: three names for one move, never a real choice
+    assert t.attrs["real"] == 0 and t.attrs["one_position"] == 1.0 and t.attrs["proven_none"]
+    assert r.reading.startswith("No decision matters: in all 40 games every option of every decision led to the same position")
+
+
+def test_real_choices_are_options_that_change_the_chances() -> None:
+    r = kum.lab.decisions(Gems(), games=40, **run())  # a gem is a point; a stone or a shell is nothing
+    a = r.table.attrs
+    assert not a["proven_none"] and a["sampled"] > 0
+    assert 0 < a["real"] < 1  # taking the gem or not changes the chances, unless the game is settled already
+    assert "decisions looked at are real choices" in r.reading
+    # In Gold the winner is dealt: which card is played changes the position, never the chances.
+    gold = kum.lab.decisions(Gold(), games=40, **run()).table.attrs
+    assert gold["real"] == 0 and not gold["proven_none"]
 
 
 # -- drama -----------------------------------------------------------------------------------
@@ -181,40 +194,42 @@ def test_course_of(evals: list[tuple[int, tuple[float, ...]]], decisions: int, w
     assert (got["lead_changes"], got["behind"], got["settled"]) == pytest.approx(expected)
 
 
-# -- what wins -------------------------------------------------------------------------------
+# -- what goes with winning (associations) ---------------------------------------------------
 
 
 @pytest.mark.parametrize(("by", "gold"), [("actions", "play gold"), ("columns", "gold")])
 def test_a_card_that_wins_when_it_is_played_ranks_first(by: Any, gold: str) -> None:
     # The gold card is dealt in half the games, and its holder wins; silver is dealt with it, to either seat.
-    r = kum.lab.what_wins(Gold(gold=0.5, silver=0.5), by=by, games=300, **run())
+    r = kum.lab.associations(Gold(gold=0.5, silver=0.5), by=by, games=300, **run())
     best = r.table.iloc[0]
     assert best["what"] == gold and best["low"] > 0
-    assert best["a loser did it"] == 0 and contains(best, 0.5)
     assert r.table.attrs["best"] == gold
-    assert r.reading.startswith(f"Winners have more “{gold}” than losers")
+    assert r.reading.startswith("Associations, not causes: winners")
+    assert f"“{gold}”" in r.reading and "adjusted for game length and who moved first and last" in r.reading
+    assert r.title == "Which plays go with winning? (associations, not causes)"
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")  # an infinite bar would draw with "invalid value" warnings
 @pytest.mark.parametrize(("by", "gold"), [("actions", "play gold"), ("columns", "gold")])
 def test_a_card_that_always_wins_ranks_first(by: Any, gold: str) -> None:
-    # Every game: the gold card's holder wins (a difference of exactly 1, every game, no
-    # spread), and holds the silver card 70% of the time (a weaker sign). Gold ranks first.
-    r = kum.lab.what_wins(Gold(gold=1.0, silver=0.7), by=by, games=300, **run())
+    # Every game: the gold card's holder wins, and holds the silver card 70% of the time (a
+    # weaker sign). Gold ranks first.
+    r = kum.lab.associations(Gold(gold=1.0, silver=0.7), by=by, games=300, **run())
     best = r.table.iloc[0]
-    assert best["what"] == gold, r.table[["what", "difference", "effect size"]]
-    assert best["low"] == best["high"] == best["difference"] == 1.0
+    assert best["what"] == gold, r.table[["what", "difference", "low", "high"]]
+    assert best["low"] > 0
+    if by == "columns":  # the winner played it, the loser did not: exactly 1, every game
+        assert best["low"] == best["high"] == best["difference"] == 1.0
     assert r.table.attrs["best"] == gold
-    assert r.reading.startswith(f"Winners have more “{gold}” than losers")
     r.png()  # its plot draws
 
 
 def test_what_scores_in_a_solitaire() -> None:
-    r = kum.lab.what_wins(GoldSolitaire(), games=300, **run())
+    r = kum.lab.associations(GoldSolitaire(), games=300, **run())
     best = r.table.iloc[0]
     assert best["what"] == "play gold" and best["low"] > 0
     assert (r.table.iloc[1:]["difference"] < 0).all()  # lead and iron take a gold's place
-    assert r.reading.startswith("Games with “play gold” score")
+    assert r.reading.startswith("Associations, not causes: games with more “play gold” score higher")
 
 
 # -- the report: the same on every executor ---------------------------------------------------
@@ -239,7 +254,8 @@ def bust_report() -> kum.lab.Report:
 
 def test_the_report_is_the_same_on_every_executor(bust_report: kum.lab.Report, dask_client: Any) -> None:
     here = bust_report
-    assert [s.key for s in here.sections] == ["balance", "length", "decisions", "drama", "what_wins"]
+    assert [s.key for s in here.sections] == ["balance", "length", "decisions", "luck", "drama", "what_wins",
+                                              "associations"]
     for executor in (2, dask_client):
         there = kum.lab.report("bust", executor=executor, **REPORT)
         assert [s.key for s in there.sections] == [s.key for s in here.sections]
@@ -278,7 +294,7 @@ def test_class_games_pool_sessions_and_records() -> None:
     assert set(pooled["games of"]) == {"bots", "class"}
     ours = pooled[pooled["games of"] == "class"].set_index("measure")
     assert (ours["games"] == 6).all() and ours.loc["turns", "value"] == 10
-    assert ours.loc["real decisions", "value"] == 1.0  # two legal actions at every decision
+    assert ours.loc["real decisions", "value"] == 0.0  # two legal actions at every decision, but one position
     assert "6 games" in r["pooled"].reading and "10 turns" in r["pooled"].reading
 
 
@@ -313,7 +329,7 @@ def test_a_sweep_follows_the_option_it_changes() -> None:
     for i, edge in enumerate((0.5, 0.8)):
         assert t["first player's share low"].iloc[i] <= edge <= t["first player's share high"].iloc[i]
     assert t["first player's share high"].iloc[0] < t["first player's share low"].iloc[1]
-    assert (t["turns"] == 10).all() and (t["real decisions"] == 1.0).all()  # what the option does not touch
+    assert (t["turns"] == 10).all() and (t["real decisions"] == 0.0).all()  # what the option does not touch
     assert "first player's share" in r.reading and "move beyond" in r.reading
 
 
@@ -346,10 +362,10 @@ BAD: list[tuple[str, Callable[[pd.DataFrame], Any], str]] = [
     ("length target backwards", lambda coin: kum.lab.length(coin, target=(5, 1)), "target"),
     ("length target of text", lambda coin: kum.lab.length(coin, target="ab"), "target"),
     ("length target of three", lambda coin: kum.lab.length(coin, target=(1, 2, 3)), "target"),
-    ("what_wins by", lambda coin: kum.lab.what_wins(coin, by="x"), "by must be"),
-    ("what_wins top", lambda coin: kum.lab.what_wins(coin, top=0), "top must be"),
-    ("what_wins kinds", lambda coin: kum.lab.what_wins(coin, kinds=5), "kinds must be"),
-    ("what_wins kinds that fail", lambda coin: kum.lab.what_wins(coin, kinds=_fails), "kinds"),
+    ("associations by", lambda coin: kum.lab.associations(coin, by="x"), "by must be"),
+    ("associations top", lambda coin: kum.lab.associations(coin, top=0), "top must be"),
+    ("associations kinds", lambda coin: kum.lab.associations(coin, kinds=5), "kinds must be"),
+    ("associations kinds that fail", lambda coin: kum.lab.associations(coin, kinds=_fails), "kinds"),
     ("drama evaluator", lambda coin: kum.lab.drama(Coin(), games=3, evaluator="x", **run()), "evaluator must be"),
     ("drama of a solitaire", lambda coin: kum.lab.drama(GoldSolitaire(), games=3, **run()), "solitaire"),
     ("drama without evaluations", lambda coin: kum.lab.drama(kum.lab.traced(Coin(), 3, evaluator="none", **run())),

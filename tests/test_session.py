@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
+import re
+from fractions import Fraction
+from typing import Any
 
 import pytest
+from _score_games import BAD_SCORES
 
 import kum_widget as kum
+from kum_widget import core
 from kum_widget.core import session as game_module
+from kum_widget.core.examples import Bust, BustState
 
 
 def played(seed: int, actions: int, players: int = 2) -> kum.Game:
@@ -135,3 +142,55 @@ def test_the_action_id_layout_reads_back_for_every_id() -> None:
         assert all(action_id(action_from_id(a, n, m), n, m) == a for a in range(top))
         with pytest.raises(kum.InvalidActionError):
             action_from_id(top, n, m)
+
+
+# -- a game's scores: finite numbers, or a GameFault naming scores() and the seat ------------------
+
+
+def finished(game: core.CardGame, seed: int = 1) -> core.Session:
+    s, rng = core.Session(game, 2, seed=seed), random.Random(seed)
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+@pytest.mark.parametrize("game, message", BAD_SCORES)
+def test_scores_that_are_not_finite_numbers_are_the_games_fault_wherever_the_session_reads_them(
+        game: type[Bust], message: str) -> None:
+    s = finished(game())
+    for read in (s.scores, s.winners, s.summary, s.record):
+        with pytest.raises(core.GameFault) as caught:
+            read()
+        assert str(caught.value) == message, read
+    with pytest.raises(core.GameFault, match=re.escape(message)):
+        game().winners(s.state)  # CardGame.winners' default takes the top score
+    assert s.is_over and s.to_dict()["actions"]  # the rest of the session still works
+
+
+@pytest.mark.parametrize("value, shown", [(None, "None"), (True, "True"), (-math.inf, "-inf"), ([1], "[1]")])
+def test_any_score_but_a_finite_number_is_refused(value: Any, shown: str) -> None:
+    class Odd(Bust):
+        def scores(self, s: BustState) -> list[Any]:
+            return [0.0, value]
+
+    with pytest.raises(core.GameFault, match=rf"^Odd\.scores\(\) gave {re.escape(shown)} for seat 1: scores must be finite numbers$"):
+        finished(Odd()).scores()
+
+
+def test_scores_that_are_no_list_are_refused() -> None:
+    class Single(Bust):
+        def scores(self, s: BustState) -> Any:
+            return 1.0
+
+    with pytest.raises(core.GameFault, match=r"^Single\.scores\(\) gave 1\.0: scores must be a list of numbers, one per seat$"):
+        finished(Single()).winners()
+
+
+def test_finite_scores_of_any_real_kind_are_taken() -> None:
+    class Exact(Bust):
+        def scores(self, s: BustState) -> list[Any]:
+            return [Fraction(1, 3), 10**400]
+
+    s = finished(Exact())
+    assert s.scores() == [Fraction(1, 3), 10**400] and s.winners() == [1]
+    assert finished(Bust()).summary()["score_0"] in (0.0, 1.0)

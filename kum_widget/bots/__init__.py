@@ -5,5 +5,6 @@ from .base import BOT_NAMES, Bot, RandomBot, bot_move, make_bot
 from .bot import Thoughts, Weighed
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
+from .restricted import RestrictedBot
 
-__all__ = ["BOT_NAMES", "Analysis", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "Thoughts", "Weighed", "analyse", "bot_move", "make_bot"]
+__all__ = ["BOT_NAMES", "Analysis", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "RestrictedBot", "Thoughts", "Weighed", "analyse", "bot_move", "make_bot"]

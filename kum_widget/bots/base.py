@@ -125,7 +125,7 @@ def _registry() -> dict[str, Callable[[int | None], Bot]]:
     }
 
 
-def bot_move(session: Any, bot: Any) -> Any:
+def bot_move(session: Any, bot: Any, *, kinds: Sequence[str] | None = None) -> Any:
     """Ask ``bot`` (a :class:`Bot`, or any object :func:`make_bot` takes) for the move of
     the seat to act, showing it only that seat's view; return the action as the session
     hands actions out (``session.legal_actions()``).
@@ -135,20 +135,27 @@ def bot_move(session: Any, bot: Any) -> Any:
     with ``scores_only`` true (the greedy bot) is handed only the heuristic's scores of
     the legal actions, ``bot.pick(ids, scores)``, when the game's heuristic is fair
     (``CardGame.fair_heuristic``): no view is built and no position dealt. Otherwise its
-    ``decide`` is asked, and when that gives None, its ``choose``.
+    ``decide`` is asked, and when that gives None, its ``choose``. A bot that never takes
+    some kinds (``Bot.never``) is handed only the other legal actions (all of them when
+    every one is of such a kind); ``kinds``: the legal actions' kinds, when the caller has
+    them already (``session.action_kinds()``).
     """
     if not isinstance(bot, Bot):
         bot = make_bot(bot)
     seat = session.current_player
     game = session.game
+    ids = session.legal_action_ids()
+    every = ids
+    if bot.never:  # the kinds are the seat's own actions': nothing hidden is read for it
+        kept = [a for a, kind in zip(ids, kinds or session.action_kinds(), strict=True) if kind not in bot.never]
+        ids = kept or ids
     if bot.scores_only and game.fair_heuristic:  # the scores are all it reads
-        ids = session.legal_action_ids()
-        aid = bot.pick(ids, session.heuristic_scores() if len(ids) > 1 else None)  # None: every legal id, in that order
+        scores = None if len(ids) == 1 else session.heuristic_scores() if ids is every else session.heuristic_scores(ids)
+        aid = bot.pick(ids, scores)
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)
     view: Any = session.view(seat) if bot.reads_view else None
-    ids = session.legal_action_ids()
     if game.perfect_information:  # nothing is hidden: the bot may have the position itself
         aid = bot.decide(game, view, seat, ids, position=session.state)
     else:
@@ -158,6 +165,8 @@ def bot_move(session: Any, bot: Any) -> Any:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)
     legal = list(session.legal_actions())
+    if ids is not every:  # (legal_actions lists the actions in legal_action_ids' order)
+        legal = [a for a, aid in zip(legal, every, strict=True) if aid in ids]
     choice = bot.choose(view, legal)
     if choice not in legal:
         raise GameError(f"{bot.name} chose {shown(choice)}, which is not a legal action")

@@ -52,12 +52,19 @@ class Bot:
     pick          ``pick(ids, scores)``: one of ``ids`` by the scores        the first best
     analysis      ``analysis()``: the last decision as weighed                None
                   (:class:`Thoughts`), for the board's "bot's thinking"
+    never         kinds of action (``CardGame.action_kind``) the bot never    none
+                  takes when it has another choice: ``bot_move`` leaves
+                  them out of the legal actions it hands the bot
     ============  =========================================================  ============
 
     A bot writes ``choose`` or ``decide`` (or both); the other comes from it.
     """
 
     name: str = "Bot"
+    never: frozenset[str] = frozenset()
+    """Kinds of action the bot never takes when it has another choice (the lab's restricted
+    play, ``kum.lab.restricted``): ``bot_move`` hands it only the other legal actions, unless
+    every legal action is of such a kind."""
     reads_view: bool = True
     """False when the bot never reads the view (RandomBot): ``bot_move`` builds none and
     passes ``view=None`` (a view costs more than a move)."""

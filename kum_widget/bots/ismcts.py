@@ -119,7 +119,9 @@ class ISMCTSBot(Bot):
 
     ``iterations``: the budget of a decision (default 1000); ``time_limit`` in seconds
     stops early. ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores
-    the position (default 10). ``exploration``: UCB's constant, on the scale of the rewards
+    the position (default 10); without ``evaluate`` a rollout plays to the end, or at most
+    ``rollout_limit`` moves (default 100,000; a rollout cut there scores even: the lab's
+    position estimates keep a step budget). ``exploration``: UCB's constant, on the scale of the rewards
     ([0, 1]; default 0.7): lower spends more of a small budget on the moves that look
     best. ``epsilon``: the share of rollout moves played at random, not by the heuristic.
     ``prior``: how much the heuristic steers the tree (progressive bias, Chaslot et al.
@@ -171,6 +173,7 @@ class ISMCTSBot(Bot):
         trees: int | None = None,
         parallel: bool | None = None,
         split: bool | None = None,
+        rollout_limit: int | None = None,
     ) -> None:
         if iterations is not None:
             _iterations(iterations, "iterations (or None: the game's)")
@@ -195,6 +198,8 @@ class ISMCTSBot(Bot):
             _split(split, "split (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:
             raise GameError(f"epsilon must be a number in [0, 1], got {shown(epsilon)}")
+        if rollout_limit is not None and (type(rollout_limit) is not int or rollout_limit < 1):
+            raise GameError(f"rollout_limit must be a whole number >= 1 (or None: {_LONG:,}), got {shown(rollout_limit)}")
         self.name = "ISMCTS bot"
         self.iterations = iterations
         self.time_limit = time_limit
@@ -205,6 +210,7 @@ class ISMCTSBot(Bot):
         self.breadth = breadth
         self.trees = trees
         self.split = split
+        self.rollout_limit = rollout_limit
         self._rng = random.Random(seed)
         self.last_stats: dict[str, Any] = {}
         self._thoughts: Thoughts | None = None  # the last decision, as analysis() gives it
@@ -279,7 +285,7 @@ class ISMCTSBot(Bot):
             if favourites:
                 root_legal = set(favourites)
         has_evaluate = game.evaluate(probe) is not None
-        depth_limit = st["rollout_depth"] if has_evaluate else _LONG
+        depth_limit = st["rollout_depth"] if has_evaluate else (self.rollout_limit or _LONG)
         plan = Plan(w, c, self.epsilon, depth_limit, has_heuristic, players, favourites, root_legal)
         plans, order = [plan] * trees, []
         if split and trees > 1:  # each tree weighs its share of the root's moves, dealt out best first

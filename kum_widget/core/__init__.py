@@ -6,6 +6,8 @@
 - :class:`Action`: what a session hands out for an action, in every game: its id (an
   ``int``) with its text, and the game's own object (``move``) if it has one.
 - :func:`check_game`: the conformance checker a game author runs from a cell.
+- :func:`measure_chance`, :func:`foreign_randomness`: where a game's chance comes from (the
+  deal, play), and that it comes only from the generator ``setup()`` is handed.
 - :func:`register`: make a game known by name (records, ``simulate(game=...)``).
 
 Standard library only. See GAMES.md for the protocol and a complete example.
@@ -21,8 +23,9 @@ from .registry import game_class, game_names, register
 from .session import Session
 
 __all__ = [
-    "Action", "CardGame", "CheckReport", "GameError", "GameFault", "IllegalMoveError", "InvalidOptionError", "InvalidSaveError",
-    "Note", "RuleOptions", "Session", "check_game", "game_class", "game_names", "register", "top_actions",
+    "Action", "CardGame", "Chance", "CheckReport", "CountingRandom", "GameError", "GameFault", "IllegalMoveError",
+    "InvalidOptionError", "InvalidSaveError", "Note", "RuleOptions", "Session", "check_game", "foreign_randomness",
+    "game_class", "game_names", "measure_chance", "register", "top_actions",
 ]
 
 
@@ -32,4 +35,8 @@ def __getattr__(name: str) -> Any:
         from . import checker
 
         return getattr(checker, name)
+    if name in ("measure_chance", "foreign_randomness", "Chance", "CountingRandom"):  # the same: only a game's author asks
+        from . import chance
+
+        return getattr(chance, name)
     raise AttributeError(f"module 'kum_widget.core' has no attribute {name!r}")

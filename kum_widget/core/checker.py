@@ -16,18 +16,22 @@ import random
 from typing import Any
 
 from .board import board_problems, click_problems
+from .chance import foreign_randomness
 from .checker_faults import Guard, click_collisions, contains, crash, explain, first_difference, not_json
 from .checker_report import CHECKS, CheckReport, Where
 from .checker_steps import simultaneous_problem
 from .checker_why import WhyNot
 from .errors import GameError, GameFault, cut, shown
 from .events import event_problems
-from .game import CardGame, same_views, top_actions
+from .game import CardGame, declares_kinds, same_views, top_actions
+from .kinds import MAX_KIND
+from .scores import finite_scores
 from .session import Session
 
 __all__ = ["check_game", "CheckReport", "CHECKS"]
 
 _NONE: Any = object()  # a value not computed (its code raised)
+CHANCE_GAMES = 2  # games "chance only from its generator" plays (each twice, side by side): a stray draw shows at once
 
 
 def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, players: int | None = None, seed: int = 0) -> CheckReport:
@@ -43,10 +47,13 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         report.skipped["hidden cards stay hidden"] = "the game declares no secrets() (see GAMES.md)"
     if type(game).board is CardGame.board:
         report.skipped["board is valid"] = "the game has no board(): the board shows its views as text"
+    if not declares_kinds(game):
+        report.skipped["action kinds are text"] = "the game declares no action_kind(): the lab groups actions by their texts"
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     rng = random.Random(seed)
     cannot_set_up: set[int] = set()  # player counts whose setup() failed: not tried again
     played, why = False, WhyNot(game, report)
+    dealt: list[int] = []  # player counts whose setup() worked
     for g in range(games):
         n = counts[g % len(counts)]
         game_seed = rng.randrange(2**31)
@@ -59,6 +66,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
             cannot_set_up.add(n)
             continue
         played = True
+        dealt.append(n)
         try:
             choices = _play(game, s, game_seed, max_steps, report, rng, why)
             _check_game_over(game, s, game_seed, choices, report)
@@ -68,9 +76,23 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         report.ran.add("clicks tell actions apart")  # true as it stands: without a board every action is a button
     if played and not game.simultaneous:  # one seat chooses at a time: nothing to hide from a later chooser
         report.ran.add("choices at once stay hidden")
+    if dealt:
+        _check_chance(game, dealt[0], seed, max_steps, report)
     why.close(played)
     report.not_run(setup_failed=not played)
     return report
+
+
+def _check_chance(game: CardGame, players: int, seed: int, max_steps: int, report: CheckReport) -> None:
+    """A couple of games played twice, Python's global random module seeded otherwise each
+    time: the same positions and legal actions, or the game draws chance elsewhere."""
+    check = "chance only from its generator"
+    if "legal actions are stable" not in report.ran or report.failed("legal actions are stable"):
+        return  # the play itself breaks: report.not_run says so
+    with Guard(report, game, check, "(in a game played twice, Python's global random module seeded otherwise)"):
+        found = foreign_randomness(game, players, seed=seed, games=CHANCE_GAMES, max_actions=max_steps)
+        if found:
+            report.fail(check, found)
 
 
 def _text(s: Session, action: int) -> str:
@@ -152,6 +174,9 @@ def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, 
     if legal and not report.failed("best actions agree"):
         with guard("best actions agree"):
             _check_best_actions(game, s, list(legal), where, report)
+    if legal and "action kinds are text" not in report.skipped and not report.failed("action kinds are text"):
+        with guard("action kinds are text"):
+            _check_kinds(game, s, state, list(legal), where, report)
     bad_ids = (max(legal, default=0) + 1 + rng.randrange(1000), -1 - rng.randrange(1000))  # drawn always: the same games either way
     if not report.failed("illegal actions are refused"):
         with guard("illegal actions are refused"):
@@ -189,6 +214,20 @@ def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, 
             clicks = _check_board(game, s, legal, board, where, report)
         if not drew.crashed:  # asked as the board asks: of the seat to act, about the parts its board shows
             why.ask(s, current, views[current], board, clicks, where)
+
+
+def _check_kinds(game: CardGame, s: Session, state: Any, legal: list[int], where: Where, report: CheckReport) -> None:
+    for a in legal:
+        kind = game.action_kind(state, a)
+        if not isinstance(kind, str) or not kind.strip() or len(kind) > MAX_KIND:
+            report.fail("action kinds are text", f"action_kind() gave {shown(kind)} for {_text(s, a)}: a kind is a short "
+                        f"text, 1 to {MAX_KIND} characters ('draw deck', 'column 4') {where}")
+            return
+        again = game.action_kind(state, a)
+        if again != kind:
+            report.fail("action kinds are text", f"action_kind() gave {shown(kind)}, then {shown(again)}, for "
+                        f"{_text(s, a)} in one position {where}")
+            return
 
 
 def _check_texts(s: Session, legal: list[int], where: Where, report: CheckReport, game: CardGame) -> None:
@@ -348,15 +387,22 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
             if left:
                 texts = ", ".join(_text(s, a) for a in left[:3]) + (f" and {len(left) - 3} more" if len(left) > 3 else "")
                 report.fail("no actions once over", f"is_over() is true, but legal_actions() still lists {texts} {where}")
+    scores: Any = _NONE
     with guard("scores and summary"):
-        scores = s.scores()
-        if len(scores) != s.num_players or not all(isinstance(v, (int, float)) for v in scores):
-            report.fail("scores and summary", f"scores() must give one number per seat, got {scores!r:.60} {where}")
-        summary = s.summary()
+        raw = game.scores(s._state)  # a crash in the game's scores(): the guard names its line
         try:
-            json.dumps(summary, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            report.fail("scores and summary", f"summary() is not JSON-safe: {not_json(summary, 'summary()') or exc} {where}")
+            scores = finite_scores(game, raw)  # as the session reads them
+        except GameFault as exc:
+            report.fail("scores and summary", f"{exc} {where}")  # scores(), and the seat: never the summary that holds them
+    if scores is not _NONE:
+        with guard("scores and summary"):
+            if len(scores) != s.num_players:
+                report.fail("scores and summary", f"scores() must give one number per seat, got {scores!r:.60} {where}")
+            summary = s.summary()
+            try:
+                json.dumps(summary, allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                report.fail("scores and summary", f"summary() is not JSON-safe: {not_json(summary, 'summary()') or exc} {where}")
     with guard("deterministic by seed"):
         again = Session(game, s.num_players, seed=seed)
         try:
@@ -368,7 +414,12 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
         else:
             if not game.same(again._state, s._state) or again.logs != s.logs:
                 report.fail("deterministic by seed", f"replaying the same seed and choices gave another position {where}")
+    if over and scores is _NONE and "records round trip" not in report.ran:  # a record's last line holds the scores
+        report.skipped.setdefault("records round trip", "not run: a record ends with the scores, and scores() failed "
+                                                        "(see 'scores and summary')")
     for name in ("record()", "to_dict()"):
+        if name == "record()" and over and scores is _NONE:
+            continue
         with guard("records round trip", f"{name} did not read back: "):
             try:
                 if name == "record()":

@@ -20,12 +20,17 @@ CHECKS = {
     "action text round trip": "each legal action's text reads back as that action",
     "records round trip": "record() and to_dict() read back as the same game",
     "undo and redo": "undoing and redoing gives back the same positions",
+    "chance only from its generator": "the same deal and choices, played twice with Python's global random module seeded "
+                                      "otherwise, give the same positions and legal actions: the game draws its chance only "
+                                      "from the generator setup() is handed (so games replay and records reload)",
     "views are JSON-safe": "every seat's view survives json.dumps and json.loads unchanged (no NaN, no infinity)",
-    "scores and summary": "one score per seat; the lab's summary is JSON-safe",
+    "scores and summary": "one score per seat, each a finite number (no NaN, no infinity); the lab's summary is JSON-safe",
     "hidden cards stay hidden": "no seat's view holds another seat's secrets",
     "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
     "heuristic reads only the view": "the heuristic changes nothing, and scores a position dealt from the player's view as the real one",
     "best actions agree": "best_actions() names exactly the legal actions the heuristic scores top (within 1e-9), changing nothing; no score is NaN",
+    "action kinds are text": "action_kind() gives every legal action a kind: a short text (1 to 80 characters), the same when "
+                             "asked again",
     "board is valid": "the board description follows the schema, and every click names a card or zone on it",
     "texts name seats": "every event reads as a sentence for each viewer, and its {player}, {seat0}... name seats the game has",
     "choices at once stay hidden": "in a simultaneous step (simultaneous = True), the current player is one of to_act(), and no "
@@ -39,7 +44,8 @@ CHECKS = {
 
 # A check that never ran because another failed first, and the one it waits on.
 _NEEDS = {"heuristic reads only the view": "determinize fits the view", "clicks tell actions apart": "board is valid",
-          "why not gives text": "board is valid", "why not keeps secrets": "why not gives text"}
+          "why not gives text": "board is valid", "why not keeps secrets": "why not gives text",
+          "chance only from its generator": "legal actions are stable"}
 
 
 @dataclass

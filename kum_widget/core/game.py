@@ -21,11 +21,12 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from .declare import RuleOptions, check_type, declare_options, old_search_settings
-from .errors import IllegalMoveError, InvalidOptionError, shown
+from .errors import GameFault, IllegalMoveError, InvalidOptionError, shown
 from .events import Note
-from .scores import same_views, top_actions
+from .kinds import MAX_KIND, check_mirror_kinds, text_kind
+from .scores import finite_scores, same_views, top_actions
 
-__all__ = ["CardGame", "RuleOptions", "same_views", "top_actions"]
+__all__ = ["CardGame", "RuleOptions", "action_kinds", "declares_kinds", "same_views", "top_actions"]
 
 State = Any  # the game's own position object
 Event = Any  # what apply returns: text, a Note, or the game's own objects (see describe)
@@ -69,6 +70,13 @@ class CardGame:
     by name. A subclass inherits them (``{**Parent.search_hints, "iterations": 200}``
     changes one); ``bench/ismcts_match.py`` tells which settings play best."""
 
+    mirror_kinds: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    """Groups of action kinds (:meth:`action_kind`'s names) that are mirror images of one
+    another, so that no experiment can tell them apart: Connect Four's columns 1 and 7, or
+    four races dealt at random. The lab asks one question of each group ("never a kind of
+    this group") and never names one member over another. Checked when the class is
+    defined: groups of two or more kinds, no kind in two groups."""
+
     rules: dict[str, Any]
     """The rule options in force, as JSON values: ``self.rules["limit"]``."""
     settings: RuleOptions | None = None
@@ -78,6 +86,7 @@ class CardGame:
         super().__init_subclass__(**kwargs)
         declare_options(cls)
         old_search_settings(cls)
+        check_mirror_kinds(cls)
 
     def __init__(self, **options: Any) -> None:
         kind = type(self)
@@ -212,7 +221,7 @@ class CardGame:
         """The seats with the top score once over (ties share)."""
         if not self.is_over(state):
             return []
-        sc = self.scores(state)
+        sc = finite_scores(self, self.scores(state))  # (a NaN would make no seat the winner)
         top = max(sc)
         return [p for p, v in enumerate(sc) if v == top]
 
@@ -274,6 +283,14 @@ class CardGame:
     def evaluate(self, state: State) -> list[float] | None:
         """For ISMCTS rollouts cut short: each seat's chance of winning from ``state``, in
         [0, 1]. None (the default): rollouts play on to the end."""
+        return None
+
+    def action_kind(self, state: State, action: int) -> str | None:
+        """What kind of play ``action`` (a legal action of the player to act) is, in a few
+        words of the game's own ("draw deck", "column 4"), reading only what that player
+        knows: the lab's "what wins" asks what changes when a player never takes a kind
+        (``kum.lab.restricted``). None (the default): the game declares no kinds, and the
+        lab groups its actions by the words of their text before the first number."""
         return None
 
     def summary(self, state: State, logs: Sequence[Sequence[Event]]) -> dict[str, Any]:
@@ -368,3 +385,33 @@ class CardGame:
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options().items()))))
+
+
+def declares_kinds(game: CardGame) -> bool:
+    """Does ``game`` declare its action kinds (its class writes :meth:`CardGame.action_kind`)?"""
+    return type(game).action_kind is not CardGame.action_kind
+
+
+def action_kinds(game: CardGame, state: Any, actions: Sequence[int]) -> list[str]:
+    """The kind of each of ``actions`` (legal actions of the player to act in ``state``):
+    the game's :meth:`~CardGame.action_kind`, else :func:`~kum_widget.core.kinds.text_kind`
+    of the action's text. A declared kind that is not a short text is the game's fault (a
+    :class:`GameFault` naming it).
+
+    >>> from kum_widget.core.examples import Bust
+    >>> import random
+    >>> bust = Bust()
+    >>> s = bust.setup(2, random.Random(0))
+    >>> sorted(set(action_kinds(bust, s, bust.legal_actions(s))))
+    ['draw', 'play']
+    """
+    if not declares_kinds(game):
+        return [text_kind(game.action_text(state, a)) for a in actions]
+    kind_of = game.action_kind
+    out = [kind_of(state, a) for a in actions]
+    for kind in set(out) if all(type(k) is str for k in out) else out:  # (the lab asks at every decision: each kind once)
+        if not isinstance(kind, str) or not kind.strip() or len(kind) > MAX_KIND:
+            a = actions[out.index(kind)]
+            raise GameFault(f"{type(game).__name__}.action_kind() must give a short text (1 to {MAX_KIND} characters) "
+                            f"for every legal action, got {shown(kind)} for action {a}")
+    return out  # type: ignore[return-value]  # (checked: every one is a str)

@@ -1,14 +1,52 @@
-"""Comparing views and reading a heuristic's scores: :func:`same_views` (``CardGame.same``'s
-default) and :func:`top_actions` (``CardGame.best_actions``'s)."""
+"""Comparing views and reading scores: :func:`same_views` (``CardGame.same``'s default),
+:func:`top_actions` (``CardGame.best_actions``'s) and :func:`finite_scores` (a game's
+``scores()`` as the session reads them)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any
 
 from .errors import GameFault, shown
 
-__all__ = ["same_views", "top_actions"]
+__all__ = ["finite_scores", "same_views", "top_actions"]
+
+
+def finite_scores(game: object, scores: Any) -> list[Any]:
+    """What ``game.scores()`` gave, as a list of finite numbers, one per seat: a score that
+    is not one (NaN, an infinity, text, None, a bool) is a :class:`GameFault` naming the
+    game's ``scores()`` and the seat. Read wherever the core takes a session's scores (the
+    lab's tables, winners, the record): a NaN there would read as a real result.
+
+    >>> from kum_widget.core.examples import Bust
+    >>> finite_scores(Bust(), (1, 0.5))
+    [1, 0.5]
+    >>> finite_scores(Bust(), [0.0, float("nan")])
+    Traceback (most recent call last):
+    ...
+    kum_widget.core.errors.GameFault: Bust.scores() gave nan for seat 1: scores must be finite numbers
+    """
+    try:
+        out = list(scores)
+    except TypeError:  # not a list of anything
+        raise GameFault(f"{type(game).__name__}.scores() gave {shown(scores)}: scores must be a list of numbers, one per seat") from None
+    for seat, v in enumerate(out):
+        kind = type(v)
+        if kind is float:  # the usual case first: one test each
+            if math.isfinite(v):
+                continue
+        elif kind is int:  # (an int is finite, and math.isfinite would refuse a huge one)
+            continue
+        elif isinstance(v, Real) and kind is not bool:  # Fraction, numpy's numbers
+            try:
+                if math.isfinite(v):
+                    continue
+            except OverflowError:  # a Fraction past float's range: finite all the same
+                continue
+        raise GameFault(f"{type(game).__name__}.scores() gave {shown(v)} for seat {seat}: scores must be finite numbers")
+    return out
 
 
 def same_views(a: Any, b: Any) -> bool:

@@ -25,7 +25,8 @@ from . import actions, records
 from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
 from .events import Note, read_named, render
-from .game import CardGame
+from .game import CardGame, action_kinds
+from .scores import finite_scores
 
 __all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
 
@@ -165,7 +166,10 @@ class Session:
         return self._state_id
 
     def scores(self) -> list[Any]:
-        return list(self.game.scores(self._state))
+        """The game's score per seat (final once over): finite numbers, else a GameFault
+        naming the game's ``scores()`` and the seat (the lab, the record and the board read
+        them here)."""
+        return finite_scores(self.game, self.game.scores(self._state))
 
     def winners(self) -> list[int]:
         return list(self.game.winners(self._state))
@@ -295,6 +299,17 @@ class Session:
             bad = ids if not isinstance(ids, (list, tuple)) else next((a for a in ids if not _is_id(a) or a not in legal), ids)
             raise IllegalMoveError(f"heuristic_scores takes legal action ids of the player to act, got {shown(bad)}")
         return self.game.heuristic(self._state, [int(a) for a in ids])
+
+    def action_kinds(self, ids: Sequence[int] | None = None) -> list[str]:
+        """The kind of each legal action id in ``ids`` (default: every legal action, in
+        ``legal_action_ids()`` order), as the game declares them (``CardGame.action_kind``)
+        or read from their texts: what the lab's restricted play and "what wins" count."""
+        legal = self.game.legal_actions(self._state)
+        if ids is None:
+            ids = legal
+        elif not isinstance(ids, (list, tuple)) or any(not _is_id(a) or a not in legal for a in ids):
+            raise IllegalMoveError(f"action_kinds takes legal action ids of the player to act, got {shown(ids)}")
+        return action_kinds(self.game, self._state, [int(a) for a in ids])
 
     def action_text(self, action: Any) -> str:
         """The text of an action (an :class:`Action` or id, text to normalise, or the game's action object),

@@ -23,37 +23,49 @@ its helpers read the columns the game's ``summary`` gives.
   :func:`compare`, :func:`score_by_feature`: a table and a plot each (a :class:`LabResult`).
 - :func:`report`: the design report, every question at once (a :class:`Report`: shown in
   a notebook, ``save("report.html")`` for one offline file); its parts on their own:
-  :func:`balance`, :func:`length`, :func:`decisions`, :func:`skill_ladder`, :func:`drama`,
-  :func:`what_wins`, :func:`sweep`; :func:`traced` plays games keeping their course, and
-  :func:`class_games` makes people's games (sessions, records) into the same table.
+  :func:`balance`, :func:`length`, :func:`decisions`, :func:`luck`, :func:`skill_ladder`
+  (with the cheap rung :class:`Noisy` and :class:`ISMCTSAt`), :func:`drama`,
+  :func:`what_wins` (an experiment: restricted play, each kind of action in turn),
+  :func:`associations` (which plays go with winning, adjusted, labelled as associations),
+  :func:`sweep`; :func:`restricted` makes a bot that never takes a kind of action;
+  :func:`traced` plays games keeping their course, and :func:`class_games` makes people's
+  games (sessions, records) into the same table.
+- :func:`design_map`: one measure as a heat map over two rule options (up to 10 x 10 rule
+  variants, the same deals in every cell).
 - :func:`deck_table`, :func:`face_table`: Kings Under Mountains deck tables as
   DataFrames (to write a CSV for ``kum.Deck.from_csv``).
-- :func:`wilson`, :func:`newcombe`, :func:`newcombe_paired`, :func:`mean_interval`,
-  :func:`mean_difference`: the intervals used.
+- :func:`wilson`, :func:`clopper_pearson`, :func:`newcombe`, :func:`newcombe_paired`,
+  :func:`mean_interval`, :func:`mean_difference`: the intervals used; :mod:`.words`: figures
+  in words ("about half", "almost never"), read off their intervals, for readings and notebooks.
 
 Importing this package is light: pandas, matplotlib, tqdm and dask load on first use.
 """
 
 from .analysis import game_length, matchup, rate_table, score_distribution, win_rate
+from .associations import associations
 from .compare import compare
 from .decks import deck_table, face_table
 from .design import balance, decisions, length, traced
-from .drama import drama, what_wins
+from .design_map import design_map
+from .drama import drama
 from .features import count_columns, score_by_feature
-from .ladder import ISMCTSAt, skill_ladder
+from .ladder import ISMCTSAt, Noisy, skill_ladder
+from .luck import luck
 from .play import DEFAULT_MAX_ACTIONS, ActionLimitError, bot_seed, columns, game_row, game_seed, seat_bots
 from .reports import Report, report
+from .restricted import restricted, what_wins
 from .result import LabResult
 from .simulate import per_seat, play_game, replay, simulate, worker_pool
-from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
+from .stats import clopper_pearson, mean_difference, mean_interval, newcombe, newcombe_paired, wilson
 from .sweep import class_games, sweep
 
 __all__ = [
-    "ISMCTSAt",
+    "ISMCTSAt", "Noisy", "associations", "luck", "restricted",
     "Report", "balance", "class_games", "decisions", "drama", "length", "report", "sweep", "traced", "what_wins",
     "skill_ladder",
+    "design_map",
     "DEFAULT_MAX_ACTIONS", "ActionLimitError", "LabResult", "bot_seed", "columns", "compare", "count_columns",
     "deck_table", "face_table", "game_length", "game_row", "game_seed", "matchup", "mean_difference", "mean_interval",
-    "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature",
+    "clopper_pearson", "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature",
     "score_distribution", "seat_bots", "simulate", "wilson", "win_rate", "worker_pool",
 ]

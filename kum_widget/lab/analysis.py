@@ -125,7 +125,7 @@ def win_rate(results: pd.DataFrame, by: str | Sequence[str] | None = "seat", *, 
     ax.set_xticks(x, ticks)
     ax.set_xlabel(say.by_words(keys))
     ax.set_ylabel("win rate (ties count as wins)")
-    ax.set_ylim(0, min(1.1, max(0.1, float(t["high"].max()) * 1.2)))  # room for the labels
+    ax.set_ylim(0, 1.1)  # a rate's whole scale, 0 to 100% (and room above for the labels)
     _percent_axis(ax.yaxis)
     _fair_line(ax, t["fair"])
     title = f"Win rate by {say.by_words(keys)} ({int(results.shape[0])} games, 95% Wilson intervals)"

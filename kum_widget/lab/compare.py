@@ -238,7 +238,7 @@ def compare(
                  capsize=4, label=label, color=f"C{k}", alpha=0.85)
     left.set_xticks(seats, [f"seat {s}" for s in seats])
     left.set_ylabel("win rate (ties count as wins)")
-    left.set_ylim(0, min(1.1, max(0.1, float(per["high"].max()) * 1.25)))
+    left.set_ylim(0, 1.1)  # a rate's whole scale, 0 to 100% (and room above)
     left.yaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
     fair = per["fair"].dropna().unique()
     if len(fair) == 1:

@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import GameError, shown
 from .checks import check as _check
+from .checks import whole
 from .play import DEFAULT_MAX_ACTIONS, FIRST_COLUMN, BotSpec
 from .result import LabResult, axes_of
 from .simulate import need_results, run_spec
-from .stats import mean_interval, wilson
-from .trace import TraceSpec, evaluator_of
+from .stats import Z95, mean_interval, wilson
+from .trace import OPTION_EVERY, OPTION_GAMES, TraceSpec, evaluator_of
 from .workers import refuse_in_starting_worker
 
 if TYPE_CHECKING:
@@ -59,21 +60,26 @@ def traced(game: Any = None, games: int = 400, *, players: int | None = None, bo
            rules: Any = None, seed: int = 0, executor: Any = None, progress: bool | Any = True, evaluator: Any = "auto",
            every: int | None = None, playouts: int = 8, kinds: Callable[[str], Any] | None = None,
            max_actions: int | None = DEFAULT_MAX_ACTIONS, unfinished: Literal["raise", "skip"] = "skip",
-           chunksize: int | None = None) -> pd.DataFrame:
+           chunksize: int | None = None, options: bool = False, start: int = 0) -> pd.DataFrame:
     """``simulate``'s table (same arguments, same seeds: the same games) with each game's
     course kept: ``trace_turns``, ``trace_legal``, ``trace_movers``, ``trace_kinds``,
     ``trace_evals`` (see :mod:`kum_widget.lab.trace`).
 
     ``evaluator``: how each seat stands at sampled decisions (for :func:`drama`):
-    ``"auto"`` (the game's ``evaluate``; else for two players a short ISMCTS search, for
-    more playouts), ``"game"``, ``"ismcts"`` (a 64-iteration search by the seat to act,
-    seeing the whole position), ``"playouts"`` (``playouts`` games played on from the
-    position), ``"none"``, or a function
+    ``"auto"`` (the game's ``evaluate``; else playouts), ``"game"``, ``"ismcts"`` (a
+    64-iteration search by the seat to act, seeing the whole position: about ten times
+    the work of playouts), ``"playouts"`` (``playouts`` games played on from the position,
+    each at most :data:`~kum_widget.lab.trace.ROLLOUT_STEPS` moves), ``"none"``, or a function
     ``f(game, state) -> [chance per seat]``; it looks every ``every`` decisions (default
     1 with the game's evaluate, else 5). ``kinds``: a function from an action's text to
-    what "what wins" counts it as (default :func:`~kum_widget.lab.trace.action_kind`).
-    A game past ``max_actions`` is left out (``unfinished="skip"``, counted by
-    :func:`length`) unless ``unfinished="raise"``.
+    what the associations count it as (default: the game's kinds, ``core.game.action_kinds``).
+    ``options``: also analyse the options of one decision in
+    :data:`~kum_widget.lab.trace.OPTION_EVERY` of the first
+    :data:`~kum_widget.lab.trace.OPTION_GAMES` games (``trace_options``, for
+    :func:`decisions`' real choices). A game past ``max_actions`` is left out
+    (``unfinished="skip"``, counted by :func:`length`, and never measured) unless
+    ``unfinished="raise"``. ``start``: the number of the first game (the games played are
+    ``start`` to ``start + games - 1``, each dealt as in a run from 0).
     """
     refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
     spec = _check(games, players, bots, rules, seed, executor, progress if isinstance(progress, bool) else False, None,
@@ -85,16 +91,20 @@ def traced(game: Any = None, games: int = 400, *, players: int | None = None, bo
     if kinds is not None and not callable(kinds):
         raise GameError(f"traced: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
     words, resolved = evaluator_of(spec.game, evaluator, playouts, "traced", spec.players)
+    if not isinstance(options, bool):
+        raise GameError(f"traced: options must be True or False, got {shown(options)}")
     tspec = TraceSpec.of(spec, evaluator=resolved, every=every or (1 if resolved == "game" else 5), playouts=playouts,
-                         kinds=kinds)
+                         kinds=kinds, option_every=OPTION_EVERY if options else 0)
     if executor is not None and (callable(resolved) or kinds is not None):
         try:
             pickle.dumps(tspec)
         except Exception as exc:
             raise GameError(f"traced: the evaluator and kinds must pickle to go to workers ({exc}); "
                             "define them in a module, or use executor=None") from None
-    df = run_spec(tspec, games, executor, chunksize, progress, desc="traced", stacklevel=3)
-    df.attrs.update(evaluator=words, source="bots")
+    whole("start", start, 0, where="traced")
+    df = run_spec(tspec, games, executor, chunksize, progress, desc="traced", stacklevel=3, start=start)
+    df.attrs.update(evaluator=words, source="bots", kinds="game" if kinds is None else "yours",
+                    option_every=tspec.option_every, option_games=tspec.option_games)
     return df
 
 
@@ -217,6 +227,8 @@ def balance(source: Any = None, *, games: int = 400, players: int | None = None,
     a.bar(x, shares, yerr=[lows, highs], capsize=4, color=["#c0392b" if s == (firsts[0] if firsts else 0) else "#2e86c1" for s in x])
     a.axhline(fair, ls="--", color="grey", label=f"even ({pct(fair)})")
     a.set_xticks(x, [f"seat {s}" for s in x])
+    a.set_ylim(0, 1)  # a share's whole scale
+    a.set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"])
     a.set_ylabel("share of decisive games won")
     a.set_title(f"Wins by seat ({d} decisive games)")
     a.legend()
@@ -336,47 +348,73 @@ def _target(target: Any) -> tuple[float, float] | None:
 TENTHS = [f"{10 * i}-{10 * i + 10}%" for i in range(10)]
 
 
+REAL_MARGIN = 0.05
+"""A decision is a real choice when its options' estimated chances of winning differ by
+more than this (a solitaire: this share of the spread of final scores), beyond the
+estimates' noise."""
+
+
 def decisions(source: Any = None, *, games: int = 400, players: int | None = None, bots: Any = "greedy",
               rules: Any = None, seed: int = 0, executor: Any = None, progress: Any = True,
               ax: Axes | None = None) -> LabResult:
     """What a player decides: legal actions per decision (the branching factor) over the
-    course of a game, by tenth of the game; the share of real decisions (more than one
-    legal action) and of forced moves (one)."""
-    t = table_of(source, "decisions", _run(games, players, bots, rules, seed, executor, progress))
+    course of a game, by tenth of the game; forced moves (one legal action); and, from the
+    decisions the option analysis looked at (:func:`traced` with ``options=True``; a game
+    given here is traced so), the share of real choices: options that lead to different
+    positions (two names for one move are one option) whose estimated chances differ by
+    more than :data:`REAL_MARGIN` beyond the estimates' noise. "No decision matters" is
+    said only when it is proven: every option of every decision of every game led to the
+    same position, or the move was forced."""
+    run = _run(games, players, bots, rules, seed, executor, progress, options=True)
+    t = table_of(source, "decisions", run)
     import pandas as pd
 
+    n = players_of(t)
     per_tenth: list[list[float]] = [[] for _ in range(10)]
-    real_tenth: list[list[float]] = [[] for _ in range(10)]
-    real_share: list[float] = []
+    open_tenth: list[list[float]] = [[] for _ in range(10)]
     everything: list[int] = []
     for legal in t["trace_legal"]:
         m = len(legal)
         if not m:
             continue
         everything.extend(legal)
-        real_share.append(sum(1 for k in legal if k > 1) / m)
         buckets: list[list[int]] = [[] for _ in range(10)]
         for i, k in enumerate(legal):
             buckets[min(9, 10 * i // m)].append(k)
         for b, ks in enumerate(buckets):
             if ks:
                 per_tenth[b].append(sum(ks) / len(ks))
-                real_tenth[b].append(sum(1 for k in ks if k > 1) / len(ks))
+                open_tenth[b].append(sum(1 for k in ks if k > 1) / len(ks))
+    sampled, real, one, real_tenth = _options(t, n)
     rows: list[dict[str, Any]] = []
     means: list[float] = []
     for b in range(10):
         mb, lo, hi = mean_interval(per_tenth[b]) if per_tenth[b] else (math.nan,) * 3
         means.append(mb)
         rows.append({"part of the game": TENTHS[b], "legal actions (mean)": mb, "low": lo, "high": hi,
-                     "real decisions": sum(real_tenth[b]) / len(real_tenth[b]) if real_tenth[b] else math.nan,
+                     "more than one action": sum(open_tenth[b]) / len(open_tenth[b]) if open_tenth[b] else math.nan,
+                     "real decisions": real_tenth[b][0] / real_tenth[b][1] if real_tenth[b][1] else math.nan,
                      "games": len(per_tenth[b])})
     table = pd.DataFrame(rows).astype({"games": "int64"})
     mean_b: float = sum(everything) / len(everything) if everything else math.nan
-    real, rlo, rhi = share_interval(real_share)
+    forced = sum(1 for k in everything if k == 1) / len(everything) if everything else math.nan
+    rshare, (rlo, rhi) = (real / sampled if sampled else math.nan), wilson(real, sampled)
+    proven = bool(len(t)) and "trace_same" in t.columns and bool(t["trace_same"].all())
     peak = max(range(10), key=lambda b: -1.0 if means[b] != means[b] else means[b])
-    reading = (f"A player chooses among {mean_b:.1f} legal actions on average (most at {TENTHS[peak]} of the game: "
-               f"{rows[peak]['legal actions (mean)']:.1f}); {pct(real)}{_span(rlo, rhi)} of decisions are real choices "
-               f"(more than one action) and {pct(1 - real)} are forced.")
+    if proven:
+        reading = (f"No decision matters: in all {len(t)} games every option of every decision led to the same "
+                   "position, or the move was forced (proven on these games, not estimated).")
+    else:
+        reading = (f"A player chooses among {mean_b:.1f} legal actions on average (most at {TENTHS[peak]} of the game: "
+                   f"{rows[peak]['legal actions (mean)']:.1f}); ")
+        if sampled:
+            reading += (f"{pct(rshare)}{_span(rlo, rhi)} of {sampled} decisions looked at are real choices (options "
+                        "leading to positions whose estimated chances differ by more than "
+                        f"{100 * REAL_MARGIN:.0f} points beyond the estimates' noise), {pct(one / sampled)} offer options "
+                        f"that all lead to one position, and {pct(forced)} of all decisions are forced.")
+        else:
+            reading += (f"{pct(1 - forced)} of decisions offer more than one action and {pct(forced)} are forced "
+                        "(real choices are measured on a table from traced(options=True)).")
     fig, a = axes_of(ax)
     xs = list(range(10))
     a.plot(xs, [r["legal actions (mean)"] for r in rows], marker="o", color="#2e86c1", label="legal actions (mean)")
@@ -387,14 +425,54 @@ def decisions(source: Any = None, *, games: int = 400, players: int | None = Non
     a.set_title("Branching factor over a game")
     a.set_ylim(bottom=0)
     a2 = a.twinx()
-    a2.plot(xs, [r["real decisions"] for r in rows], ls="--", color="#c0392b", label="share of real decisions")
+    a2.plot(xs, [r["real decisions"] for r in rows], ls="--", marker=".", color="#c0392b", label="share of real decisions")
     a2.set_ylim(0, 1.05)
+    a2.set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"])
     a2.set_ylabel("share of real decisions")
     lines = a.get_legend_handles_labels(), a2.get_legend_handles_labels()
     a.legend(lines[0][0] + lines[1][0], lines[0][1] + lines[1][1], loc="lower center")
-    about = ("The branching factor is the number of legal actions a player chose among; a real decision offers more than "
-             "one, a forced move exactly one (Browne & Maire 2010's decisiveness of moves; Ludii's branching-factor metrics). "
-             "Each game is cut into tenths of its decisions, so short and long games line up. " + MEAN_LINE)
-    table.attrs.update(branching=mean_b, real=real)
+    about = ("The branching factor is the number of legal actions a player chose among; a forced move has exactly one "
+             "(Browne & Maire 2010's decisiveness of moves; Ludii's branching-factor metrics). Each game is cut into "
+             "tenths of its decisions, so short and long games line up. " + MEAN_LINE + " "
+             f"Real choices: at one decision in {t.attrs.get('option_every') or OPTION_EVERY} of the first "
+             f"{t.attrs.get('option_games') or OPTION_GAMES} games, every legal action is played on a copy; actions that "
+             "lead to the same position are one option; each option's position is estimated for the player who chooses "
+             "(the game's evaluate, else playouts); the decision is real when the best and the worst estimate differ "
+             f"by more than {100 * REAL_MARGIN:.0f} points of a chance of winning (a solitaire: of the spread of final "
+             "scores) plus 1.96 times their standard errors. " + WILSON_LINE + " 'No decision matters' is said only "
+             "when every decision of every game played led to one position.")
+    table.attrs.update(branching=mean_b, real=rshare, real_low=rlo, real_high=rhi, forced=forced, sampled=sampled,
+                       one_position=one / sampled if sampled else math.nan, proven_none=proven,
+                       percent_rows=[])
     return LabResult(table, fig, a, "Decisions: how much is there to choose?", reading=reading, about=about,
-                     percent=("real decisions",))
+                     percent=("more than one action", "real decisions"))
+
+
+def _options(t: pd.DataFrame, n: int) -> tuple[int, int, int, list[list[int]]]:
+    """From the option analysis: decisions looked at, real choices among them, those whose
+    options all lead to one position, and (real, looked at) by tenth of the game."""
+    by_tenth = [[0, 0] for _ in range(10)]
+    if "trace_options" not in t.columns:
+        return 0, 0, 0, by_tenth
+    margin = REAL_MARGIN
+    if n == 1 and len(t):
+        scores = sorted(float(x) for x in t["score_0"])
+        spread = scores[int(0.95 * (len(scores) - 1))] - scores[int(0.05 * (len(scores) - 1))]
+        margin = REAL_MARGIN * (spread or max(1.0, abs(scores[-1] - scores[0])))
+    sampled = real = one = 0
+    for options, legal in zip(t["trace_options"], t["trace_legal"], strict=True):
+        m = max(1, len(legal))
+        for i, _seat, values, errors in options:
+            sampled += 1
+            tenth = by_tenth[min(9, 10 * int(i) // m)]
+            tenth[1] += 1
+            if len(values) < 2:
+                one += 1
+                continue
+            hi = max(range(len(values)), key=lambda k: values[k])
+            lo = min(range(len(values)), key=lambda k: values[k])
+            noise = Z95 * math.sqrt(errors[hi] ** 2 + errors[lo] ** 2)
+            if values[hi] - values[lo] - noise > margin:
+                real += 1
+                tenth[0] += 1
+    return sampled, real, one, by_tenth

@@ -7,21 +7,18 @@ than losers). For any game on the shell; each returns a
 from __future__ import annotations
 
 import math
-import statistics
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from ..core.errors import GameError, shown
+from ..core.errors import GameError
 from .design import MEAN_LINE, WILSON_LINE, _run, _span, pct, players_of, table_of
 from .result import LabResult, axes_of
-from .simulate import seat_columns
-from .stats import mean_difference, mean_interval, newcombe_paired, wilson
+from .stats import mean_interval, wilson
 
 if TYPE_CHECKING:
-    import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["drama", "what_wins", "course_of", "BEHIND", "NEWCOMBE_LINE"]
+__all__ = ["drama", "course_of", "BEHIND", "NEWCOMBE_LINE"]
 
 BEHIND = 0.1
 """The winner "came from behind" when it trailed by more than this, in estimated chance of
@@ -143,195 +140,3 @@ def drama(source: Any = None, *, games: int = 400, players: int | None = None, b
     table.attrs.update(lead_changes=changes[0], came_from_behind=len(trailed) / g if g else math.nan, settled=settled[0],
                        percent_rows=[1, 2, 4])
     return LabResult(table, fig, a, "Drama: how did the winner get there?", per, reading=reading, about=about)
-
-
-def _kind(kinds: Callable[[str], Any], text: str) -> str:
-    try:
-        kind = kinds(text)
-    except Exception as exc:
-        raise GameError(f"what_wins: kinds({text!r}) raised {type(exc).__name__}: {exc}") from None
-    return "" if kind is None else str(kind)
-
-
-def _kinds_by_seat(kinds: Sequence[str], movers: Sequence[int], n: int) -> list[dict[str, int]]:
-    out: list[dict[str, int]] = [{} for _ in range(n)]
-    for kind, seat in zip(kinds, movers, strict=True):
-        if kind:
-            out[seat][kind] = out[seat].get(kind, 0) + 1
-    return out
-
-
-def what_wins(source: Any = None, *, by: Literal["actions", "columns"] = "actions", games: int = 400,
-              players: int | None = None, bots: Any = "greedy", rules: Any = None, seed: int = 0, executor: Any = None,
-              progress: Any = True, kinds: Callable[[str], Any] | None = None, top: int = 12,
-              ax: Axes | None = None) -> LabResult:
-    """What wins: for each kind of play (``by="actions"``: the kinds of the actions played:
-    ``kinds(text)`` of each action's text when given, such as ``lambda text: " ".join(text.split()[:3])``,
-    else as the run grouped them, see :func:`~kum_widget.lab.traced`) or each of the game's own per-seat
-    summary columns (``by="columns"``), how much more winners did it than losers, paired
-    within each game (the winner against each loser), ranked, with 95% intervals. For a
-    solitaire: the score of games with it against games without it."""
-    if by not in ("actions", "columns"):
-        raise GameError(f"what_wins: by must be 'actions' or 'columns', got {shown(by)}")
-    if type(top) is not int or top < 1:
-        raise GameError(f"what_wins: top must be a whole number >= 1, got {shown(top)}")
-    t = table_of(source, "what_wins", _run(games, players, bots, rules, seed, executor, progress),
-                 trace=by == "actions")
-    n = players_of(t)
-    if kinds is not None and not callable(kinds):
-        raise GameError(f"what_wins: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
-    items = _items(t, n, by, kinds)
-    if not items:
-        raise GameError(f"what_wins: nothing to compare ({'no action kinds' if by == 'actions' else 'the game gives no per-seat columns'})")
-    table = (_solitaire_rows if n == 1 else _paired_rows)(t, items)
-    table = table.sort_values("effect size", ascending=False, kind="stable").reset_index(drop=True)
-    return _wins_result(table, n, by, top, ax)
-
-
-def _items(t: pd.DataFrame, n: int, by: str, kinds: Callable[[str], Any] | None) -> dict[str, list[list[float]]]:
-    """Per item (a kind, or a column): its amount per game and seat."""
-    out: dict[str, list[list[float]]] = {}
-    if by == "actions":
-        if kinds is not None and "trace_actions" not in t.columns:
-            raise GameError("what_wins: kinds= needs the actions' texts (trace_actions): a table from kum.lab.traced")
-        grouped = t["trace_kinds"] if kinds is None else [tuple(_kind(kinds, a) for a in texts) for texts in t["trace_actions"]]
-        for g, (done, movers) in enumerate(zip(grouped, t["trace_movers"], strict=True)):
-            for seat, counts in enumerate(_kinds_by_seat(done, movers, n)):
-                for kind, k in counts.items():
-                    out.setdefault(kind, [[0.0] * n for _ in range(len(t))])[g][seat] = float(k)
-        return out
-    import pandas as pd
-
-    own = {"bot", "score", "win"}
-    for name, seats in seat_columns(t).items():
-        cols = [seats.get(s) for s in range(n)]
-        if name in own or None in cols or not all(pd.api.types.is_numeric_dtype(t[c]) and not pd.api.types.is_bool_dtype(t[c]) for c in cols):
-            continue
-        out[name] = [[float(v) for v in row] for row in t[cols].itertuples(index=False)]
-    if n == 1:  # a solitaire's summary is game-level: every numeric column of it
-        skip = {"game", "seed", "players", "actions", "n_winners", "score_0", "trace_turns"}
-        for c in t.columns:
-            if isinstance(c, str) and c not in skip and c not in out and pd.api.types.is_numeric_dtype(t[c]) \
-                    and not pd.api.types.is_bool_dtype(t[c]):
-                out[c] = [[float(v)] for v in t[c]]
-    return out
-
-
-def _paired_rows(t: pd.DataFrame, items: dict[str, list[list[float]]]) -> pd.DataFrame:
-    import pandas as pd
-
-    decisive = [(g, int(w[0])) for g, (k, w) in enumerate(zip(t["n_winners"], t["winners"], strict=True)) if k == 1]
-    n = players_of(t)
-    rows = []
-    for name, amounts in items.items():
-        both = only_w = only_l = neither = 0
-        diffs, mine, theirs = [], [], []
-        for g, w in decisive:
-            for loser in range(n):
-                if loser == w:
-                    continue
-                a, b = amounts[g][w] > 0, amounts[g][loser] > 0
-                both += a and b
-                only_w += a and not b
-                only_l += b and not a
-                neither += not a and not b
-            rest = sum(amounts[g][s] for s in range(n) if s != w) / (n - 1)
-            diffs.append(amounts[g][w] - rest)
-            mine.append(amounts[g][w])
-            theirs.append(rest)
-        pairs = both + only_w + only_l + neither
-        d, lo, hi = mean_interval(diffs) if len(diffs) > 1 else (math.nan,) * 3
-        sd = statistics.stdev(diffs) if len(diffs) > 1 else 0.0
-        share = newcombe_paired(both, only_l, only_w, neither)
-        rows.append({"what": name, "winner (per game)": sum(mine) / len(mine) if mine else math.nan,
-                     "a loser (per game)": sum(theirs) / len(theirs) if theirs else math.nan, "difference": d, "low": lo,
-                     "high": hi, "effect size": d / sd if sd > 0 else math.copysign(math.inf, d) if d else 0.0,
-                     "winner did it": (both + only_w) / pairs if pairs else math.nan,
-                     "a loser did it": (both + only_l) / pairs if pairs else math.nan, "share difference": share[0],
-                     "share low": share[1], "share high": share[2], "games": len(decisive)})
-    return pd.DataFrame(rows).astype({"games": "int64"})
-
-
-def _solitaire_rows(t: pd.DataFrame, items: dict[str, list[list[float]]]) -> pd.DataFrame:
-    import pandas as pd
-
-    scores = [float(s) for s in t["score_0"]]
-    rows = []
-    for name, amounts in items.items():
-        got = [a[0] for a in amounts]
-        # Present in most games: "more of it" (above the median) against the rest.
-        cut = statistics.median(got) if sum(1 for x in got if x > 0) >= 0.8 * len(got) else 0.0
-        yes = [s for s, x in zip(scores, got, strict=True) if x > cut]
-        no = [s for s, x in zip(scores, got, strict=True) if x <= cut]
-        if not yes or not no:  # every game alike: nothing to compare
-            continue
-        d, lo, hi = mean_difference(no, yes)
-        sd = statistics.pstdev(scores) if len(scores) > 1 else 0.0
-        rows.append({"what": name if cut == 0 else f"{name} (more than {cut:g})", "games with it": len(yes),
-                     "score with it": sum(yes) / len(yes),
-                     "score without it": sum(no) / len(no), "difference": d, "low": lo, "high": hi,
-                     "effect size": d / sd if sd > 0 and d == d else 0.0})
-    columns = ["what", "games with it", "score with it", "score without it", "difference", "low", "high", "effect size"]
-    return pd.DataFrame(rows, columns=columns).astype({"games with it": "int64"})
-
-
-def _wins_result(table: pd.DataFrame, n: int, by: str, top: int, ax: Any) -> LabResult:
-    shown_rows = table.dropna(subset=["difference"])
-    import pandas as pd
-
-    head = shown_rows if len(shown_rows) <= top else pd.concat([shown_rows.head((top + 1) // 2), shown_rows.tail(top // 2)])
-    fig, a = axes_of(ax, height=max(2.5, 0.32 * len(head) + 1))
-    ys = list(range(len(head)))[::-1]
-    col = "effect size" if by == "columns" and n > 1 else "difference"
-    bars = head[col]
-    if col == "effect size":  # a difference without spread (an infinite effect size) is drawn at the plot's edge
-        finite = bars[bars.abs() != math.inf].abs()
-        edge = 1.25 * (float(finite.max()) if len(finite) and finite.max() > 0 else 1.0)
-        bars = bars.clip(-edge, edge)
-    scale = bars / head["difference"].where(head["difference"] != 0) if col == "effect size" else 1.0
-    low, high = (head["low"] * scale).fillna(0), (head["high"] * scale).fillna(0)
-    a.barh(ys, bars, xerr=[(bars - low).clip(lower=0), (high - bars).clip(lower=0)],
-           color=["#27ae60" if lo > 0 else "#c0392b" if hi < 0 else "#95a5a6" for lo, hi in zip(head["low"], head["high"], strict=True)],
-           capsize=3)
-    a.set_yticks(ys, [str(w) for w in head["what"]])
-    a.axvline(0, color="grey")
-    a.set_xlabel("score with it minus without" if n == 1 else
-                 "times a game, winner minus loser" if by == "actions" else "effect size: winner minus loser, over its spread")
-    a.set_title("What wins" if n > 1 else "What scores")
-    if len(shown_rows):
-        best, worst = shown_rows.iloc[0], shown_rows.iloc[-1]
-        if n == 1:
-            if best["low"] > 0:
-                reading = (f"Games with “{best['what']}” score {best['difference']:+.1f} [{best['low']:+.1f}, "
-                           f"{best['high']:+.1f}] more than games without it")
-            else:
-                reading = "Nothing goes clearly with a higher score"
-            reading += (f"; “{worst['what']}” goes with lower scores ({worst['difference']:+.1f})." if worst["high"] < 0
-                        else "; nothing goes clearly with a lower score.")
-        else:
-            unit = "times a game" if by == "actions" else "per game"
-            if best["low"] > 0:
-                reading = (f"Winners have more “{best['what']}” than losers: {best['winner (per game)']:.1f} against "
-                           f"{best['a loser (per game)']:.1f} {unit} ({best['difference']:+.2f} [{best['low']:+.2f}, "
-                           f"{best['high']:+.2f}])")
-            else:
-                reading = "Nothing goes clearly with winning (every interval reaches 0 or below)"
-            if worst["high"] < 0:
-                reading += (f"; “{worst['what']}” goes most with losing ({worst['a loser (per game)']:.1f} {unit} for a "
-                            f"loser against {worst['winner (per game)']:.1f} for the winner).")
-            else:
-                reading += "; nothing goes clearly with losing."
-    else:
-        reading = "Nothing could be compared: too few games with and without each item."
-    about = ("Paired within each decisive game: the winner against the losers' average, so the deal is the same on both "
-             "sides; ranked by effect size (the difference over its spread), so rare and common items compare. "
-             "The share columns say how many winners and losers did it at all; " + NEWCOMBE_LINE + " " + MEAN_LINE if n > 1 else
-             "A solitaire's games with an item against those without it (Welch's difference of means). " + MEAN_LINE)
-    about += " An association, not a cause: strong players may simply get to play a strong card more."
-    table.attrs.update(best=str(shown_rows.iloc[0]["what"]) if len(shown_rows) else None)
-    shown = (("what", "winner (per game)", "a loser (per game)", "difference", "low", "high", "games") if n > 1 else
-             ("what", "games with it", "score with it", "score without it", "difference", "low", "high"))
-    words = {"difference": "winner minus loser" if n > 1 else "with minus without"}
-    return LabResult(table, fig, a, "What wins?" if n > 1 else "What scores?", reading=reading, about=about, labels=words,
-                     shown=tuple(c for c in shown if c in table.columns),
-                     percent=("winner did it", "a loser did it", "share difference", "share low", "share high"))

@@ -1,22 +1,32 @@
-"""The skill ladder: does the better player win, or the luckier one? For any game on the shell.
+"""The skill ladder: does the better player win? For any game on the shell.
 
-A ladder is a list of bots from the weakest to the strongest (default: random, greedy, then
-ISMCTS at doubling budgets). Each rung plays the stronger of two neighbours against the
-weaker, seats rotating, and counts how often the stronger wins; the skill score sums the
-ladder up from 0 (pure luck: the stronger wins no more than an even share) to 1 (the
-stronger always wins). After TAG's ``SkillLadder`` and Browne & Maire's (2010) self-play
-criteria of a game's depth.
+A ladder is a list of bots from the weakest to the strongest (default: random play; the
+greedy bot playing a random move half the time; the greedy bot). Each match plays the
+stronger of two bots against the weaker (neighbours, and the strongest against the
+weakest), seats rotating, and counts how often the stronger wins. The skill reading is the
+strongest against the weakest: how far above an even share the better player ends (after
+TAG's ``SkillLadder`` and Browne & Maire's (2010) self-play criteria). It says nothing
+about luck: the luck reading measures the game's chance itself (``kum.lab.luck``).
+
+A match is group-sequential: it is played in batches of ``batch`` games in seed order, and
+after each batch it stops when its repeated 95% interval (Jennison & Turnbull 2000, ch. 9:
+Clopper & Pearson's exact interval at the level of Pocock's constant for the number of
+looks, in place of 1.96) leaves out the even share
+(one bot is stronger), or lies within ``margin`` of it (no difference that large: a
+futility stop), or at ``games``. The intervals hold whatever look a match stops at, and
+the same seed stops every executor at the same game.
 
 >>> import kum_widget as kum
->>> r = kum.lab.skill_ladder("bust", rungs=("random", "greedy"), games=20, progress=False)
->>> r.table[["stronger", "weaker", "games"]].values.tolist()
-[['greedy', 'random', 20]]
+>>> r = kum.lab.skill_ladder("bust", rungs=("random", "greedy"), games=40, progress=False)
+>>> r.table[["stronger", "weaker"]].values.tolist()
+[['greedy', 'random']]
 >>> 0 <= r.table.attrs["skill"] <= 1
 True
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import secrets
 import time
@@ -26,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import GameError, shown
 from .checks import check as _check
 from .checks import whole
-from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, _derive, bot_label, the_game
+from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, _derive, _make, bot_label, the_game
 from .result import LabResult, axes_of, check_axes
 from .simulate import _bar, _describe, run_spec
-from .stats import wilson
+from .stats import clopper_pearson
 from .workers import pool_for, refuse_in_starting_worker
 
 if TYPE_CHECKING:
@@ -38,24 +48,27 @@ if TYPE_CHECKING:
 
     from ..bots.base import Bot
 
-__all__ = ["skill_ladder", "ISMCTSAt", "DEFAULT_BUDGETS", "default_rungs", "verdict", "COLUMNS"]
+__all__ = ["skill_ladder", "ISMCTSAt", "Noisy", "default_rungs", "pocock", "pocock_integral", "POCOCK", "COLUMNS", "DEFAULT_GAMES", "BATCH", "MARGIN"]
 
 WHERE = "skill_ladder"
 
-DEFAULT_BUDGETS = (25, 50)
-"""The ISMCTS budgets (iterations a decision) of the default ladder. Measured on Kings Under
-Mountains, 2 players, 40 games a rung, on one core: the default ladder takes 65-72 s of CPU
-(greedy vs random 1.5 s, ISMCTS 25 vs greedy 17 s, ISMCTS 50 vs ISMCTS 25 47 s). There 10
-iterations play no better than the greedy bot (an even share), which would break the
-ladder's order; in the court solitaire even 25 play below the greedy bot (the reading says
-when a rung is out of order)."""
+DEFAULT_GAMES = 200
+"""The most games a match plays (``games``)."""
 
-COLUMNS = ("stronger", "weaker", "games", "stronger won", "weaker won", "draws", "stronger's share", "low", "high", "edge")
-"""The table's columns: one row per rung."""
+BATCH = 20
+"""Games between two looks at a match (``batch``)."""
 
-VERDICTS = ((0.15, "mostly luck"), (0.4, "luck and skill both count"), (0.7, "a game of skill with some luck"),
-            (math.inf, "skill decides"))
-"""The verdict of a skill score: the first whose bound the score is below."""
+MARGIN = 0.15
+"""A match stops for futility when its interval lies within this much of the even share:
+no difference that large between the two bots (``margin``)."""
+
+COLUMNS = ("stronger", "weaker", "match", "games", "stronger won", "weaker won", "draws", "stronger's share", "low", "high",
+           "edge", "looks", "stopped")
+"""The table's columns: one row per match."""
+
+STOPS = {"stronger": "the stronger bot is stronger", "out of order": "the weaker bot is stronger",
+         "equal": "no difference beyond the margin", "undecided": "no clear difference at the most games"}
+"""Why a match stopped (the ``stopped`` column), in words."""
 
 
 class ISMCTSAt:
@@ -86,16 +99,94 @@ class ISMCTSAt:
         return f"ISMCTSAt({self.iterations})"
 
 
+class Noisy:
+    """A bot factory for the lab: ``Noisy("greedy", 0.5)(seed)`` is the greedy bot playing a
+    random legal action half the time (``kum.bots.NoisyBot``), labelled ``"greedy, 50%
+    random"``: a rung as cheap as random play and the greedy bot, between the two. It pickles."""
+
+    def __init__(self, bot: BotSpec = "greedy", share: float = 0.5) -> None:
+        if not isinstance(bot, str) and not callable(bot):
+            raise GameError(f"Noisy: bot must be a bot name or a factory f(seed) -> bot, got {shown(bot)}")
+        if type(share) not in (int, float) or not 0 < share < 1:
+            raise GameError(f"Noisy: share must be a number between 0 and 1 (exclusive), got {shown(share)}")
+        self.bot, self.share = bot, float(share)
+
+    @property
+    def label(self) -> str:
+        return f"{bot_label(self.bot)}, {100 * self.share:.0f}% random"
+
+    def __call__(self, seed: int) -> Bot:
+        from ..bots.noisy import NoisyBot
+
+        return NoisyBot(_make(self.bot, seed), self.share, seed)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Noisy) and (other.bot, other.share) == (self.bot, self.share)
+
+    def __hash__(self) -> int:
+        return hash(("Noisy", bot_label(self.bot), self.share))
+
+    def __repr__(self) -> str:
+        return f"Noisy({self.bot!r}, {self.share!r})"
+
+
 def default_rungs() -> tuple[BotSpec, ...]:
-    """The default ladder, weakest first: random, greedy, ISMCTS at :data:`DEFAULT_BUDGETS`."""
-    return ("random", "greedy", *(ISMCTSAt(n) for n in DEFAULT_BUDGETS))
+    """The default ladder, weakest first: random, the greedy bot half at random, the greedy
+    bot. Cheap rungs (a game's report takes seconds); add ``ISMCTSAt(n)`` rungs for stronger
+    play, which cost far more."""
+    return ("random", Noisy("greedy", 0.5), "greedy")
 
 
-def verdict(skill: float) -> str:
-    """A skill score in words (:data:`VERDICTS`)."""
-    if skill != skill:
-        return "not measured"
-    return next(words for bound, words in VERDICTS if skill < bound)
+POCOCK = {1: 1.96, 2: 2.1771, 3: 2.289, 4: 2.361, 5: 2.4128, 6: 2.4529, 7: 2.485, 8: 2.5118, 9: 2.535, 10: 2.5549,
+          11: 2.572, 12: 2.588, 13: 2.6013, 14: 2.6145, 15: 2.626, 16: 2.6363, 17: 2.6461, 18: 2.6554, 19: 2.6639,
+          20: 2.6718}
+"""Pocock's constants for 1 to 20 looks at a 5% two-sided error rate, as :func:`pocock_integral`
+computes them (Jennison & Turnbull 2000, table 2.1, give the same to 3 decimals)."""
+
+
+def pocock(looks: int) -> float:
+    """Pocock's constant for ``looks`` equally spaced looks at a 5% error rate in all: the
+    table :data:`POCOCK`, or :func:`pocock_integral` beyond it.
+
+    >>> [pocock(k) for k in (1, 2, 5, 10)]
+    [1.96, 2.1771, 2.4128, 2.5549]
+    """
+    return POCOCK[looks] if looks in POCOCK else pocock_integral(looks)
+
+
+@functools.lru_cache(maxsize=64)
+def pocock_integral(looks: int, alpha: float = 0.05) -> float:
+    """Pocock's constant: the ``z`` that makes ``looks`` equally spaced looks at a normal
+    statistic keep a two-sided error rate of ``alpha`` in all (Pocock 1977; by numerical
+    integration of the running sum's density, as Armitage, McPherson and Rowe 1969 do; a
+    second or so for 10 looks)."""
+    import numpy as np
+
+    whole("looks", looks, 1, 1000, where="pocock")
+    if looks == 1:
+        from statistics import NormalDist
+
+        return NormalDist().inv_cdf(1 - alpha / 2)
+    step = 0.004  # the grid of the running sum S_k (increments N(0, 1))
+    kernel_x = np.arange(-8.0, 8.0 + step / 2, step)
+    kernel = np.exp(-kernel_x**2 / 2) / math.sqrt(2 * math.pi) * step
+
+    def inside(c: float) -> float:
+        bound = c  # look 1: S_1 within +-c
+        x = np.arange(-bound, bound + step / 2, step)
+        density = np.exp(-x**2 / 2) / math.sqrt(2 * math.pi)
+        for k in range(2, looks + 1):
+            spread = np.convolve(density * step, kernel / step)  # S_k = S_(k-1) + N(0, 1)
+            grid = np.arange(len(spread)) * step + (x[0] + kernel_x[0])
+            keep = np.abs(grid) <= c * math.sqrt(k)
+            x, density = grid[keep], spread[keep]
+        return float(density.sum() * step)
+
+    lo, hi = 1.9, 4.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if inside(mid) > 1 - alpha else (mid, hi)
+    return (lo + hi) / 2
 
 
 def _rungs(rungs: Any) -> list[BotSpec]:
@@ -126,29 +217,30 @@ def _players(game: Any, players: Any) -> int:
     return int(players)
 
 
-def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequence[BotSpec] | None = None, games: int = 40,
-                 seed: int | None = 0, executor: Any = None, progress: bool = True,
-                 max_actions: int | None = DEFAULT_MAX_ACTIONS, ax: Axes | None = None) -> LabResult:
+def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequence[BotSpec] | None = None,
+                 games: int = DEFAULT_GAMES, batch: int = BATCH, margin: float = MARGIN, seed: int | None = 0,
+                 executor: Any = None, progress: bool = True, max_actions: int | None = DEFAULT_MAX_ACTIONS,
+                 ax: Axes | None = None) -> LabResult:
     """The skill ladder of ``game`` (a name, a CardGame or its class; None: the default game).
 
     ``rungs``: the bots from the weakest to the strongest, each a name or a factory
-    ``f(seed) -> bot`` (:class:`ISMCTSAt` is one); default random, greedy, and ISMCTS at
-    :data:`DEFAULT_BUDGETS`. Each rung plays ``games`` games of the stronger of two
-    neighbours in one seat against ``players - 1`` copies of the weaker, seats rotating
-    (``simulate(rotate=True)``); a solitaire plays both bots on the same deals and
-    compares their scores. Rung ``r`` is dealt with its own seed, derived from ``seed``
-    and ``r``: the rungs are independent samples, and the same seed gives the same
-    ladder on every executor (None: this process; a number of worker processes, made
-    once for every rung; a ``concurrent.futures.Executor``; a dask ``Client``).
+    ``f(seed) -> bot`` (:class:`ISMCTSAt` and :class:`Noisy` are such); default
+    :func:`default_rungs`. Each match (neighbouring rungs, and the strongest against the
+    weakest) plays the stronger in one seat against ``players - 1`` copies of the weaker,
+    seats rotating; a solitaire plays both bots on the same deals and compares their
+    scores. A match plays at most ``games`` games, looking after every ``batch`` (``games``
+    a multiple of ``batch``): see the module for when it stops. Match ``r`` is dealt with
+    its own seed, derived from ``seed`` and ``r``, so the same seed gives the same ladder
+    on every executor (None: this process; a number of worker processes, made once for
+    every match; a ``concurrent.futures.Executor``; a dask ``Client``).
 
-    ``progress``: one bar for the whole ladder. ``max_actions``: as ``simulate`` takes it.
-
-    Returns a LabResult: ``table`` (one row per rung: :data:`COLUMNS`; ``draws`` are the
-    games whose win the stronger shared, or that nobody won), the stronger's
-    share per rung with its 95% interval as ``figure``, ``reading`` and ``about``;
-    ``table.attrs`` holds ``skill``, ``skill_low``, ``skill_high`` (the skill score and its
-    95% interval), ``upsets`` (the share of games the weaker side won), ``seconds`` (by
-    rung) and each rung's ``seeds``; ``data`` holds every game played, with its ``rung``.
+    Returns a LabResult: ``table`` (one row per match: :data:`COLUMNS`; ``low`` and
+    ``high`` are the match's repeated 95% interval; ``draws`` the games whose win the
+    stronger shared or nobody won; ``stopped`` a key of :data:`STOPS`), ``reading``,
+    ``about`` and the figure; ``table.attrs`` holds ``skill``, ``skill_low``,
+    ``skill_high`` (the strongest's edge over the weakest: 0 at an even share, 1 when it
+    always wins), ``ordered`` (every neighbour match found the stronger stronger),
+    ``pocock`` and ``seconds`` (by match); ``data`` holds every game played, with its ``match``.
     A game past ``max_actions`` actions is left out (with a warning) and not counted.
     """
     refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
@@ -156,17 +248,30 @@ def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequenc
     specs = _rungs(rungs)
     n = _players(the, players)
     whole("games", games, 1, where=WHERE)
+    whole("batch", batch, 1, where=WHERE)
+    batch = min(batch, games)
+    if games % batch:
+        raise GameError(f"{WHERE}: games ({games}) must be a multiple of batch ({batch}): the looks are equally spaced")
+    if type(margin) not in (int, float) or not 0 < margin < 0.5:
+        raise GameError(f"{WHERE}: margin must be a number between 0 and 0.5, got {shown(margin)}")
     if seed is None:
         seed = secrets.randbelow(2**31)
     check_axes(ax, 1, WHERE)
-    pairs = [(specs[i + 1], specs[i]) for i in range(len(specs) - 1)]
+    pairs = [(specs[i + 1], specs[i], "neighbours") for i in range(len(specs) - 1)]
+    if len(specs) > 2:
+        pairs.append((specs[-1], specs[0], "strongest against weakest"))
+    else:
+        pairs = [(specs[1], specs[0], "strongest against weakest")]
     plans: list[list[Spec]] = []
-    for r, (strong, weak) in enumerate(pairs):
+    for r, (strong, weak, _) in enumerate(pairs):
         sides = [(strong,), (weak,)] if n == 1 else [(strong, *(weak,) * (n - 1))]
-        plans.append([_check(games, n, bots, None, _rung_seed(seed, r) if type(seed) is int else seed, executor, progress,
+        plans.append([_check(batch, n, bots, None, _rung_seed(seed, r) if type(seed) is int else seed, executor, progress,
                              None, True, None, the, max_actions, "skip", where=WHERE) for bots in sides])
     import pandas as pd
 
+    looks = games // batch
+    z = pocock(looks)
+    fair = 0.5 if n == 1 else 1 / n
     frames: list[pd.DataFrame] = []
     rows: list[dict[str, Any]] = []
     seconds: dict[str, float] = {}
@@ -174,47 +279,70 @@ def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequenc
     bar = _bar(games * sum(len(p) for p in plans), "skill ladder") if progress else None
     try:
         with pool_for(executor, WHERE) as pool:
-            for (strong, weak), plan in zip(pairs, plans, strict=True):
+            for (strong, weak, kind), plan in zip(pairs, plans, strict=True):
                 label = f"{bot_label(strong)} vs {bot_label(weak)}"
                 t0 = time.perf_counter()
-                runs: list[pd.DataFrame] = []
-                try:
-                    for spec in plan:
-                        runs.append(run_spec(spec, games, pool, None, bar if bar is not None else False, desc=WHERE,
-                                             stacklevel=4))
-                        if runs[-1].attrs.get("interrupted"):
-                            break
-                except KeyboardInterrupt:  # before any game of this run ended
-                    runs = []
-                interrupted = len(runs) < len(plan) or any(df.attrs.get("interrupted") for df in runs)
-                if len(runs) == len(plan):  # a rung stopped part way still counts the games it finished
+                runs: list[list[pd.DataFrame]] = [[] for _ in plan]
+                row: dict[str, Any] | None = None
+                for look in range(looks):
+                    try:
+                        for side, spec in enumerate(plan):
+                            runs[side].append(run_spec(spec, batch, pool, None, bar if bar is not None else False,
+                                                       desc=WHERE, stacklevel=4, start=look * batch))
+                    except KeyboardInterrupt:  # before any game of this batch ended
+                        interrupted = True
+                    interrupted = interrupted or any(df.attrs.get("interrupted") for side in runs for df in side)
+                    if interrupted or any(len(side) < look + 1 for side in runs):
+                        break
+                    joined = [pd.concat(side, ignore_index=True) for side in runs]
+                    row = _count(joined, n, bot_label(strong), bot_label(weak), z)
+                    row.update(match=kind, looks=look + 1, stopped=_stop(row, fair, margin, look + 1 == looks))
+                    if row["stopped"] is not None:
+                        if bar is not None:
+                            bar.update(batch * len(plan) * (looks - look - 1))
+                        break
+                if row is not None:
                     seconds[label] = time.perf_counter() - t0
-                    rows.append(_count(runs, n, bot_label(strong), bot_label(weak)))
-                    frames.extend(df.assign(rung=label) for df in runs)
+                    row["stopped"] = row["stopped"] or "undecided"  # (interrupted part way: as far as it got)
+                    rows.append(row)
+                    frames.extend(pd.concat(side, ignore_index=True).assign(match=label) for side in runs if side)
                 if interrupted:
                     if not rows:
-                        raise KeyboardInterrupt(f"{WHERE}: stopped before any rung had a game")
+                        raise KeyboardInterrupt(f"{WHERE}: stopped before any match had a game")
                     break
     finally:
         if bar is not None:
             bar.close()
     table = pd.DataFrame(rows, columns=list(COLUMNS))
-    table = table.astype({c: "int64" for c in ("games", "stronger won", "weaker won", "draws")})
+    table = table.astype({c: "int64" for c in ("games", "stronger won", "weaker won", "draws", "looks")})
     return _result(table, pd.concat(frames, ignore_index=True), n, ax, attrs={
         "players": n, "seed": seed, "seeds": [p[0].seed for p in plans[:len(rows)]], "seconds": seconds,
-        "executor": _describe(executor), "interrupted": interrupted, "game": the.name,
+        "executor": _describe(executor), "interrupted": interrupted, "game": the.name, "margin": float(margin),
+        "pocock": z, "batch": batch, "max_games": games,
         "unfinished": sum(len(df.attrs.get("unfinished", ())) for df in frames),
     })
 
 
+def _stop(row: dict[str, Any], fair: float, margin: float, last: bool) -> str | None:
+    """Why a match stops after this look (a key of :data:`STOPS`), or None to play on."""
+    if row["games"] == 0:
+        return "undecided" if last else None
+    if row["low"] > fair:
+        return "stronger"
+    if row["high"] < fair:
+        return "out of order"
+    if fair - margin <= row["low"] and row["high"] <= fair + margin:
+        return "equal"
+    return "undecided" if last else None
+
+
 def _rung_seed(seed: int, rung: int) -> int:
-    """The seed of rung ``rung``: its own deals, independent of the other rungs' (the same
-    deals on every rung would repeat one sample's luck, and in a game decided by the deal
-    every rung would agree)."""
+    """The seed of match ``rung``: its own deals, independent of the other matches' (the
+    same deals in every match would repeat one sample's luck)."""
     return seed if rung == 0 else _derive("kum-lab/ladder", seed, rung)
 
 
-def _count(runs: list[pd.DataFrame], n: int, strong: str, weak: str) -> dict[str, Any]:
+def _count(runs: list[pd.DataFrame], n: int, strong: str, weak: str, z: float) -> dict[str, Any]:
     """One rung's row: the stronger's wins (a shared win counts 1/k), the weaker side's, draws."""
     won = lost = drawn = 0
     share = 0.0
@@ -238,7 +366,7 @@ def _count(runs: list[pd.DataFrame], n: int, strong: str, weak: str) -> dict[str
     played = won + lost + drawn
     fair = 0.5 if n == 1 else 1 / n
     p = share / played if played else math.nan
-    lo, hi = wilson(share, played)
+    lo, hi = clopper_pearson(share, played, z)
     return {"stronger": strong, "weaker": weak, "games": played, "stronger won": int(won), "weaker won": int(lost),
             "draws": int(drawn), "stronger's share": p, "low": lo, "high": hi, "edge": _edge(p, fair)}
 
@@ -248,71 +376,81 @@ def _edge(p: float, fair: float) -> float:
     return (p - fair) / (1 - fair)
 
 
-def _skill(table: pd.DataFrame, fair: float) -> tuple[float, float, float]:
-    """The mean of the rungs' edges with its 95% interval, each clipped to [0, 1]. The interval
-    adds the rungs' (independent) interval widths in quadrature (Zou & Donner's MOVER, as
-    Newcombe's interval of a difference does)."""
-    played = table[table["games"] > 0]  # a rung whose every game ran past max_actions says nothing
-    e = [float(x) for x in played["edge"]]
-    lows = [_edge(float(x), fair) for x in played["low"]]
-    highs = [_edge(float(x), fair) for x in played["high"]]
-    if not e:
-        return math.nan, math.nan, math.nan
-    k = len(e)
-    mean = sum(e) / k
-    lo = mean - math.sqrt(sum((x - a) ** 2 for x, a in zip(e, lows, strict=True))) / k
-    hi = mean + math.sqrt(sum((b - x) ** 2 for x, b in zip(e, highs, strict=True))) / k
-    return _clip(mean), _clip(lo), _clip(hi)
+def _result(table: pd.DataFrame, data: pd.DataFrame, n: int, ax: Any, attrs: dict[str, Any]) -> LabResult:
+    fair = 0.5 if n == 1 else 1 / n
+    top = table[table["match"] == "strongest against weakest"]
+    if len(top) and int(top["games"].iloc[0]):
+        t = top.iloc[0]
+        skill, lo, hi = (_clip(_edge(float(t[c]), fair)) for c in ("stronger's share", "low", "high"))
+    else:
+        t, skill, lo, hi = None, math.nan, math.nan, math.nan
+    near = table[table["match"] == "neighbours"]
+    backwards = [f"{s} did worse than {w}" for s, w, x in zip(near["stronger"], near["weaker"], near["stopped"], strict=True)
+                 if x == "out of order"]
+    level = [f"{s} did no better than {w}" for s, w, x in zip(near["stronger"], near["weaker"], near["stopped"], strict=True)
+             if x in ("equal", "undecided")]
+    table.attrs.update(attrs, skill=skill, skill_low=lo, skill_high=hi, fair=fair, ordered=not backwards and not level,
+                       out_of_order=backwards, not_ordered=level)
+    reading = _reading(t, n, fair, skill, lo, hi, attrs["margin"]) if t is not None else \
+        "No skill reading: no game of the strongest against the weakest ended within max_actions."
+    if t is not None and len(near):
+        if backwards or level:
+            reading += f" Careful: the rungs are not all in order ({'; '.join(backwards + level)})."
+        else:
+            reading += " Each rung beats the one below it."
+    about = (
+        "A match is the stronger of two bots against the weaker (the other seats taken by copies of the weaker, seats "
+        "rotating, a win shared by k players counting 1/k; a solitaire: both on the same deals, the higher score "
+        "winning, an equal one counting half). The skill reading is the strongest rung against the weakest: edge = "
+        "(stronger's share - even share) / (1 - even share), 0 when the stronger does no better than even, 1 when it "
+        "always wins (TAG's SkillLadder; Browne & Maire 2010's self-play criteria). It measures what the ladder's "
+        "bots can do, nothing about luck, which the luck reading measures from the game's own chance.\n"
+        f"Each match is group-sequential: after every {attrs['batch']} games, in seed order, it looks at its repeated 95% "
+        f"interval (Clopper & Pearson's exact interval, at the level of Pocock's constant {attrs['pocock']:.3f} for "
+        f"{attrs['max_games'] // attrs['batch']} looks in place of 1.96: Jennison & Turnbull 2000), and stops when the interval leaves out the even share, or lies "
+        f"within {100 * attrs['margin']:.0f} points of it (a futility stop: no difference that large), or at "
+        f"{attrs['max_games']} games. The intervals hold whatever look a match stops at, and every executor stops at "
+        "the same game."
+    )
+    fig, a = axes_of(ax, width=max(6.0, 2.4 * len(table)))
+    xs = list(range(len(table)))
+    p = [float(x) for x in table["stronger's share"]]
+    below = [max(0.0, v - float(low)) if v == v else 0.0 for v, low in zip(p, table["low"], strict=True)]
+    above = [max(0.0, float(high) - v) if v == v else 0.0 for v, high in zip(p, table["high"], strict=True)]
+    colours = ["#8e44ad" if m == "strongest against weakest" else "#2e86c1" for m in table["match"]]
+    a.bar(xs, p, yerr=[below, above], capsize=4, color=colours)
+    a.axhline(fair, ls="--", color="grey", label=f"even share ({_pc(fair)})")
+    a.set_xticks(xs, [f"{s}\nvs {w}" for s, w in zip(table["stronger"], table["weaker"], strict=True)])
+    a.set_ylim(0, 1.16)  # room above a share of 100% for the legend
+    a.set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"])
+    a.set_ylabel("stronger bot's share of games" if n > 1 else "stronger bot's share (higher score, same deal)")
+    a.set_title("Skill ladder (repeated 95% intervals)")
+    a.legend(loc="upper right")
+    return LabResult(table, fig, a, "Skill: does the better player win?", data, reading=reading, about=about,
+                     shown=("stronger", "weaker", "games", "stronger's share", "low", "high", "stopped"),
+                     percent=("stronger's share", "low", "high"))
+
+
+def _reading(t: Any, n: int, fair: float, skill: float, lo: float, hi: float, margin: float) -> str:
+    s, w, share = t["stronger"], t["weaker"], float(t["stronger's share"])
+    interval = f"{_pc(share)} [{_pc(float(t['low']))}, {_pc(float(t['high']))}]"
+    if n == 1:
+        told = f"the strongest bot ({s}) scores more than the weakest ({w}) on {interval} of {int(t['games'])} deals"
+    else:
+        told = f"the strongest bot ({s}) wins {interval} of {int(t['games'])} games against the weakest ({w})"
+    even = f"an even share: {_pc(fair)}"
+    if t["stopped"] == "stronger":
+        return (f"The better player wins: {told} ({even}), a skill edge of {skill:.2f} [{lo:.2f}, {hi:.2f}] on a "
+                "scale from 0 (no better than even) to 1 (always).")
+    if t["stopped"] == "out of order":
+        return (f"The ladder is upside down: {told} ({even}): pick rungs that really are stronger, one after the other.")
+    reach = max(fair - float(t["low"]), float(t["high"]) - fair)
+    return (f"No skill effect found (within ±{100 * reach:.0f} points of an even share): {told}, an interval that "
+            f"includes the even share ({_pc(fair)}).")
 
 
 def _clip(x: float) -> float:
     return min(1.0, max(0.0, x))
-
-
-def _result(table: pd.DataFrame, data: pd.DataFrame, n: int, ax: Any, attrs: dict[str, Any]) -> LabResult:
-    fair = 0.5 if n == 1 else 1 / n
-    skill, lo, hi = _skill(table, fair)
-    total = int(table["games"].sum())
-    strong = int(table["stronger won"].sum()) / total if total else math.nan
-    upsets = int(table["weaker won"].sum()) / total if total else math.nan
-    table.attrs.update(attrs, skill=skill, skill_low=lo, skill_high=hi, upsets=upsets, fair=fair)
-    if n == 1:
-        said = (f"the stronger bot scores more than the weaker on the same deal in {_pc(strong)} of games; "
-                + (f"the weaker still scores more in {_pc(upsets)}" if upsets else "the weaker never scores more"))
-    else:
-        even = "" if n == 2 else f" (an even share: {_pc(fair)})"
-        said = (f"the stronger bot wins {_pc(strong)} of its games{even}; "
-                + (f"the weaker side still wins {_pc(upsets)}" if upsets else "the weaker side never wins"))
-    backwards = [f"{s} did worse than {w}" for s, w, h in zip(table["stronger"], table["weaker"], table["high"], strict=True)
-                 if h < fair]  # the interval below the even share: this rung is out of order
-    table.attrs["out_of_order"] = backwards
-    careful = f"; careful: {' and '.join(backwards)}, which pulls the score down" if backwards else ""
-    reading = (f"Skill score {skill:.2f} [{lo:.2f}, {hi:.2f}]: {said} ({verdict(skill)}){careful}." if total else
-               "No skill score: no game of the ladder ended within max_actions.")
-    about = (
-        "A rung is the stronger of two neighbouring bots against the weaker (the other seats taken by copies of the "
-        "weaker, seats rotating, a win shared by k players counting 1/k; a solitaire: both on the same deals, the "
-        "higher score winning, an equal one counting half).\n"
-        "Edge = (stronger's share - even share) / (1 - even share): 0 when the stronger does no better than even, 1 when "
-        "it always wins; the skill score is the mean edge of the rungs, clipped to 0..1 (TAG's SkillLadder; Browne & "
-        "Maire 2010's self-play criteria).\n"
-        "Each share's 95% interval is Wilson's, which stays within 0..100%; the skill score's interval combines the "
-        "rungs' intervals, mapped the same way (Zou & Donner's MOVER: their widths added in quadrature)."
-    )
-    fig, a = axes_of(ax, width=max(6.0, 2.2 * len(table)))  # room for each rung's "ISMCTS 50 vs ISMCTS 25"
-    xs = list(range(len(table)))
-    p = [float(x) for x in table["stronger's share"]]
-    below = [max(0.0, v - float(low)) for v, low in zip(p, table["low"], strict=True)]
-    above = [max(0.0, float(high) - v) for v, high in zip(p, table["high"], strict=True)]
-    a.bar(xs, p, yerr=[below, above], capsize=4, color="#2e86c1")
-    a.axhline(fair, ls="--", color="grey", label=f"even share ({_pc(fair)})")
-    a.set_xticks(xs, [f"{s} vs {w}" for s, w in zip(table["stronger"], table["weaker"], strict=True)])
-    a.set_ylim(0, 1.16)  # room above a share of 100% for the legend
-    a.set_ylabel("stronger bot's share of games" if n > 1 else "stronger bot's share (higher score, same deal)")
-    a.set_title(f"Skill ladder ({int(table['games'].max()) if len(table) else 0} games a rung, 95% intervals)")
-    a.legend(loc="upper right")
-    return LabResult(table, fig, a, "Skill: does the better player win?", data, reading=reading, about=about,
-                     percent=("stronger's share", "low", "high"))
 
 
 def _pc(x: float) -> str:

@@ -3,13 +3,14 @@
 >>> import kum_widget as kum
 >>> r = kum.lab.report("bust", games=40, ladder=False, progress=False)
 >>> [s.key for s in r.sections]
-['balance', 'length', 'decisions', 'drama', 'what_wins']
+['balance', 'length', 'decisions', 'luck', 'drama', 'what_wins', 'associations']
 >>> r["balance"].reading.startswith("The first player wins")
 True
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,17 +18,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, shown
-from .checks import default_players
+from .associations import associations
+from .checks import default_players, whole
 from .design import balance, decisions, length, players_of, traced
-from .drama import drama, what_wins
+from .drama import drama
+from .ladder import BATCH, DEFAULT_GAMES, skill_ladder
+from .luck import luck
 from .play import DEFAULT_MAX_ACTIONS, bot_label, changed_options, the_game, title_of, with_rules
+from .restricted import what_wins
 from .result import LabResult
 from .sweep import HEADLINES, class_games, headline, sweep
 from .trace import evaluator_of
 from .workers import pool_for, refuse_in_starting_worker
-
-DEFAULT_LADDER_GAMES = 40
-"""Games per rung of the report's skill ladder (``ladder_games``'s default)."""
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,10 +39,12 @@ __all__ = ["Report", "Section", "report", "SECTIONS"]
 SECTIONS = {
     "balance": "Who wins, and does moving first matter?",
     "length": "How long is a game?",
-    "decisions": "How much is there to decide, and when?",
-    "skill": "Does the better player win, or the luckier one?",
+    "decisions": "How much is there to decide, and does it matter?",
+    "luck": "How much does chance decide?",
+    "skill": "Does the better player win?",
     "drama": "Does the lead change, and how early is the winner settled?",
-    "what_wins": "Which plays go with winning?",
+    "what_wins": "What wins? (an experiment)",
+    "associations": "Which plays go with winning? (associations, not causes)",
     "sweep": "What does one rule change do?",
     "pooled": "How do our own games compare with the bots'?",
 }
@@ -48,10 +52,16 @@ SECTIONS = {
 
 SOLITAIRE_SECTIONS = {
     "balance": "How do scores spread, and how often is each result reached?",
+    "luck": "How much does the deal decide the score?",
     "skill": "Does a better player score more on the same deal?",
-    "what_wins": "Which plays go with a higher score?",
+    "what_wins": "What raises the score? (an experiment)",
+    "associations": "Which plays go with a higher score? (associations, not causes)",
 }
 """The questions a solitaire's report answers where they differ."""
+
+PROBE_GAMES = 20
+"""The report plays its first games in a batch of this many: when half of them or more run
+past ``max_actions``, the game does not end and the report says so at once."""
 
 
 @dataclass
@@ -117,17 +127,28 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
            seed: int = 0, executor: Any = None, progress: bool = True, target: tuple[float, float] | None = None,
            ladder: bool | Sequence[Any] = True, ladder_games: int | None = None, sweep_option: str | None = None,
            sweep_values: Sequence[Any] | None = None, sweep_games: int = 200, evaluator: Any = "auto",
-           kinds: Any = None, pooled: Sequence[Any] | None = None,
-           max_actions: int | None = DEFAULT_MAX_ACTIONS) -> Report:
+           kinds: Any = None, pooled: Sequence[Any] | None = None, what_wins_games: int = 200, luck_games: int = 200,
+           max_actions: int | None = DEFAULT_MAX_ACTIONS, time_limit: float | None = 1800.0) -> Report:
     """The design report of ``game`` (a name, a CardGame or its class; None: the default):
     ``games`` games between ``bots`` (as ``simulate`` takes them; same seeds, same games
     on every executor) answer balance, length (against ``target``, a range of turns),
-    decisions, drama (from ``evaluator``, see :func:`~kum_widget.lab.traced`) and what
-    wins (``kinds``: how actions are grouped); the skill ladder (``ladder``: True for the
-    default rungs, a list of bots weakest first, or False) plays ``ladder_games`` games a
-    rung; ``sweep_option`` over ``sweep_values`` adds a sweep of ``sweep_games`` games a
-    value; ``pooled`` (finished sessions or records of games people played) adds their
-    games beside the bots'. A solitaire's report has no drama.
+    decisions, drama (from ``evaluator``, see :func:`~kum_widget.lab.traced`) and the
+    associations of plays with winning (``kinds``: how actions are grouped); luck replays
+    ``luck_games`` of those deals with other bot seeds (:func:`~kum_widget.lab.luck`);
+    what wins is an experiment on ``what_wins_games`` of the deals
+    (:func:`~kum_widget.lab.what_wins`, the reference bot being ``bots``, or its first
+    bot); the skill ladder (``ladder``: True for the default rungs, a list of bots weakest
+    first, or False) plays at most ``ladder_games`` games a match (sequentially: it stops
+    when the answer is clear); ``sweep_option`` over ``sweep_values`` adds a sweep of
+    ``sweep_games`` games a value; ``pooled`` (finished sessions or records of games
+    people played, of this game under these rules) adds their games beside the bots'. A
+    solitaire's report has no drama.
+
+    Games past ``max_actions`` are left out, counted and named in the report (when half
+    of the first :data:`PROBE_GAMES` run past it, the game does not end: a GameError says
+    so at once). ``time_limit`` (seconds; None: none) is a safety stop only: the parts
+    left when it runs out are not played, and the report says which (every estimate has
+    a step budget, so the same seed gives the same report on every executor).
     """
     refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
     start = time.perf_counter()
@@ -142,12 +163,25 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
                         f"({', '.join(sorted(the.options())) or 'none'}), got {shown(sweep_option)}")
     if kinds is not None and not callable(kinds):
         raise GameError(f"report: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
+    whole("games", games, 2, where="report")
+    whole("what_wins_games", what_wins_games, 2, where="report")
+    whole("luck_games", luck_games, 2, where="report")
+    if time_limit is not None and (type(time_limit) not in (int, float) or not 0 < time_limit < math.inf):
+        raise GameError(f"report: time_limit must be a number of seconds above 0, or None, got {shown(time_limit)}")
+    people = _people(pooled, the) if pooled is not None else None  # refused before a game is played
     sections: list[Section] = []
     timings: dict[str, float] = {}
+    skipped: list[str] = []
     n = 0
     tables: dict[str, Any] = {}
 
+    def late() -> bool:
+        return time_limit is not None and time.perf_counter() - start > time_limit
+
     def add(key: str, make: Any) -> None:
+        if late():
+            skipped.append(key)
+            return
         t0 = time.perf_counter()
         result = make()
         timings[key] = time.perf_counter() - t0
@@ -157,41 +191,130 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
     with pool_for(executor, "report") as pool:
         t0 = time.perf_counter()
         solitaire = (default_players(bots, the) if players is None else players) == 1  # a bad value: traced names it
-        t = traced(the, games, players=players, bots=bots, seed=seed, executor=pool, progress=progress,
-                   evaluator="none" if solitaire else evaluator, max_actions=max_actions)
+        run = dict(players=players, bots=bots, seed=seed, executor=pool, evaluator="none" if solitaire else evaluator,
+                   max_actions=max_actions, options=True)
+        probe = min(PROBE_GAMES, games)
+        first = traced(the, probe, progress=False, **run)
+        lost = len(first.attrs.get("unfinished", ()))
+        if 2 * lost >= probe:
+            raise GameError(f"report: {title_of(the)} does not end: {lost} of its first {probe} games ran past "
+                            f"max_actions={max_actions} actions (check it with core.check_game, or raise max_actions)")
+        t = first if games == probe else _joined(first, traced(the, games - probe, progress=progress, start=probe, **run))
         timings["playing the games"] = time.perf_counter() - t0
         tables["games"] = t
-        if not len(t):
-            raise GameError(f"report: none of the {games} games ended within max_actions={max_actions} actions "
-                            "(raise max_actions, or check the game with core.check_game)")
         n = players_of(t)
+        unfinished = tuple(t.attrs.get("unfinished", ()))
         add("balance", lambda: balance(t))
         add("length", lambda: length(t, target=target))
         add("decisions", lambda: decisions(t))
+        proven = bool(sections[-1].result.table.attrs.get("proven_none")) if sections else False
+        add("luck", lambda: luck(t, games=min(luck_games, len(t)), progress=progress, executor=pool))
         if ladder is not False:
-            from .ladder import skill_ladder
-
             rungs = None if ladder is True else list(ladder)
-            rung_games = DEFAULT_LADDER_GAMES if ladder_games is None else ladder_games
-            add("skill", lambda: skill_ladder(the, players=n, rungs=rungs, games=rung_games, seed=seed, executor=pool,
-                                              progress=progress, max_actions=max_actions))
+            most = DEFAULT_GAMES if ladder_games is None else ladder_games
+            add("skill", lambda: _no_decision(sections) if proven else skill_ladder(
+                the, players=n, rungs=rungs, seed=seed, executor=pool, progress=progress, max_actions=max_actions,
+                games=most, batch=min(most, BATCH)))
         if n > 1 and evaluator != "none":
             add("drama", lambda: drama(t))
-        add("what_wins", lambda: what_wins(t, kinds=kinds))
+        reference = bots if isinstance(bots, str) or callable(bots) else next(iter(bots))
+        if isinstance(bots, str) or callable(bots):
+            add("what_wins", lambda: what_wins(t, games=min(what_wins_games, len(t)), executor=pool, progress=progress))
+        else:
+            add("what_wins", lambda: what_wins(the, games=what_wins_games, bots=reference, players=n, seed=seed,
+                                               executor=pool, progress=progress, max_actions=max_actions))
+        add("associations", lambda: associations(t, kinds=kinds))
         if sweep_option is not None:
             add("sweep", lambda: sweep(sweep_option, sweep_values or (), the, games=sweep_games, players=n, bots=bots,
-                                       seed=seed, executor=pool, progress=progress))
-        if pooled is not None:
-            add("pooled", lambda: _pooled(t, class_games(pooled, game=the)))
+                                       seed=seed, executor=pool, progress=progress, max_actions=max_actions))
+        if people is not None:
+            add("pooled", lambda: _pooled(t, class_games(people, game=the)))
     bots_text = ", ".join(sorted(set(t.attrs.get("bots", ())))) or bot_label(bots) if isinstance(bots, str) else str(bots)
     settings = {
         "game": title_of(the), "rules": ", ".join(f"{k}={v}" for k, v in changed_options(the).items()) or "standard rules",
         "players": str(n), "games": f"{len(t)} ({bots_text})", "seed": str(seed),
         "position evaluator": str(t.attrs.get("evaluator", "none")), "executor": str(t.attrs.get("executor", "")),
+        "games past the action limit": _listed(unfinished, max_actions),
         "seconds": f"{time.perf_counter() - start:.1f}",
     }
+    if skipped:
+        settings["cut short"] = (f"the time limit ({time_limit:g} s) ran out before {', '.join(skipped)}: "
+                                 "those parts were not played")
     subtitle = f"{title_of(the)}, {n} player{'s' if n > 1 else ''}: {len(t)} games of {bots_text}, seed {seed}"
-    return Report(f"Design report: {title_of(the)}", subtitle, sections, settings, timings, tables)
+    if unfinished:
+        subtitle += f" ({len(unfinished)} more ran past {max_actions} actions and are left out)"
+    out = Report(f"Design report: {title_of(the)}", subtitle, sections, settings, timings, tables)
+    return out
+
+
+def _joined(first: pd.DataFrame, rest: pd.DataFrame) -> pd.DataFrame:
+    """Two traced runs of one game, numbered one after the other, as one table."""
+    import pandas as pd
+
+    t = pd.concat([first, rest], ignore_index=True)
+    t.attrs = dict(first.attrs)
+    t.attrs.update(games=first.attrs["games"] + rest.attrs["games"], finished=len(t),
+                   unfinished=tuple(first.attrs.get("unfinished", ())) + tuple(rest.attrs.get("unfinished", ())),
+                   seconds=first.attrs.get("seconds", 0.0) + rest.attrs.get("seconds", 0.0),
+                   interrupted=bool(rest.attrs.get("interrupted")))
+    return t
+
+
+def _listed(unfinished: tuple[int, ...], limit: Any) -> str:
+    if not unfinished:
+        return "none"
+    shown_ = ", ".join(map(str, unfinished[:10])) + (f" and {len(unfinished) - 10} more" if len(unfinished) > 10 else "")
+    return f"{len(unfinished)} (games {shown_}), past {limit} actions: left out of every part"
+
+
+def _no_decision(sections: list[Section]) -> LabResult:
+    """The skill section of a game whose decisions are proven not to matter: no ladder to play."""
+    import pandas as pd
+
+    from .result import axes_of
+
+    fig, a = axes_of(None, height=1.6)
+    a.axis("off")
+    a.text(0.5, 0.5, "No decision matters: nothing for skill to act on", ha="center", va="center")
+    table = pd.DataFrame([{"measure": "skill", "value": 0.0}])
+    table.attrs.update(skill=0.0, skill_low=0.0, skill_high=0.0, proven_none=True)
+    return LabResult(table, fig, a, "Skill: does the better player win?",
+                     reading=("No decision matters: in every game played, every option of every decision led to the "
+                              "same position, so no player can play better than another (proven on these games; no "
+                              "ladder was played)."),
+                     about="Proven from the decisions section: every legal action of every decision was played on a "
+                           "copy of the position and all led to one position (or the move was forced).")
+
+
+def _people(pooled: Any, the: Any) -> list[Any]:
+    """``pooled=`` checked before any game is played: finished games of this game under
+    these rules, each a session or its record (text or dict). Returns them as sessions."""
+    from ..core.session import Session
+
+    if isinstance(pooled, (str, bytes, dict)) or not isinstance(pooled, Sequence) or not pooled:
+        raise GameError(f"report: pooled must list finished games (sessions or records), got {shown(pooled)}")
+    out = []
+    for i, item in enumerate(pooled):
+        if isinstance(item, Session):
+            s = item
+        elif isinstance(item, (str, dict)):
+            try:
+                s = Session.from_record(item, game=the) if isinstance(item, str) else Session.from_dict(item, game=the)
+            except GameError as exc:
+                raise GameError(f"report: pooled game {i} is not a record of {title_of(the)} ({exc})") from None
+        else:
+            raise GameError(f"report: pooled game {i} must be a session or its record, got {shown(item)}")
+        if type(s.game) is not type(the) and s.game.name != the.name:
+            raise GameError(f"report: pooled game {i} is a game of {title_of(s.game)}, not of {title_of(the)}")
+        if s.game.options() != the.options():
+            theirs, ours = s.game.options(), the.options()
+            diff = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
+            told = ", ".join(f"{k}={shown(theirs.get(k), 40)} (the report's: {shown(ours.get(k), 40)})" for k in diff[:4])
+            raise GameError(f"report: pooled game {i} was played under other rules: {told}")
+        if not s.is_over:
+            raise GameError(f"report: pooled game {i} has not ended ({s.move_number} actions played)")
+        out.append(s)
+    return out
 
 
 def _pooled(bots_table: pd.DataFrame, people: pd.DataFrame) -> LabResult:

@@ -143,19 +143,19 @@ def simulate(
 
 
 def run_spec(spec: Spec, games: int, executor: Any, chunksize: int | None, progress: bool | Any, *,
-             desc: str = "simulate", stacklevel: int = 2) -> pd.DataFrame:
+             desc: str = "simulate", stacklevel: int = 2, start: int = 0) -> pd.DataFrame:
     """Play ``games`` games of the checked run ``spec`` (a :class:`Spec`, or a subclass that
-    plays its games its own way) on ``executor`` and return the table, its attrs filled.
-    ``progress``: True (a bar of its own), False, or a bar to update (a caller that runs
-    several parts under one bar)."""
-    start = time.perf_counter()
+    plays its games its own way), numbered from ``start``, on ``executor`` and return the
+    table, its attrs filled. ``progress``: True (a bar of its own), False, or a bar to
+    update (a caller that runs several parts under one bar)."""
+    t0 = time.perf_counter()
     own_bar = progress is True
     bar: Any = _bar(games, desc) if own_bar else (progress or None)
     try:
         if executor is None:
-            rows, interrupted = _run_here(spec, games, bar)
+            rows, interrupted = _run_here(spec, range(start, start + games), bar)
         else:
-            rows, interrupted = run_on(executor, spec, games, chunksize, bar)
+            rows, interrupted = run_on(executor, spec, games, chunksize, bar, start)
     finally:
         if own_bar and bar is not None:
             bar.close()
@@ -168,7 +168,7 @@ def run_spec(spec: Spec, games: int, executor: Any, chunksize: int | None, progr
         interrupted=interrupted, players=spec.players,
         bots=tuple(bot_label(b) for b in spec.bots), bot_specs=spec.bots, rotate=spec.rotate,
         rules=spec.game.options(), rules_changed=changed_options(spec.game),
-        seconds=time.perf_counter() - start, executor=_describe(executor),
+        seconds=time.perf_counter() - t0, executor=_describe(executor),
         game=spec.game.name, game_class=type(spec.game),
     )
     if skipped:
@@ -346,10 +346,10 @@ def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None =
 # -- running -----------------------------------------------------------------------------
 
 
-def _run_here(spec: Spec, games: int, bar: Any) -> tuple[list[dict[str, Any]], bool]:
+def _run_here(spec: Spec, games: range, bar: Any) -> tuple[list[dict[str, Any]], bool]:
     rows: list[dict[str, Any]] = []
     try:
-        for i in range(games):
+        for i in games:
             rows.append(spec.play(i))
             if bar is not None:
                 bar.update(1)

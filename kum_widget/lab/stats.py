@@ -14,11 +14,12 @@ import math
 import numbers
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
+from statistics import NormalDist
 from typing import Any
 
 from ..core.errors import GameError, shown
 
-__all__ = ["Z95", "wilson", "newcombe", "newcombe_paired", "mean_interval", "mean_difference"]
+__all__ = ["Z95", "wilson", "clopper_pearson", "newcombe", "newcombe_paired", "mean_interval", "mean_difference"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -87,6 +88,51 @@ def wilson(wins: float, games: float, z: float = Z95) -> tuple[float, float]:
     # exact at the ends: no rounding puts the bound on the wrong side of p
     low = 0.0 if wins <= 0 else max(0.0, min(p, center - half))
     high = 1.0 if wins >= games else min(1.0, max(p, center + half))
+    return low, high
+
+
+def _tail_at_least(x: int, n: int, p: float) -> float:
+    """P(X >= x) for X ~ Binomial(n, p), summed in log space (stable for any n here)."""
+    if x <= 0:
+        return 1.0
+    if p <= 0.0:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    lp, lq = math.log(p), math.log1p(-p)
+    total = 0.0
+    for k in range(x, n + 1):
+        total += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
+    return min(1.0, total)
+
+
+def clopper_pearson(wins: float, games: float, z: float = Z95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson, 1934) interval of a proportion, at the two-sided level a
+    normal ``z`` stands for: never narrower than it should be. A share that is not a whole
+    number (a shared win counting a half) is bounded from below by its whole part and from
+    above by the next whole number. (NaN, NaN) without games.
+
+    >>> lo, hi = clopper_pearson(5, 10)
+    >>> round(lo, 3), round(hi, 3)
+    (0.187, 0.813)
+    """
+    wins, games = _wins(wins, games, "clopper_pearson")
+    z = _z(z, "clopper_pearson")
+    if games <= 0:
+        return math.nan, math.nan
+    n = math.ceil(games)
+    half = 1 - NormalDist().cdf(z)  # the error allowed on each side
+    below, above = math.floor(wins), math.ceil(wins)
+
+    def root(f: Any) -> float:  # f rises from below 0 to above 0 on [0, 1]
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+        return (lo + hi) / 2
+
+    low = 0.0 if below <= 0 else root(lambda p: _tail_at_least(below, n, p) - half)
+    high = 1.0 if above >= n else root(lambda p: half - (1 - _tail_at_least(above + 1, n, p)))
     return low, high
 
 

@@ -7,10 +7,20 @@ report (:mod:`kum_widget.lab.design`):
 - ``trace_legal``: the number of legal actions at each decision, in order;
 - ``trace_movers``: the seat that chose at each decision;
 - ``trace_actions``: the text of the action chosen at each decision;
-- ``trace_kinds``: what each decision played, as a kind ("play giant", "draw deck": the
-  words of the action's text before its first number, or what ``kinds`` says);
+- ``trace_kinds``: what each decision played, as a kind ("draw deck", "column 4": the
+  game's ``action_kind``, else the words of the action's text before its first number,
+  or what ``kinds`` says);
 - ``trace_evals``: ``(decision, (chance of seat 0, chance of seat 1, ...))`` at sampled
   decisions and once at the end (the result itself), from the position evaluator;
+- ``trace_options``: at sampled decisions (the option analysis: ``option_every``),
+  ``(decision, seat, values, errors)``: the value for the seat that chooses of each
+  different position its options lead to (a chance of winning; a solitaire: a score), with
+  each value's standard error (0 from the game's ``evaluate``);
+- ``trace_same``: True when every decision of the game led to one position whatever was
+  chosen (or was forced): no decision of it mattered;
+- ``trace_contested``: for each seat, the kinds it had to choose between at some
+  decision (a legal action of that kind beside one of another kind): a restriction to
+  any other kind never bit that seat in that game (the game's own kinds only);
 - and ``trace_turns``: the turns played (the game's own count when it keeps one, else
   runs of one seat's decisions).
 
@@ -22,7 +32,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -31,12 +40,13 @@ from ..core.errors import GameError, shown
 from ..core.game import CardGame
 from .play import Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, new_session
 
-__all__ = ["EVALUATORS", "TraceSpec", "action_kind", "evaluator_of", "ismcts_estimate", "playout_estimate", "trace_session"]
+__all__ = ["EVALUATORS", "OPTION_EVERY", "OPTION_GAMES", "OPTION_PLAYOUTS", "ROLLOUT_STEPS", "TraceSpec", "evaluator_of",
+           "ismcts_estimate", "playout_estimate", "playout_values", "trace_session"]
 
 EVALUATORS = ("auto", "game", "ismcts", "playouts", "none")
-"""``evaluator=``: ``"auto"`` (the game's ``evaluate`` when it has one, else a short ISMCTS
-search for two players, else playouts), ``"game"``, ``"ismcts"``, ``"playouts"``,
-``"none"``, or a function ``f(game, state) -> [chance per seat]``."""
+"""``evaluator=``: ``"auto"`` (the game's ``evaluate`` when it has one, else playouts),
+``"game"``, ``"ismcts"`` (a short search: better estimates, about ten times the work),
+``"playouts"``, ``"none"``, or a function ``f(game, state) -> [chance per seat]``."""
 
 ISMCTS_ITERATIONS = 64
 """The budget of the short ISMCTS search that estimates a position (``evaluator="ismcts"``)."""
@@ -45,45 +55,45 @@ PLAYOUT_EPSILON = 0.1
 """A playout plays the heuristic's best move, and a move at random this often (as ISMCTS
 rolls out)."""
 
-_NUMBER = re.compile(r"[#\d]")
+ROLLOUT_STEPS = 200
+"""The most moves one playout (or one rollout of the ISMCTS estimate) plays: an estimate's
+step budget, so it takes the same work on every executor and never runs for hours on a
+game that goes on. A playout cut there counts as even (a solitaire: its score then)."""
 
 
-def action_kind(text: str) -> str:
-    """What an action is, for "what wins": the words of its text before the first number
-    or ``#``, so "play giant 1 #62 on mine 1" is "play giant" and "draw deck" is itself.
-
-    >>> action_kind("play giant 1 #62 on mine 1"), action_kind("draw deck"), action_kind("7")
-    ('play giant', 'draw deck', '7')
-    """
-    words = []
-    for word in str(text).split():
-        if _NUMBER.search(word):
-            break
-        words.append(word)
-    return " ".join(words) or str(text).strip()
-
-
-def playout_estimate(game: CardGame, state: Any, players: int, playouts: int, rng: random.Random) -> list[float]:
+def playout_estimate(game: CardGame, state: Any, players: int, playouts: int, rng: random.Random,
+                     steps: int = ROLLOUT_STEPS) -> list[float]:
     """Each seat's share of ``playouts`` games played on from ``state`` (a copy) as ISMCTS
     rolls out: the heuristic's best move, a random one :data:`PLAYOUT_EPSILON` of the time
-    (always at random for a game without a heuristic); a shared win splits."""
-    totals = [0.0] * players
+    (always at random for a game without a heuristic); a shared win splits, and a playout
+    past ``steps`` moves counts as even. A solitaire: its mean final score."""
+    return playout_values(game, state, players, playouts, rng, steps)[0]
+
+
+def playout_values(game: CardGame, state: Any, players: int, playouts: int, rng: random.Random,
+                   steps: int = ROLLOUT_STEPS) -> tuple[list[float], list[float]]:
+    """:func:`playout_estimate` with each seat's standard error (of the mean of its
+    ``playouts`` results)."""
+    results: list[list[float]] = []
     for _ in range(playouts):
         s = game.clone(state)
-        steps = 0
-        while not game.is_over(s) and steps < 10_000:
+        moves = 0
+        while moves < steps and not game.is_over(s):
             legal = game.legal_actions(s)
             best = game.best_actions(s, legal) if rng.random() >= PLAYOUT_EPSILON else None
             pool = best or legal
             game.step(s, pool[int(rng.random() * len(pool))])
-            steps += 1
+            moves += 1
+        if players == 1:
+            results.append([float(game.scores(s)[0])])
+            continue
         won = game.winners(s) if game.is_over(s) else []
-        for seat in won:
-            totals[seat] += 1.0 / len(won)
-        if not won:
-            for seat in range(players):
-                totals[seat] += 1.0 / players
-    return [t / playouts for t in totals]
+        results.append([1.0 / len(won) if p in won else 0.0 for p in range(players)] if won else [1.0 / players] * players)
+    means = [sum(r[p] for r in results) / playouts for p in range(len(results[0]))]
+    if playouts < 2:
+        return means, [math.inf] * len(means)
+    ses = [math.sqrt(sum((r[p] - means[p]) ** 2 for r in results) / (playouts - 1) / playouts) for p in range(len(means))]
+    return means, ses
 
 
 Evaluator = Callable[[CardGame, Any, int, random.Random], "list[float] | None"]
@@ -91,22 +101,28 @@ Evaluator = Callable[[CardGame, Any, int, random.Random], "list[float] | None"]
 
 def ismcts_estimate(game: CardGame, state: Any, players: int, rng: random.Random) -> list[float]:
     """The seat to act's chance of winning from ``state``, as a short ISMCTS search from the
-    whole position finds it (its root's visits-weighted mean reward); the others share the
-    rest. Forced moves are played first (a search needs two moves to weigh)."""
+    whole position finds it (its root's visits-weighted mean reward; rollouts of at most
+    :data:`ROLLOUT_STEPS` moves); the others share the rest. Forced moves are played first
+    (a search needs two moves to weigh), :data:`ROLLOUT_STEPS` of them at most."""
     from ..bots.ismcts import ISMCTSBot
 
     s = game.clone(state)
     legal: list[int] = []
-    while not game.is_over(s):
+    for _ in range(ROLLOUT_STEPS):
+        if game.is_over(s):
+            break
         legal = game.legal_actions(s)
         if len(legal) > 1:
             break
         game.step(s, legal[0])
+    if len(legal) < 2 and not game.is_over(s):  # forced moves without end: even
+        return [1.0 / players] * players
     if game.is_over(s):
         won = game.winners(s)
         return [1.0 / len(won) if p in won else 0.0 for p in range(players)] if won else [1.0 / players] * players
     seat = game.current_player(s)
-    bot = ISMCTSBot(iterations=ISMCTS_ITERATIONS, seed=rng.getrandbits(32), trees=1, split=False)
+    bot = ISMCTSBot(iterations=ISMCTS_ITERATIONS, seed=rng.getrandbits(32), trees=1, split=False,
+                    rollout_limit=ROLLOUT_STEPS)
     bot.decide(game, None, seat, legal, position=s)
     visits, means = bot.last_stats.get("visits", {}), bot.last_stats.get("means", {})
     total = sum(visits.values())
@@ -125,7 +141,7 @@ def evaluator_of(game: CardGame, evaluator: Any, playouts: int, where: str = "re
         raise GameError(f"{where}: evaluator must be one of {', '.join(map(repr, EVALUATORS))} or a function "
                         f"f(game, state) -> [chance per seat], got {shown(evaluator)}")
     if evaluator == "auto":
-        evaluator = "game" if _has_evaluate(game) else "ismcts" if players <= 2 else "playouts"
+        evaluator = "game" if _has_evaluate(game) else "playouts"
     if evaluator == "game" and not _has_evaluate(game):
         raise GameError(f"{where}: evaluator='game' needs the game's evaluate, and {type(game).__name__} has none "
                         "(evaluator='playouts' estimates by playing on)")
@@ -140,31 +156,51 @@ def _has_evaluate(game: CardGame) -> bool:
     return type(game).evaluate is not CardGame.evaluate
 
 
+OPTION_EVERY = 5
+"""The option analysis looks at one decision in this many (chosen by the game's seed and
+the decision's number, so every executor looks at the same ones)."""
+
+OPTION_GAMES = 20
+"""The option analysis looks at the first this many games of a run (its cost grows with
+the options a decision has: every option is played and its position estimated)."""
+
+OPTION_PLAYOUTS = 8
+"""Playouts an option's position gets, for a game without ``evaluate``."""
+
+
 @dataclass(frozen=True)
 class TraceSpec(Spec):
     """A run whose games keep their course (see the module): ``simulate``'s spec with the
     evaluator (a name of :data:`EVALUATORS`, resolved, or a function), how often it
-    looks (every ``every`` decisions), its ``playouts``, and ``kinds`` (a function from
-    an action's text to its kind, or None for :func:`action_kind`)."""
+    looks (every ``every`` decisions), its ``playouts``, ``kinds`` (a function from an
+    action's text to its kind, or None for the game's kinds: ``core.game.action_kinds``),
+    and the option analysis: in the first ``option_games`` games, one decision in
+    ``option_every`` (0: none)."""
 
     evaluator: Any = "none"
     every: int = 1
     playouts: int = 8
     kinds: Callable[[str], Any] | None = None
+    option_every: int = 0
+    option_games: int = OPTION_GAMES
 
     @classmethod
     def of(cls, spec: Spec, **extra: Any) -> TraceSpec:
         return cls(**{f.name: getattr(spec, f.name) for f in fields(Spec)}, **extra)
 
     def play(self, game: int) -> dict[str, Any]:
+        """Play game ``game`` with the bots, keeping what each decision offered; then, when
+        it ended and there is anything to measure, play its actions again from the deal,
+        measuring each position (so a game that never ends costs no estimate)."""
         gs = _derive("kum-lab/game", self.seed, game)
         g = new_session(self.game, self.players, gs)
         seated_specs = _seated(self.bots, game, self.rotate)
         seated = [_make(b, _derive("kum-lab/bot", gs, seat)) for seat, b in enumerate(seated_specs)]
-        rng = random.Random(_derive("kum-lab/evaluate", gs))
         from ..bots import bot_move
 
-        course = Course(self, rng)
+        analyse = self.option_every > 0 and game < self.option_games
+        course = Course(self, random.Random(_derive("kum-lab/evaluate", gs)), gs if analyse else None)
+        played: list[Any] = []
         while not g.is_over:
             if self.max_actions is not None and g.move_number >= self.max_actions:
                 if self.unfinished == "skip":
@@ -172,52 +208,123 @@ class TraceSpec(Spec):
                 raise _past_limit(self, game, gs)
             before = len(g.legal_action_ids())
             seat = g.current_player
-            course.look(g)
+            course.check_same(g)
             action = bot_move(g, seated[seat])
-            course.decided(before, seat, g.action_text(action))
+            course.decided(before, seat, g, int(action))
+            played.append(action)
             g.apply(action)
+        if self.evaluator != "none" or analyse:
+            game_, state = self.game, new_session(self.game, self.players, gs).state
+            for action in played:
+                course.look(game_, state, self.players)
+                game_.step(state, int(action))
         row = _row(g, game, seated_specs)
         row.update(course.columns(g))
         return row
 
 
 class Course:
-    """What a game's decisions offered and how the seats stood, collected as it is played."""
+    """What a game's decisions offered and how the seats stood, collected as it is played.
+    ``seed``: the game's, when its decisions' options are analysed (else None)."""
 
-    def __init__(self, spec: TraceSpec, rng: random.Random) -> None:
-        self.spec, self.rng = spec, rng
+    def __init__(self, spec: TraceSpec, rng: random.Random, seed: int | None = None) -> None:
+        self.spec, self.rng, self.seed = spec, rng, seed
         self.legal: list[int] = []
         self.movers: list[int] = []
         self.kinds: list[str] = []
         self.texts: list[str] = []
         self.evals: list[tuple[int, tuple[float, ...]]] = []
+        self.options: list[tuple[int, int, tuple[float, ...], tuple[float, ...]]] = []
+        self.looked = 0  # decisions looked at so far (look() is called once before each)
+        self.contested: dict[int, set[str]] = {}  # by seat: the kinds it had to choose between at some decision
+        self.same = True  # every decision so far led to one position whatever was chosen
 
-    def look(self, g: Any) -> None:
-        """Evaluate the position before decision ``len(self.legal)`` when it is sampled."""
-        spec, i = self.spec, len(self.legal)
+    def check_same(self, g: Any) -> None:
+        """While every decision so far led to one position, whatever was chosen: does this
+        one too? (Once one did not, nothing is left to prove: no more work.)"""
+        if not self.same:
+            return
+        ids = g.legal_action_ids()
+        if len(ids) > 1:
+            game, state = g.game, g.state
+            first = game.clone(state)
+            game.step(first, ids[0])
+            for a in ids[1:]:
+                other = game.clone(state)
+                game.step(other, a)
+                if not game.same(first, other):
+                    self.same = False
+                    return
+
+    def look(self, game: CardGame, state: Any, players: int) -> None:
+        """Measure ``state``, the position before decision ``self.looked`` (not changed):
+        the evaluator when it is sampled, the options when they are."""
+        spec, i = self.spec, self.looked
+        self.looked += 1
+        if self.seed is not None and _derive("kum-lab/options", self.seed, i) % spec.option_every == 0:
+            self._analyse(game, state, players, i)
         if spec.evaluator == "none" or i % spec.every:
             return
-        players = g.num_players
         if spec.evaluator == "game":
-            values = g.game.evaluate(g.state)
+            values = game.evaluate(state)
         elif spec.evaluator == "playouts":
-            values = playout_estimate(g.game, g.state, players, spec.playouts, self.rng)
+            values = playout_estimate(game, state, players, spec.playouts, self.rng)
         elif spec.evaluator == "ismcts":
-            values = ismcts_estimate(g.game, g.state, players, self.rng)
+            values = ismcts_estimate(game, state, players, self.rng)
         else:
             try:  # the user's function: its failure named as the evaluator's
-                values = spec.evaluator(g.game, g.game.clone(g.state))
+                values = spec.evaluator(game, game.clone(state))
             except Exception as exc:
                 name = getattr(spec.evaluator, "__name__", "the evaluator")
                 raise GameError(f"the position evaluator {name}(game, state) raised {type(exc).__name__}: {exc}") from None
         self.evals.append((i, _chances(values, players)))
 
-    def decided(self, legal: int, seat: int, text: str) -> None:
+    def _analyse(self, game: CardGame, state: Any, n: int, i: int) -> None:
+        """Decision ``i``'s options: the different positions its legal actions lead to (two
+        names for one move are one option), each estimated for the seat that chooses (the
+        game's ``evaluate``, else :data:`OPTION_PLAYOUTS` playouts), with its standard error."""
+        ids = game.legal_actions(state)
+        if len(ids) < 2:
+            return
+        seat = game.current_player(state)
+        distinct: list[tuple[Any, dict[str, Any]]] = []
+        for a in ids:
+            after = game.clone(state)
+            game.step(after, a)
+            seen = game.view(after, None)  # different full views: different positions, with no slower same() asked
+            if not any(seen == v and game.same(after, d) for d, v in distinct):
+                distinct.append((after, seen))
+        values, errors = [], []
+        for pos, _ in distinct:
+            if game.is_over(pos):
+                won = game.winners(pos)
+                v = float(game.scores(pos)[0]) if n == 1 else (1.0 / len(won) if seat in won else 0.0) if won else 1.0 / n
+                values.append(v)
+                errors.append(0.0)
+            elif _has_evaluate(game):
+                values.append(float(_chances(game.evaluate(pos), n)[seat]))
+                errors.append(0.0)
+            else:
+                means, ses = playout_values(game, pos, n, OPTION_PLAYOUTS, self.rng)
+                values.append(means[seat])
+                errors.append(ses[seat])
+        self.options.append((i, seat, tuple(values), tuple(errors)))
+
+    def decided(self, legal: int, seat: int, g: Any, action: int) -> None:
+        """Keep decision ``len(self.legal)``: ``legal`` actions were open to ``seat``, which
+        chose ``action`` in ``g`` (not applied yet)."""
+        text = g.action_text(action)
         self.legal.append(legal)
         self.movers.append(seat)
         self.texts.append(text)
+        if self.spec.kinds is None:
+            kinds = g.action_kinds()
+            if len(set(kinds)) > 1:  # a choice between kinds: a restriction of any of them would bite here
+                self.contested.setdefault(seat, set()).update(kinds)
+            self.kinds.append(kinds[g.legal_action_ids().index(action)])
+            return
         try:  # the user's function: its failure named as kinds'
-            kind = action_kind(text) if self.spec.kinds is None else self.spec.kinds(text)
+            kind = self.spec.kinds(text)
         except Exception as exc:
             raise GameError(f"traced: kinds({text!r}) raised {type(exc).__name__}: {exc}") from None
         self.kinds.append(str(kind) if kind is not None else "")
@@ -230,7 +337,9 @@ class Course:
             self.evals.append((len(self.legal), end))
         return {"trace_turns": turns_of(g, self.movers), "trace_legal": tuple(self.legal),
                 "trace_movers": tuple(self.movers), "trace_kinds": tuple(self.kinds),
-                "trace_actions": tuple(self.texts), "trace_evals": tuple(self.evals)}
+                "trace_actions": tuple(self.texts), "trace_evals": tuple(self.evals),
+                "trace_options": tuple(self.options), "trace_same": self.same,
+                "trace_contested": tuple(tuple(sorted(self.contested.get(p, ()))) for p in range(n))}
 
 
 def _chances(values: Any, players: int) -> tuple[float, ...]:
@@ -246,10 +355,13 @@ def _chances(values: Any, players: int) -> tuple[float, ...]:
 
 def turns_of(g: Any, movers: Sequence[int]) -> int:
     """The turns a finished game took: the game's own count when it keeps one
-    (``CardGame.turn`` at the end), else runs of one seat's decisions."""
+    (``CardGame.turn`` at the end), else runs of one seat's decisions (a solitaire's:
+    each decision, since one seat makes them all)."""
     counted = g.game.turn(g.state)
     if counted is not None:
         return int(counted)
+    if g.num_players == 1:
+        return len(movers)
     runs, last = 0, None
     for seat in movers:
         if seat != last:
@@ -271,10 +383,11 @@ def trace_session(session: Any, *, evaluator: Any = "auto", every: int | None = 
     history = list(g.history)
     g.undo(len(history))
     spec = TraceSpec(0, g.num_players, ("human",) * g.num_players, g.game, False, None, "raise",
-                     resolved, every or (1 if resolved == "game" else 5), playouts, kinds)
-    course = Course(spec, random.Random(_derive("kum-lab/evaluate", session.seed or 0)))
+                     resolved, every or (1 if resolved == "game" else 5), playouts, kinds, OPTION_EVERY)
+    course = Course(spec, random.Random(_derive("kum-lab/evaluate", session.seed or 0)), session.seed or 0)
     for action in history:
-        course.look(g)
-        course.decided(len(g.legal_action_ids()), g.current_player, g.action_text(action))
+        course.check_same(g)
+        course.look(g.game, g.state, g.num_players)
+        course.decided(len(g.legal_action_ids()), g.current_player, g, int(action))
         g.apply(action)
     return course.columns(g)

@@ -164,9 +164,9 @@ def window_of(executor: Any) -> int:
     return WINDOW_PER_WORKER * max(1, workers_of(executor))
 
 
-def chunks(games: int, size: int) -> Iterator[range]:
-    """Games ``0..games-1`` in ranges of ``size``, made one at a time."""
-    return (range(a, min(a + size, games)) for a in range(0, games, size))
+def chunks(games: int, size: int, start: int = 0) -> Iterator[range]:
+    """Games ``start..start+games-1`` in ranges of ``size``, made one at a time."""
+    return (range(start + a, start + min(a + size, games)) for a in range(0, games, size))
 
 
 Rows = list[dict[str, Any]]
@@ -194,9 +194,9 @@ def pool_for(executor: Any, where: str = "simulate") -> Iterator[Any]:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: Any) -> tuple[Rows, bool]:
-    """Play ``games`` games of ``spec`` on ``executor`` (a number of lab workers, an
-    Executor or a dask Client), a window of chunks at a time. The rows in game order, and
+def run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: Any, start: int = 0) -> tuple[Rows, bool]:
+    """Play ``games`` games of ``spec`` (numbered from ``start``) on ``executor`` (a number
+    of lab workers, an Executor or a dask Client), a window of chunks at a time. The rows in game order, and
     whether Ctrl-C stopped the run (then: the chunks that had finished). A pool it starts
     itself is stopped at once (workers terminated) if the run does not complete."""
     size = chunksize or max(1, min(MAX_CHUNK, math.ceil(games / (8 * workers_of(executor)))))
@@ -215,7 +215,7 @@ def run_on(executor: Any, spec: Spec, games: int, chunksize: int | None, bar: An
             # same chunk in a later run would share the key of one an earlier run cancelled
             # (and come back cancelled).
             pool = executor.get_executor(pure=False)
-        _stream(pool, spec, enumerate(chunks(games, size)), window_of(executor), flight, done, bar)
+        _stream(pool, spec, enumerate(chunks(games, size, start)), window_of(executor), flight, done, bar)
         completed = True
     except KeyboardInterrupt:
         # Return at once: cancel what has not started; chunks already running are dropped

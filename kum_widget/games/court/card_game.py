@@ -324,6 +324,10 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
     def refusal(self, s: CourtState, action: int) -> str | None:
         return notation.refusal(self, s, action)
 
+    def action_kind(self, s: CourtState, action: int) -> str:
+        """"start" (a starting card), "buy", "pass", "fight" or "skip" (no fight)."""
+        return notation.kind_of(action)
+
     def heuristic(self, s: CourtState, actions: list[int]) -> list[float]:
         return heuristic.heuristic(self, s, actions)
 

@@ -25,6 +25,7 @@ from .cards import RACES, Deck, Race
 from .errors import InvalidActionError, shown
 
 __all__ = ["Play", "Draw", "Discard", "Action", "ParsedAction", "parse_action", "action_id", "action_from_id", "action_text",
+           "action_kind", "KIND_NAMES",
            "ActionTable", "action_table", "NamedActions", "named_actions"]
 
 
@@ -121,6 +122,24 @@ def action_from_id(aid: int, n: int, m: int) -> Action:
     if aid < base + DISCARD_OFFSET:
         return Draw(RACES[aid - base - CAMP_OFFSET])
     return Discard(aid - base - DISCARD_OFFSET)
+
+
+KIND_NAMES = ("play on a free mine", "play on a claimed mine", "draw deck",
+              *(f"draw camp {race.value}" for race in RACES), "discard")
+"""Every kind of action (``action_kind``): the lab's restricted play asks of each."""
+
+
+def action_kind(aid: int, n: int, m: int) -> str:
+    """The kind of the (valid) action id ``aid``, read from its range alone (the lab asks
+    at every decision): one of :data:`KIND_NAMES`."""
+    base = n * m + n * n
+    if aid < n * m:
+        return KIND_NAMES[0]
+    if aid < base:
+        return KIND_NAMES[1]
+    if aid < base + DISCARD_OFFSET:
+        return KIND_NAMES[2 + aid - base]
+    return KIND_NAMES[-1]
 
 
 class ActionTable(dict[int, Action]):

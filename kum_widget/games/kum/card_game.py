@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.errors import shown
 from ...core.game import CardGame
-from .actions import action_from_id, action_id, action_text
+from .actions import action_from_id, action_id, action_kind, action_text
 from .board import click, kum_board
 from .cards import RACES
 from .errors import InvalidRulesError
@@ -43,6 +43,9 @@ class KumRules(CardGame):
     # half the time; as two trees that split the root's moves, as well again (51.0% [44.5%,
     # 57.5%] against the 1000; bench/README.md: the paired matches on 100 deals)
     search_hints = {"iterations": 400, "prior": 3.0, "trees": 2, "split": True}
+    # The four races are dealt to Kings at random and hold the same cards (RULES.md, the
+    # deck): a Camp pile of one race is the mirror image of another's.
+    mirror_kinds = (tuple(f"draw camp {race.value}" for race in RACES),)
 
     def __init__(self, rules: Rules | None = None, **options: Any) -> None:
         if rules is not None and not isinstance(rules, Rules):
@@ -110,6 +113,12 @@ class KumRules(CardGame):
 
     def refusal(self, state: State, action: int) -> str | None:
         return refusal(state, action)
+
+    def action_kind(self, state: State, action: int) -> str:
+        """Play on an available mine (toward a claim), play on your claimed mine (toward
+        developing it), draw from the deck, draw from one race's Camp pile, or discard
+        (stuck, D3)."""
+        return action_kind(action, state.n, state.m)
 
     def describe(self, state: State, event: Any, viewer: int | None) -> str | None:
         return describe(event, state.cards, state.names, viewer)
