@@ -415,3 +415,31 @@ class MirrorUndeclared(Mirror):
 
     name = "design-mirror-undeclared"
     mirror_kinds = ()
+
+
+class Wide(LastMove):
+    """Ten options a decision, each a different position and none of them mattering (the
+    first player always wins), and no evaluate: the option analysis plays them out, noise
+    and all, and must not read that noise as real choices."""
+
+    name = "design-wide"
+    title = "Wide"
+    defaults = {"length": 9}
+
+    def legal_actions(self, s: RaceState) -> list[int]:
+        if self.is_over(s):
+            return []
+        return [12] if s.moves == self.rules["length"] - 1 else list(range(10))
+
+    def action_text(self, s: RaceState, a: int) -> str:
+        return "finish" if a == 12 else f"step {a}"
+
+    def action_kind(self, s: RaceState, a: int) -> str:
+        return "finish" if a == 12 else "step"
+
+    def apply(self, s: RaceState, a: int) -> list[Any]:
+        s.track[s.moves % 2] += 0 if a == 12 else a + 1
+        s.moves += 1
+        return [f"moved {a}"]
+
+    evaluate = core.CardGame.evaluate  # (none: playouts estimate the options)

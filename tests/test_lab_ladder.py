@@ -134,7 +134,8 @@ def test_the_better_bot_always_wins_a_game_of_skill() -> None:
     assert row["stronger's share"] == 1.0 and row["edge"] == 1.0
     a = r.table.attrs
     assert a["skill"] == 1.0 and a["skill_high"] == 1.0 and 0.4 < a["skill_low"] < 1
-    assert r.reading.startswith("The better player wins: the strongest bot (greedy) wins 100% [")
+    assert r.reading.startswith("The better player wins: the strongest bot (greedy) takes 100% [")
+    assert "of the wins in 20 games against the weakest (random) (a shared win counts its share)" in r.reading
     assert "luck" not in r.reading.lower()  # the ladder says nothing of luck
 
 
@@ -208,7 +209,7 @@ def test_a_solitaire_compares_scores_on_the_same_deals() -> None:
     assert r.table.attrs["players"] == 1 and r.table.attrs["fair"] == 0.5
     assert row["weaker won"] == 0 and row["stronger won"] + row["draws"] == 40 and row["stronger won"] >= 38
     assert r.table.attrs["skill"] > 0.9
-    assert "scores more than the weakest (random) on " in r.reading
+    assert "of the points over 40 deals against the weakest (random) (a higher score on the same deal is a point" in r.reading
     assert r.data is not None
     plays = r.data.groupby("bot_0")["seed"].apply(list)
     assert plays["greedy"] == plays["random"]  # both bots, the same deals

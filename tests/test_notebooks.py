@@ -126,9 +126,10 @@ def stated_numbers(markdown: str) -> list[str]:
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"\[[^\]]*\.ipynb\]", "", text)
     found = []
-    for m in re.finditer(r"[\w.,%+\-−–\[\]★]*\d[\w.,%+\-−–\[\]★]*", text):
+    marks = "+\u2212\u2013\u2605-"  # plus, minus sign, en dash, a star, hyphen: around a number, part of it
+    for m in re.finditer(rf"[\w.,%\[\]{marks}]*\d[\w.,%\[\]{marks}]*", text):
         token = m.group().strip(".,;:()[]*").replace("**", "")
-        found.append(token.strip("★+−-–"))
+        found.append(token.strip(marks))
     return found
 
 

@@ -150,14 +150,18 @@ def measure_chance(game: CardGame, players: int, *, seed: int = 0, games: int = 
     at_setup = any(not _call(game, "same", game.same, first, state) for _, _, state in deals[1:])
     during_play = False
     draws_in_play = actions = 0
+    courses = []
     for deal, rng, state in deals:
         before = rng.draws
         chosen = _play(game, state, picker, max_actions)
+        courses.append(chosen)
         drawn = rng.draws - before
         draws_in_play += drawn
         actions += len(chosen)
         if drawn and not during_play:
             during_play = _diverges(game, players, deal, state, chosen)
+    if not during_play and draws_at_setup:  # a generator of its own, seeded at the deal, may draw during play
+        during_play = any(_apart(game, players, deals[0][0], deal, courses[0]) for deal, _, _ in deals[1:])
     return Chance(at_setup=at_setup, during_play=during_play, draws_at_setup=draws_at_setup, draws_in_play=draws_in_play,
                   games=games, actions=actions)
 
@@ -187,6 +191,25 @@ def _diverges(game: CardGame, players: int, deal: int, played: Any, chosen: list
             return True  # (an action made illegal shows here too)
         _call(game, "apply", game.apply, state, action)
     return not _call(game, "same", game.same, state, played)
+
+
+def _apart(game: CardGame, players: int, a: int, b: int, chosen: list[tuple[int, list[int]]]) -> bool:
+    """Do the deals of ``a`` and ``b``, alike when dealt, come apart when the same actions
+    (``chosen``, from deal ``a``) are played on both? Then the deal hid chance in the
+    position (a generator of the game's own, seeded from the one it was handed) that shows
+    during play."""
+    first = _call(game, "setup", game.setup, players, CountingRandom(a))
+    second = _call(game, "setup", game.setup, players, CountingRandom(b))
+    if not _call(game, "same", game.same, first, second):
+        return False  # they differ when dealt: that is chance at the deal, found already
+    for action, legal in chosen:
+        if list(_call(game, "legal_actions", game.legal_actions, second)) != legal:
+            return True
+        _call(game, "apply", game.apply, first, action)
+        _call(game, "apply", game.apply, second, action)
+        if not _call(game, "same", game.same, first, second):
+            return True
+    return False
 
 
 # -- foreign randomness ------------------------------------------------------------------------------
@@ -293,8 +316,8 @@ def _check(game: Any, players: Any, seed: Any, games: Any, max_actions: Any, whe
     game.check_players(players)
     if type(seed) is not int:
         raise InvalidOptionError(f"{where}: seed must be a whole number, got {shown(seed)}")
-    if type(games) is not int or games < least:
+    if type(games) is not int or not least <= games <= 1000:
         why = " (deals are compared in pairs)" if least > 1 else ""
-        raise InvalidOptionError(f"{where}: games must be a whole number >= {least}{why}, got {shown(games)}")
+        raise InvalidOptionError(f"{where}: games must be a whole number {least}..1000{why}, got {shown(games)}")
     if type(max_actions) is not int or max_actions < 1:
         raise InvalidOptionError(f"{where}: max_actions must be a whole number >= 1, got {shown(max_actions)}")

@@ -38,35 +38,42 @@ __all__ = ["associations", "adjusted_mean"]
 WHERE = "associations"
 
 
-def adjusted_mean(y: Sequence[float], covariates: Sequence[Sequence[float]], z: float = 1.959963984540054
-                  ) -> tuple[float, float, float]:
+def adjusted_mean(y: Sequence[float], covariates: Sequence[Sequence[float]], at: Sequence[float | None] | None = None,
+                  z: float = 1.959963984540054) -> tuple[float, float, float]:
     """The mean of ``y`` adjusted by least squares for ``covariates`` (each a column as long
-    as ``y``, centred here, so the intercept is ``y``'s mean at their average), with its
-    95% interval from the ordinary least-squares standard error. A covariate that does
-    not vary is left out (it cannot confound). Returns (estimate, low, high); NaN with too
-    few values.
+    as ``y``): the fitted value where the covariates take the values ``at`` (default: their
+    means, where the fit passes through the plain mean), with its 95% interval from the
+    ordinary least-squares covariance. A covariate that does not vary is left out (the
+    estimate is then at its one value). Returns (estimate, low, high); NaN with too few values.
 
-    >>> round(adjusted_mean([1.0, 2.0, 3.0, 4.0], [[0.0, 0.0, 1.0, 1.0]])[0], 2)
+    >>> adjusted_mean([1.0, 2.0, 3.0, 4.0], [[0.0, 0.0, 1.0, 1.0]])[0]
     2.5
+    >>> round(adjusted_mean([1.0, 2.0, 3.0, 4.0], [[0.0, 0.0, 1.0, 1.0]], at=[0.0])[0], 2)
+    1.5
     """
     import numpy as np
 
     yv = np.asarray(y, dtype=float)
-    cols = [np.asarray(c, dtype=float) for c in covariates]
-    cols = [c - c.mean() for c in cols if len(c) == len(yv) and c.std() > 1e-12]
+    targets: list[float | None] = list(at) if at is not None else [None] * len(covariates)
+    cols, point = [], [1.0]
+    for c, target in zip(covariates, targets, strict=True):
+        cv = np.asarray(c, dtype=float)
+        if len(cv) != len(yv) or cv.std() <= 1e-12:
+            continue
+        cols.append(cv - cv.mean())
+        point.append(0.0 if target is None else float(target) - float(cv.mean()))
     X = np.column_stack([np.ones(len(yv)), *cols]) if cols else np.ones((len(yv), 1))
     k = X.shape[1]
     if len(yv) <= k:
         return math.nan, math.nan, math.nan
     beta, _, rank, _ = np.linalg.lstsq(X, yv, rcond=None)
-    if rank < k:  # covariates that say the same: keep the intercept honest, drop them all
-        X, beta = X[:, :1], np.array([yv.mean()])
-        k = 1
+    if rank < k:  # covariates that say the same: none of them can be told apart, so the plain mean
+        X, beta, point, k = X[:, :1], np.array([yv.mean()]), [1.0], 1
     resid = yv - X @ beta
     sigma2 = float(resid @ resid) / (len(yv) - k)
-    cov = sigma2 * np.linalg.inv(X.T @ X)
-    se = math.sqrt(max(0.0, float(cov[0, 0])))
-    return _settled(float(beta[0]), se, z, float(yv.std()))
+    where = np.asarray(point)
+    se = math.sqrt(max(0.0, float(where @ (sigma2 * np.linalg.inv(X.T @ X)) @ where)))
+    return _settled(float(where @ beta), se, z, float(yv.std()))
 
 
 def _slope(y: Sequence[float], x: Sequence[float], covariates: Sequence[Sequence[float]], z: float = 1.959963984540054
@@ -117,16 +124,46 @@ def associations(source: Any = None, *, by: Literal["actions", "columns"] = "act
     if kinds is not None and not callable(kinds):
         raise GameError(f"{WHERE}: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
     t = table_of(source, WHERE, _run(games, players, bots, rules, seed, executor, progress), trace=True)
+    if len(t) < 2:
+        raise GameError(f"{WHERE}: {len(t)} games ended (within max_actions): too few to compare")
+    missing = [c for c in ("trace_kinds", "trace_movers", "actions", "winners") if c not in t.columns]
+    if missing:
+        raise GameError(f"{WHERE}: the table has no column {', '.join(missing)}: pass the game, or a table from kum.lab.traced")
     n = players_of(t)
     items = _items(t, n, by, kinds)
     if not items:
         raise GameError(f"{WHERE}: nothing to compare ({'no action kinds' if by == 'actions' else 'the game gives no per-seat columns'})")
-    table = (_solitaire_rows if n == 1 else _paired_rows)(t, items, by)
+    table = _holm_adjusted((_solitaire_rows if n == 1 else _paired_rows)(t, items, by))
     width = table["high"] - table["low"]  # ranked by the difference over its interval's width (exact: first)
     table = table.assign(_t=[abs(d) / w if w > 0 else (math.inf if d else 0.0) if d == d else math.nan
                              for d, w in zip(table["difference"], width, strict=True)])
     table = table.sort_values("_t", ascending=False, kind="stable", na_position="last").drop(columns="_t").reset_index(drop=True)
     return _result(table, n, by, top, ax)
+
+
+def _holm_adjusted(table: pd.DataFrame) -> pd.DataFrame:
+    """Each row's interval widened to the level Holm's procedure tests it at, over all the
+    rows compared (as what_wins does): an item reads as differing clearly only when that
+    interval leaves out 0, and the chance of naming one that does not differ is 5% in all."""
+    from statistics import NormalDist
+
+    from .restricted import holm
+
+    z95 = NormalDist().inv_cdf(0.975)
+    ses, ps = [], []
+    for d, lo, hi in zip(table["difference"], table["low"], table["high"], strict=True):
+        se = (hi - lo) / (2 * z95) if hi == hi and lo == lo else math.nan
+        ses.append(se)
+        ps.append(math.nan if se != se or d != d else (1.0 if d == 0 else 0.0) if se == 0 else
+                  2 * (1 - NormalDist().cdf(abs(d) / se)))
+    _, levels = holm(ps)
+    out = table.copy()
+    for i, (d, se, level) in enumerate(zip(table["difference"], ses, levels, strict=True)):
+        if se == se and d == d:
+            z = NormalDist().inv_cdf(1 - level / 2)
+            out.loc[out.index[i], ["low", "high"]] = [d - z * se, d + z * se]
+    out["level"] = levels
+    return out
 
 
 def _kind(kinds: Callable[[str], Any], text: str) -> str:
@@ -185,13 +222,17 @@ def _paired_rows(t: pd.DataFrame, items: dict[str, list[list[float]]], by: str) 
         mine = [amounts[g][w] for g, w in decisive]
         theirs = [sum(amounts[g][s] for s in range(n) if s != w) / (n - 1) for g, w in decisive]
         diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
-        d, lo, hi = adjusted_mean(diffs, [first, last, length]) if len(diffs) > 1 else (math.nan,) * 3
+        # at a balanced seating: the winner moved first, and last, as often as an even share (1/n)
+        d, lo, hi = adjusted_mean(diffs, [first, last, length], at=[1 / n, 1 / n, None]) if len(diffs) > 1 else (math.nan,) * 3
         rows.append({"what": name, "winner": statistics.fmean(mine) if mine else math.nan,
                      "a loser": statistics.fmean(theirs) if theirs else math.nan,
                      "unadjusted": statistics.fmean(diffs) if diffs else math.nan,
                      "difference": d, "low": lo, "high": hi, "games": len(decisive)})
-    return pd.DataFrame(rows, columns=["what", "winner", "a loser", "unadjusted", "difference", "low", "high",
-                                       "games"]).astype({"games": "int64"})
+    out = pd.DataFrame(rows, columns=["what", "winner", "a loser", "unadjusted", "difference", "low", "high",
+                                      "games"]).astype({"games": "int64"})
+    out.attrs["not_adjusted_for"] = [name for name, c in (("who moved first", first), ("who moved last", last),
+                                                          ("game length", length)) if len(set(c)) < 2]
+    return out
 
 
 def _solitaire_rows(t: pd.DataFrame, items: dict[str, list[list[float]]], by: str) -> pd.DataFrame:
@@ -269,9 +310,11 @@ def _result(table: pd.DataFrame, n: int, by: str, top: int, ax: Any) -> LabResul
         about = ("An association, not a cause. Each kind is counted as a share of the seat's own decisions (the move "
                  "that ended the game left out: it is the result, not a cause), so a longer game or an extra turn does "
                  "not count. Within each decisive game the winner's share is paired with the losers' average (the same "
-                 "deal on both sides), and the mean difference is adjusted by least squares for the game's length and "
-                 "for whether the winner moved first and whether it moved last (a covariate that never varies is left "
-                 "out). The 95% interval is the regression's; 'unadjusted' is the plain mean difference."
+                 "deal on both sides), and the difference is adjusted by least squares for the game's length and for "
+                 "whether the winner moved first and whether it moved last: it is read at the mean length and a "
+                 "balanced seating (a winner who moved first, and last, as often as an even share). The 95% interval is "
+                 "the regression's, widened for the number of items compared (Holm's procedure, as in what_wins); "
+                 "'unadjusted' is the plain mean difference."
                  if by == "actions" else
                  "An association, not a cause: each per-seat column of the game's summary, the winner's against the "
                  "losers' average in the same game, adjusted by least squares for the game's length and for whether "
@@ -279,7 +322,12 @@ def _result(table: pd.DataFrame, n: int, by: str, top: int, ax: Any) -> LabResul
     else:
         about = ("An association, not a cause: the score regressed on the item (a kind: its share of the decisions, "
                  "the last one left out) and on the game's length, so an item that only goes with longer games reads "
-                 "near 0; the 95% interval is the regression's.")
+                 "near 0; the interval is the regression's, widened for the number of items compared (Holm's "
+                 "procedure); 'unadjusted' is the slope without the length.")
+    fixed = table.attrs.get("not_adjusted_for") or []
+    if fixed:
+        about += (f" Not adjusted for {' or '.join(fixed)}: it never varied in these games (every difference is read at "
+                  "its one value).")
     about += " Strong players may simply get to play a strong card more: only restricted play (what_wins) shows a cause."
     cols = (("what", "winner", "a loser", "difference", "low", "high", "games") if n > 1 else
             ("what", "share of decisions" if by == "actions" else "mean", "difference", "low", "high", "games"))

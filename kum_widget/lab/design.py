@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["traced", "balance", "length", "decisions", "table_of", "players_of", "pct", "share_interval", "WILSON_LINE"]
+__all__ = ["traced", "balance", "length", "decisions", "table_of", "target_of", "players_of", "pct", "share_interval", "WILSON_LINE"]
 
 WILSON_LINE = ("[low, high] is a 95% interval: the range the true rate lies in, 19 times in 20, given the games played "
                "(Wilson's interval for a share, which stays within 0..100%).")
@@ -283,7 +283,7 @@ def length(source: Any = None, *, target: tuple[float, float] | None = None, gam
     """How long a game lasts: turns and decisions per game, against ``target`` (the range of
     turns you want, as ``(low, high)``: Ludii's ideal duration), and the games that ran
     past the action limit (left out of the table)."""
-    target = _target(target)
+    target = target_of(target)
     t = table_of(source, "length", _run(games, players, bots, rules, seed, executor, progress))
     import pandas as pd
 
@@ -332,7 +332,8 @@ def length(source: Any = None, *, target: tuple[float, float] | None = None, gam
                      reading=reading + ".", about=about)
 
 
-def _target(target: Any) -> tuple[float, float] | None:
+def target_of(target: Any) -> tuple[float, float] | None:
+    """``target=`` checked: None, or (low, high), a range of turns."""
     if target is None:
         return None
     try:
@@ -439,8 +440,11 @@ def decisions(source: Any = None, *, games: int = 400, players: int | None = Non
              "lead to the same position are one option; each option's position is estimated for the player who chooses "
              "(the game's evaluate, else playouts); the decision is real when the best and the worst estimate differ "
              f"by more than {100 * REAL_MARGIN:.0f} points of a chance of winning (a solitaire: of the spread of final "
-             "scores) plus 1.96 times their standard errors. " + WILSON_LINE + " 'No decision matters' is said only "
-             "when every decision of every game played led to one position.")
+             "scores) plus 1.96 times the standard error of their difference. From playouts, the best and the worst "
+             "option are picked on one set of playouts and compared on a fresh one (picked options look further apart "
+             "than they are), a share's error counting two more wins and two more losses (Agresti and Coull). "
+             + WILSON_LINE + " 'No decision matters' is said only when every decision of every game played led to one "
+             "position.")
     table.attrs.update(branching=mean_b, real=rshare, real_low=rlo, real_high=rhi, forced=forced, sampled=sampled,
                        one_position=one / sampled if sampled else math.nan, proven_none=proven,
                        percent_rows=[])
@@ -462,17 +466,18 @@ def _options(t: pd.DataFrame, n: int) -> tuple[int, int, int, list[list[int]]]:
     sampled = real = one = 0
     for options, legal in zip(t["trace_options"], t["trace_legal"], strict=True):
         m = max(1, len(legal))
-        for i, _seat, values, errors in options:
+        for i, _seat, values, errors, count in options:
             sampled += 1
             tenth = by_tenth[min(9, 10 * int(i) // m)]
             tenth[1] += 1
-            if len(values) < 2:
+            if count < 2:
                 one += 1
                 continue
-            hi = max(range(len(values)), key=lambda k: values[k])
-            lo = min(range(len(values)), key=lambda k: values[k])
-            noise = Z95 * math.sqrt(errors[hi] ** 2 + errors[lo] ** 2)
-            if values[hi] - values[lo] - noise > margin:
+            if any(errors):  # playouts: the best and the worst option, compared on their fresh estimates
+                best, worst, noise = values[2], values[3], Z95 * math.sqrt(errors[2] ** 2 + errors[3] ** 2)
+            else:
+                best, worst, noise = max(values), min(values), 0.0
+            if best - worst - noise > margin:
                 real += 1
                 tenth[0] += 1
     return sampled, real, one, by_tenth

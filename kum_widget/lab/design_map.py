@@ -552,6 +552,10 @@ def _reading(t: pd.DataFrame, measure: str, xo: str, yo: str, nx: int, ny: int, 
             k = sum(1 for m in marked if _marked(m))
             text += (f"; {k} of {len(have)} cells' 95% intervals {'overlap' if span else 'include'} "
                      f"{_goal_words(measure, goal, span, 2)}")
+            chance, missed = 0.05 * len(have), len(have) - k  # misses by chance alone, were every cell at the goal
+            if 0 < missed <= chance + 2 * math.sqrt(chance * 0.95):
+                text += (f" (about 1 cell in 20 misses it by chance alone even where no rule moves the measure: {missed} "
+                         f"of {len(have)} is no clear difference)")
     blank = [i for i in range(len(t)) if isinstance(t["failed"].iloc[i], str)]
     if blank:
         by_reason: dict[str, list[str]] = {}  # cells that failed alike, named together

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
     from ..bots.base import Bot
 
-__all__ = ["skill_ladder", "ISMCTSAt", "Noisy", "default_rungs", "pocock", "pocock_integral", "POCOCK", "COLUMNS", "DEFAULT_GAMES", "BATCH", "MARGIN"]
+__all__ = ["skill_ladder", "ISMCTSAt", "Noisy", "default_rungs", "plan", "pocock", "rungs_of", "pocock_integral", "POCOCK", "COLUMNS", "DEFAULT_GAMES", "BATCH", "MARGIN"]
 
 WHERE = "skill_ladder"
 
@@ -162,7 +162,7 @@ def pocock_integral(looks: int, alpha: float = 0.05) -> float:
     second or so for 10 looks)."""
     import numpy as np
 
-    whole("looks", looks, 1, 1000, where="pocock")
+    whole("looks", looks, 1, 100, where="pocock")
     if looks == 1:
         from statistics import NormalDist
 
@@ -189,7 +189,21 @@ def pocock_integral(looks: int, alpha: float = 0.05) -> float:
     return (lo + hi) / 2
 
 
-def _rungs(rungs: Any) -> list[BotSpec]:
+def plan(games: int) -> tuple[int, int]:
+    """A ladder for at most about ``games`` games a match: (games, batch), the batch
+    ``games / 10`` rounded up and the games rounded up to a whole number of batches, so a
+    match looks ten times at most.
+
+    >>> plan(200), plan(30), plan(7)
+    ((200, 20), (30, 3), (7, 1))
+    """
+    whole("games", games, 1, where=WHERE)
+    batch = math.ceil(games / 10)
+    return batch * math.ceil(games / batch), batch
+
+
+def rungs_of(rungs: Any) -> list[BotSpec]:
+    """``rungs=`` checked: two or more different bots, weakest first (None: the default)."""
     if rungs is None:
         return list(default_rungs())
     if isinstance(rungs, (str, bytes, Mapping)) or not isinstance(rungs, Sequence):
@@ -245,13 +259,16 @@ def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequenc
     """
     refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
     the = the_game(game, WHERE)
-    specs = _rungs(rungs)
+    specs = rungs_of(rungs)
     n = _players(the, players)
     whole("games", games, 1, where=WHERE)
     whole("batch", batch, 1, where=WHERE)
     batch = min(batch, games)
     if games % batch:
         raise GameError(f"{WHERE}: games ({games}) must be a multiple of batch ({batch}): the looks are equally spaced")
+    if games // batch > len(POCOCK):
+        raise GameError(f"{WHERE}: at most {len(POCOCK)} looks a match, got games={games} in batches of {batch}: "
+                        f"raise batch (kum.lab.ladder.plan({games}) gives a batch that fits)")
     if type(margin) not in (int, float) or not 0 < margin < 0.5:
         raise GameError(f"{WHERE}: margin must be a number between 0 and 0.5, got {shown(margin)}")
     if seed is None:
@@ -435,9 +452,11 @@ def _reading(t: Any, n: int, fair: float, skill: float, lo: float, hi: float, ma
     s, w, share = t["stronger"], t["weaker"], float(t["stronger's share"])
     interval = f"{_pc(share)} [{_pc(float(t['low']))}, {_pc(float(t['high']))}]"
     if n == 1:
-        told = f"the strongest bot ({s}) scores more than the weakest ({w}) on {interval} of {int(t['games'])} deals"
+        told = (f"the strongest bot ({s}) takes {interval} of the points over {int(t['games'])} deals against the weakest "
+                f"({w}) (a higher score on the same deal is a point, a tie half)")
     else:
-        told = f"the strongest bot ({s}) wins {interval} of {int(t['games'])} games against the weakest ({w})"
+        told = (f"the strongest bot ({s}) takes {interval} of the wins in {int(t['games'])} games against the weakest "
+                f"({w}) (a shared win counts its share)")
     even = f"an even share: {_pc(fair)}"
     if t["stopped"] == "stronger":
         return (f"The better player wins: {told} ({even}), a skill edge of {skill:.2f} [{lo:.2f}, {hi:.2f}] on a "

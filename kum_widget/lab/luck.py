@@ -26,8 +26,8 @@ from .checks import check as _check
 from .checks import whole
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, bot_label
 from .play import new_session as _session_of
-from .result import LabResult, axes_of
-from .simulate import game_of, run_spec
+from .result import LabResult, axes_of, check_axes
+from .simulate import game_of, need_results, run_spec
 from .words import percent, share_words, span
 from .workers import pool_for, refuse_in_starting_worker
 
@@ -101,6 +101,9 @@ def luck(source: Any = None, *, games: int = 200, bots: BotSpec | Any = "greedy"
     variance and its 95% bootstrap interval; exactly 0 without chance)."""
     refuse_in_starting_worker()
     whole("replays", replays, 2, 20, where=WHERE)
+    if not isinstance(progress, bool):
+        raise GameError(f"{WHERE}: progress must be True or False, got {shown(progress)}")
+    check_axes(ax, 1, WHERE)
     import pandas as pd
 
     from ..core.chance import measure_chance
@@ -108,7 +111,13 @@ def luck(source: Any = None, *, games: int = 200, bots: BotSpec | Any = "greedy"
     with pool_for(executor, WHERE) as pool:
         first, spec = _first(source, games, bots, players, rules, seed, pool, progress, max_actions)
         n = spec.players
-        chance = measure_chance(spec.game, n, seed=spec.seed)
+        if len({bot_label(b) for b in spec.bots}) > 1:  # seating follows the game's number: both plays of a deal share it
+            raise GameError(f"{WHERE}: luck compares plays of one deal by the same bot at every seat; with different bots "
+                            f"({', '.join(bot_label(b) for b in spec.bots)}) which seat each sits at would read as luck: "
+                            "pass one bot (bots='greedy')")
+        if len(first) < 2:
+            raise GameError(f"{WHERE}: {len(first)} of the games ended within max_actions: too few deals to compare")
+        chance = measure_chance(spec.game, n, seed=spec.seed, max_actions=spec.max_actions or 2000)
         plays = [first]
         if chance.has_chance:
             for salt in range(1, replays):
@@ -132,18 +141,24 @@ def luck(source: Any = None, *, games: int = 200, bots: BotSpec | Any = "greedy"
     table.attrs.update(has_chance=chance.has_chance, chance=chance.words, at_setup=chance.at_setup,
                        during_play=chance.during_play, luck=share, luck_low=lo, luck_high=hi, replays=len(plays),
                        deals=len(common), game=spec.game.name, players=n, percent_rows=[0])
+    deal = "the deal" if not chance.during_play else "the game's chance (its deal and what it draws during play)"
+    found = f"{chance.words[:1].upper()}{chance.words[1:]}"
     if not chance.has_chance:
         reading = (f"No luck: {chance.words} (measured over {chance.games} deals and {chance.actions} actions), so "
                    "every difference between games comes from the players' choices.")
     elif share != share:
-        reading = (f"{chance.words[:1].upper()}{chance.words[1:]}, but every game of the {who} ended alike: there is no "
-                   "variation for the deal to explain.")
+        reading = (f"{found}, but every game of the {who} ended alike: there is no variation for {deal} to explain.")
+    elif within == 0:
+        lo, hi = math.nan, 1.0
+        table.loc[0, ["low", "high"]] = [lo, hi]
+        table.attrs.update(luck_low=lo, luck_high=hi)
+        reading = (f"{found}: every one of the {len(common)} deals ended the same way every time it was played "
+                   f"({_times(len(plays))}), so between {who} {deal} decided every game; players who choose more "
+                   "variously would leave it less to decide.")
     else:
-        reading = (f"{chance.words[:1].upper()}{chance.words[1:]}: between {who}, the deal accounts for {percent(share)} "
+        reading = (f"{found}: between {who}, {deal} accounts for {percent(share)} "
                    f"{span(lo, hi)} of the variance of {what} ({share_words(share, lo, hi)}), the players' choices for "
                    f"the rest ({len(common)} deals, each played {_times(len(plays))} with other bot seeds).")
-        if within == 0:
-            reading += " The bots played every deal the same way each time, so between them the deal decides everything."
     fig, a = axes_of(ax, height=2.2)
     a.barh([0], [share if share == share else 0.0], color="#8e44ad", label="the deal")
     a.barh([0], [1 - share if share == share else 1.0], left=[share if share == share else 0.0], color="#95a5a6",
@@ -208,6 +223,7 @@ def _first(source: Any, games: int, bots: Any, players: Any, rules: Any, seed: A
 
     whole("games", games, 2, where=WHERE)
     if isinstance(source, pd.DataFrame):
+        need_results(source, WHERE, game_level=("n_winners", "winners", "game"), games=False)
         a = source.attrs
         if not all(k in a for k in ("seed", "players", "bot_specs", "rotate")):
             raise GameError(f"{WHERE}: this table has lost the attrs of its run (seed, players, bot_specs, rotate): "

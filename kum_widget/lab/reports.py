@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import GameError, shown
 from .associations import associations
 from .checks import default_players, whole
-from .design import balance, decisions, length, players_of, traced
+from .design import balance, decisions, length, players_of, target_of, traced
 from .drama import drama
-from .ladder import BATCH, DEFAULT_GAMES, skill_ladder
+from .ladder import BATCH, DEFAULT_GAMES, plan, rungs_of, skill_ladder
 from .luck import luck
 from .play import DEFAULT_MAX_ACTIONS, bot_label, changed_options, the_game, title_of, with_rules
 from .restricted import what_wins
@@ -59,7 +59,7 @@ SOLITAIRE_SECTIONS = {
 }
 """The questions a solitaire's report answers where they differ."""
 
-PROBE_GAMES = 20
+PROBE_GAMES = 10
 """The report plays its first games in a batch of this many: when half of them or more run
 past ``max_actions``, the game does not end and the report says so at once."""
 
@@ -146,9 +146,10 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
 
     Games past ``max_actions`` are left out, counted and named in the report (when half
     of the first :data:`PROBE_GAMES` run past it, the game does not end: a GameError says
-    so at once). ``time_limit`` (seconds; None: none) is a safety stop only: the parts
-    left when it runs out are not played, and the report says which (every estimate has
-    a step budget, so the same seed gives the same report on every executor).
+    so at once). ``time_limit`` (seconds; None: none) is a safety stop only, looked at
+    before each part (a part already running finishes): the parts left when it runs out
+    are not played, and the report says which (every estimate has a step budget, so the
+    same seed gives the same report on every executor).
     """
     refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
     start = time.perf_counter()
@@ -168,7 +169,19 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
     whole("luck_games", luck_games, 2, where="report")
     if time_limit is not None and (type(time_limit) not in (int, float) or not 0 < time_limit < math.inf):
         raise GameError(f"report: time_limit must be a number of seconds above 0, or None, got {shown(time_limit)}")
+    if not isinstance(progress, bool):
+        raise GameError(f"report: progress must be True or False, got {shown(progress)}")
+    most, batch = (DEFAULT_GAMES, BATCH) if ladder_games is None else _ladder_plan(ladder_games)
+    if ladder is not True and ladder is not False:
+        rungs_of(ladder)
+    target_of(target)
+    if sweep_option is not None:
+        _check_sweep(the, sweep_option, sweep_values, sweep_games)
     people = _people(pooled, the) if pooled is not None else None  # refused before a game is played
+    if people:
+        seats = default_players(bots, the) if players is None else players
+        if people[0].num_players != seats:
+            raise GameError(f"report: the pooled games have {people[0].num_players} players, the report's {seats}")
     sections: list[Section] = []
     timings: dict[str, float] = {}
     skipped: list[str] = []
@@ -208,17 +221,21 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
         add("length", lambda: length(t, target=target))
         add("decisions", lambda: decisions(t))
         proven = bool(sections[-1].result.table.attrs.get("proven_none")) if sections else False
-        add("luck", lambda: luck(t, games=min(luck_games, len(t)), progress=progress, executor=pool))
+        single = isinstance(bots, str) or callable(bots)
+        reference = bots if single else next(iter(bots))
+        if single:
+            add("luck", lambda: luck(t, games=min(luck_games, len(t)), progress=progress, executor=pool))
+        else:  # luck compares plays of a deal by one bot at every seat
+            add("luck", lambda: luck(the, games=luck_games, bots=reference, players=n, seed=seed, progress=progress,
+                                     executor=pool, max_actions=max_actions))
         if ladder is not False:
             rungs = None if ladder is True else list(ladder)
-            most = DEFAULT_GAMES if ladder_games is None else ladder_games
             add("skill", lambda: _no_decision(sections) if proven else skill_ladder(
                 the, players=n, rungs=rungs, seed=seed, executor=pool, progress=progress, max_actions=max_actions,
-                games=most, batch=min(most, BATCH)))
+                games=most, batch=batch))
         if n > 1 and evaluator != "none":
             add("drama", lambda: drama(t))
-        reference = bots if isinstance(bots, str) or callable(bots) else next(iter(bots))
-        if isinstance(bots, str) or callable(bots):
+        if single:
             add("what_wins", lambda: what_wins(t, games=min(what_wins_games, len(t)), executor=pool, progress=progress))
         else:
             add("what_wins", lambda: what_wins(the, games=what_wins_games, bots=reference, players=n, seed=seed,
@@ -245,6 +262,25 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
         subtitle += f" ({len(unfinished)} more ran past {max_actions} actions and are left out)"
     out = Report(f"Design report: {title_of(the)}", subtitle, sections, settings, timings, tables)
     return out
+
+
+def _ladder_plan(ladder_games: Any) -> tuple[int, int]:
+    if type(ladder_games) is not int or ladder_games < 2:
+        raise GameError(f"report: ladder_games must be a whole number >= 2 (the most games a match plays), got "
+                        f"{shown(ladder_games)}")
+    return plan(ladder_games)
+
+
+def _check_sweep(the: Any, option: str, values: Any, games: Any) -> None:
+    """A sweep's values and games, refused before anything is played."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not 1 <= len(values) <= 10:
+        raise GameError(f"report: sweep_values must list 1 to 10 values of {option}, got {shown(values)}")
+    for value in values:
+        try:
+            the.with_options({option: value})
+        except Exception as exc:  # the game's own words
+            raise GameError(f"report: {title_of(the)} refuses {option}={shown(value)} ({exc})") from None
+    whole("sweep_games", games, 1, where="report")
 
 
 def _joined(first: pd.DataFrame, rest: pd.DataFrame) -> pd.DataFrame:
@@ -304,8 +340,10 @@ def _people(pooled: Any, the: Any) -> list[Any]:
                 raise GameError(f"report: pooled game {i} is not a record of {title_of(the)} ({exc})") from None
         else:
             raise GameError(f"report: pooled game {i} must be a session or its record, got {shown(item)}")
-        if type(s.game) is not type(the) and s.game.name != the.name:
-            raise GameError(f"report: pooled game {i} is a game of {title_of(s.game)}, not of {title_of(the)}")
+        if type(s.game) is not type(the):  # (a subclass may change any rule: the same name is not the same game)
+            named = title_of(s.game) if title_of(s.game) != title_of(the) else f"{type(s.game).__name__}"
+            raise GameError(f"report: pooled game {i} is a game of {named}, not of {title_of(the)} "
+                            f"({type(the).__name__})")
         if s.game.options() != the.options():
             theirs, ours = s.game.options(), the.options()
             diff = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]

@@ -33,8 +33,8 @@ from .checks import check as _check
 from .checks import whole
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, bot_label
 from .play import new_session as _session_of
-from .result import LabResult, axes_of
-from .simulate import game_of, run_spec
+from .result import LabResult, axes_of, check_axes
+from .simulate import game_of, need_results, run_spec
 from .trace import TraceSpec
 from .workers import pool_for, refuse_in_starting_worker
 
@@ -147,15 +147,17 @@ def holm(p_values: Sequence[float], alpha: float = ALPHA) -> tuple[list[bool], l
 
     >>> holm([0.01, 0.04, 0.03])
     ([True, False, False], [0.016666666666666666, 0.025, 0.025])
+    >>> holm([float("nan"), 0.001, 0.002])[0]
+    [False, True, True]
     """
     k = len(p_values)
-    order = sorted(range(k), key=lambda i: p_values[i])
+    order = sorted(range(k), key=lambda i: p_values[i] if p_values[i] == p_values[i] else math.inf)  # NaN: nothing shown, last
     rejected, levels = [False] * k, [alpha] * k
     stopped: float | None = None
     for j, i in enumerate(order):
         level = alpha / (k - j) if stopped is None else stopped
         levels[i] = level
-        if stopped is None and p_values[i] <= level:
+        if stopped is None and p_values[i] == p_values[i] and p_values[i] <= level:
             rejected[i] = True
         elif stopped is None:
             stopped = level
@@ -186,6 +188,9 @@ def what_wins(source: Any = None, *, games: int = DEFAULT_GAMES, bots: BotSpec =
     """
     refuse_in_starting_worker()
     whole("max_kinds", max_kinds, 1, where=WHERE)
+    if not isinstance(progress, bool):
+        raise GameError(f"{WHERE}: progress must be True or False, got {shown(progress)}")
+    check_axes(ax, 1, WHERE)
     import pandas as pd
 
     with pool_for(executor, WHERE) as pool:
@@ -216,7 +221,10 @@ def what_wins(source: Any = None, *, games: int = DEFAULT_GAMES, bots: BotSpec =
         for i, level in enumerate(levels):
             z = statistics.NormalDist().inv_cdf(1 - level / 2)
             d, se = table.at[i, "difference"], table.at[i, "se"]
-            table.at[i, "low"], table.at[i, "high"] = d - z * se, d + z * se
+            lo, hi = d - z * se, d + z * se
+            if not named[i]:  # few changed games: the exact test keeps 0, so does the interval
+                lo, hi = min(lo, 0.0), max(hi, 0.0)
+            table.at[i, "low"], table.at[i, "high"] = lo, hi
     table = table.astype({"games": "int64", "named": bool})
     table.attrs.update(game=spec.game.name, players=n, bot=bot_label(spec.bots[0]), seed=spec.seed, games=len(base),
                        kept_from_ending={_name(g): list(df.attrs.get("unfinished", ())) for g, df in zip(tested, frames, strict=True)
@@ -253,9 +261,11 @@ def _baseline(source: Any, games: int, bots: Any, players: Any, rules: Any, seed
 
     whole("games", games, 2, where=WHERE)
     if isinstance(source, pd.DataFrame):
+        need_results(source, WHERE, games=False)
         a = source.attrs
         specs = tuple(a.get("bot_specs", ()))
-        if "trace_kinds" not in source.columns or not specs or a.get("kinds") != "game":
+        if "trace_kinds" not in source.columns or "trace_contested" not in source.columns or not specs \
+                or a.get("kinds") != "game" or "seed" not in a or "players" not in a:
             raise GameError(f"{WHERE}: the table must come from kum.lab.traced with the game's own kinds (no kinds=), "
                             "or pass the game")
         if len({bot_label(b) for b in specs}) != 1 or not a.get("rotate", True):
@@ -265,7 +275,10 @@ def _baseline(source: Any, games: int, bots: Any, players: Any, rules: Any, seed
                       a.get("max_actions"), "skip", where=WHERE)
         if int(a.get("games", len(source))) < games:
             raise GameError(f"{WHERE}: the table has {a.get('games', len(source))} games, fewer than games={games}")
-        return source[source["game"] < games].reset_index(drop=True), spec  # (those that ended: the others are not played)
+        base = source[source["game"] < games].reset_index(drop=True)  # (those that ended: the others are not played)
+        if len(base) < 2:
+            raise GameError(f"{WHERE}: {len(base)} of the table's first {games} games ended: too few to compare")
+        return base, spec
     if not isinstance(bots, str) and not callable(bots):
         raise GameError(f"{WHERE}: bots is the one reference bot every seat plays (a name or a factory f(seed) -> bot), "
                         f"got {shown(bots)}")
@@ -292,6 +305,31 @@ def _bitten(base: pd.DataFrame, group: tuple[str, ...], n: int) -> frozenset[int
         if kind in contested[seat]:
             out.add(g)
     return frozenset(out)
+
+
+EXACT_UP_TO = 16
+"""With at most this many games changed, the p-value is the exact sign-flip one."""
+
+
+def _paired_p(diffs: Sequence[float]) -> float:
+    """The two-sided p-value of "the restriction changes nothing" from the paired changes:
+    under it each change is as likely to go either way, so with few changed games every
+    sign pattern is counted (an exact sign-flip test), with more the normal approximation.
+
+    >>> round(_paired_p([-1.0] * 4 + [0.0] * 196), 3)  # four games lost, none won: not yet clear
+    0.125
+    """
+    changed = [x for x in diffs if x != 0]
+    if not changed:
+        return 1.0
+    if len(changed) <= EXACT_UP_TO:
+        seen = abs(sum(changed))
+        flips = [abs(sum(x if (mask >> i) & 1 else -x for i, x in enumerate(changed))) for mask in range(2 ** len(changed))]
+        return sum(1 for f in flips if f >= seen - 1e-12) / len(flips)
+    k = len(diffs)
+    se = statistics.stdev(diffs) / math.sqrt(k)
+    d = statistics.fmean(diffs)
+    return 1.0 if se == 0 and d == 0 else 0.0 if se == 0 else 2 * (1 - statistics.NormalDist().cdf(abs(d) / se))
 
 
 def _outcome(row: Any, seat: int, n: int) -> float:
@@ -323,12 +361,7 @@ def _row_of(group: tuple[str, ...], base: pd.DataFrame, df: pd.DataFrame, n: int
     k = len(diffs)
     d = statistics.fmean(diffs) if diffs else math.nan
     se = statistics.stdev(diffs) / math.sqrt(k) if k > 1 else math.nan
-    if se != se:
-        p = math.nan
-    elif se == 0:
-        p = 1.0 if d == 0 else 0.0  # every game changed by the same amount (or none did)
-    else:
-        p = 2 * (1 - statistics.NormalDist().cdf(abs(d) / se))
+    p = _paired_p(diffs)
     return {"what": _name(group), "kinds": group, "games": k, "restricted": statistics.fmean(mine) if k else math.nan,
             "unrestricted": statistics.fmean(theirs) if k else math.nan, "difference": d, "low": math.nan,
             "high": math.nan, "se": se, "p": p, "level": ALPHA, "named": False,
@@ -361,6 +394,8 @@ def _result(table: pd.DataFrame, n: int, ax: Any, data: Any) -> LabResult:
                 "its members in turn. " if any(len(k) > 1 for k in table["kinds"]) else "")
              + f"Intervals are adjusted for the {len(table)} kinds compared (Holm's step-down procedure, a 5% chance "
              "in all of naming a kind that changes nothing): a kind is named only when its interval leaves out 0. "
+             f"With {EXACT_UP_TO} changed games or fewer, the test is the exact sign-flip one (every way the changes "
+             "could have gone counted), and an interval it does not support is widened to 0. "
              "'Bites' is the share of the seat's decisions where the restriction took a choice away.")
     if not a.get("declared"):
         about += (" This game declares no action kinds (CardGame.action_kind), so its actions are grouped by the "
@@ -411,8 +446,12 @@ def _reading(table: pd.DataFrame, n: int) -> str:
         return f"No difference found: never taking {which} changed the result of a single game."
     if not len(named):
         far = table.loc[(table["difference"].abs()).idxmax()]
-        return (f"No difference found: never taking any one of the {k} kinds changed the result clearly "
-                f"({compared}; the largest, never “{far['what']}”, {change(far)}, an interval that includes 0).")
+        scale, unit = (1.0, "points of score") if solitaire else (100.0, "points of win share")
+        signed = (f"{scale * far['difference']:+.{1 if solitaire else 0}f} {unit} [{scale * far['low']:+.{1 if solitaire else 0}f}, "
+                  f"{scale * far['high']:+.{1 if solitaire else 0}f}]")
+        which = f"any one of the {k} kinds" if k > 1 else f"“{far['what']}”"
+        return (f"No difference found: never taking {which} changed the result clearly ({compared}; the largest "
+                f"change, never “{far['what']}”, {signed}, an interval that includes 0).")
     parts = []
     for _, row in named.sort_values("difference").iterrows():
         parts.append(f"never taking “{row['what']}” {change(row)}")

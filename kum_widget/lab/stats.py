@@ -91,19 +91,39 @@ def wilson(wins: float, games: float, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (Lentz's method, as Press et
+    al.'s betacf): a fixed cost whatever the number of games."""
+    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        for num in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
 def _tail_at_least(x: int, n: int, p: float) -> float:
-    """P(X >= x) for X ~ Binomial(n, p), summed in log space (stable for any n here)."""
+    """P(X >= x) for X ~ Binomial(n, p): the regularized incomplete beta I_p(x, n - x + 1)."""
     if x <= 0:
         return 1.0
-    if p <= 0.0:
+    if x > n or p <= 0.0:
         return 0.0
     if p >= 1.0:
         return 1.0
-    lp, lq = math.log(p), math.log1p(-p)
-    total = 0.0
-    for k in range(x, n + 1):
-        total += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
-    return min(1.0, total)
+    a, b = float(x), float(n - x + 1)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(p) + b * math.log1p(-p))
+    if p < (a + 1.0) / (a + b + 2.0):
+        return min(1.0, front * _beta_fraction(a, b, p) / a)
+    return max(0.0, 1.0 - front * _beta_fraction(b, a, 1.0 - p) / b)
 
 
 def clopper_pearson(wins: float, games: float, z: float = Z95) -> tuple[float, float]:

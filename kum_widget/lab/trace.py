@@ -13,9 +13,11 @@ report (:mod:`kum_widget.lab.design`):
 - ``trace_evals``: ``(decision, (chance of seat 0, chance of seat 1, ...))`` at sampled
   decisions and once at the end (the result itself), from the position evaluator;
 - ``trace_options``: at sampled decisions (the option analysis: ``option_every``),
-  ``(decision, seat, values, errors)``: the value for the seat that chooses of each
-  different position its options lead to (a chance of winning; a solitaire: a score), with
-  each value's standard error (0 from the game's ``evaluate``);
+  ``(decision, seat, values, errors, options)``: the value for the seat that chooses of
+  each different position its options lead to (a chance of winning; a solitaire: a
+  score), with each value's standard error (0 from the game's ``evaluate``), and how many
+  different positions there were; from playouts, the values are those of the best and the
+  worst option, then the same two estimated again on fresh playouts (the pair compared);
 - ``trace_same``: True when every decision of the game led to one position whatever was
   chosen (or was forced): no decision of it mattered;
 - ``trace_contested``: for each seat, the kinds it had to choose between at some
@@ -40,7 +42,7 @@ from ..core.errors import GameError, shown
 from ..core.game import CardGame
 from .play import Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, new_session
 
-__all__ = ["EVALUATORS", "OPTION_EVERY", "OPTION_GAMES", "OPTION_PLAYOUTS", "ROLLOUT_STEPS", "TraceSpec", "evaluator_of",
+__all__ = ["CONFIRM_PLAYOUTS", "EVALUATORS", "OPTION_EVERY", "OPTION_GAMES", "OPTION_PLAYOUTS", "ROLLOUT_STEPS", "TraceSpec", "evaluator_of",
            "ismcts_estimate", "playout_estimate", "playout_values", "trace_session"]
 
 EVALUATORS = ("auto", "game", "ismcts", "playouts", "none")
@@ -164,8 +166,12 @@ OPTION_GAMES = 20
 """The option analysis looks at the first this many games of a run (its cost grows with
 the options a decision has: every option is played and its position estimated)."""
 
-OPTION_PLAYOUTS = 8
+OPTION_PLAYOUTS = 4
 """Playouts an option's position gets, for a game without ``evaluate``."""
+
+CONFIRM_PLAYOUTS = 16
+"""Fresh playouts for the best and the worst option of a decision, the two that are compared
+(a game without ``evaluate``)."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +240,7 @@ class Course:
         self.kinds: list[str] = []
         self.texts: list[str] = []
         self.evals: list[tuple[int, tuple[float, ...]]] = []
-        self.options: list[tuple[int, int, tuple[float, ...], tuple[float, ...]]] = []
+        self.options: list[tuple[int, int, tuple[float, ...], tuple[float, ...], int]] = []
         self.looked = 0  # decisions looked at so far (look() is called once before each)
         self.contested: dict[int, set[str]] = {}  # by seat: the kinds it had to choose between at some decision
         self.same = True  # every decision so far led to one position whatever was chosen
@@ -296,19 +302,35 @@ class Course:
                 distinct.append((after, seen))
         values, errors = [], []
         for pos, _ in distinct:
-            if game.is_over(pos):
-                won = game.winners(pos)
-                v = float(game.scores(pos)[0]) if n == 1 else (1.0 / len(won) if seat in won else 0.0) if won else 1.0 / n
-                values.append(v)
-                errors.append(0.0)
-            elif _has_evaluate(game):
-                values.append(float(_chances(game.evaluate(pos), n)[seat]))
-                errors.append(0.0)
-            else:
-                means, ses = playout_values(game, pos, n, OPTION_PLAYOUTS, self.rng)
-                values.append(means[seat])
-                errors.append(ses[seat])
-        self.options.append((i, seat, tuple(values), tuple(errors)))
+            value, error = self._estimate(game, pos, n, seat, OPTION_PLAYOUTS)
+            values.append(value)
+            errors.append(error)
+        if len(values) > 1 and any(errors):
+            # The best and the worst of several noisy estimates are further apart than their options are: they
+            # were picked for it. So those two are estimated again, on fresh playouts, and only these are compared.
+            best = max(range(len(values)), key=lambda k: values[k])
+            worst = min(range(len(values)), key=lambda k: values[k])
+            again = [self._estimate(game, distinct[k][0], n, seat, CONFIRM_PLAYOUTS) for k in (best, worst)]
+            values, errors = [values[best], values[worst], again[0][0], again[1][0]], [errors[best], errors[worst],
+                                                                                       again[0][1], again[1][1]]
+            self.options.append((i, seat, tuple(values), tuple(errors), len(distinct)))
+            return
+        self.options.append((i, seat, tuple(values), tuple(errors), len(distinct)))
+
+    def _estimate(self, game: CardGame, pos: Any, n: int, seat: int, playouts: int) -> tuple[float, float]:
+        """The value of ``pos`` for ``seat`` and its standard error: the result when the game is
+        over, the game's ``evaluate`` (no error), else ``playouts`` playouts (the error of a
+        share with two wins and two losses added, so that a run of all wins is not certain)."""
+        if game.is_over(pos):
+            won = game.winners(pos)
+            return (float(game.scores(pos)[0]) if n == 1 else (1.0 / len(won) if seat in won else 0.0) if won else 1.0 / n), 0.0
+        if _has_evaluate(game):
+            return float(_chances(game.evaluate(pos), n)[seat]), 0.0
+        means, ses = playout_values(game, pos, n, playouts, self.rng)
+        if n == 1:
+            return means[seat], ses[seat]
+        shrunk = (means[seat] * playouts + 2) / (playouts + 4)  # Agresti and Coull's plus four
+        return means[seat], math.sqrt(shrunk * (1 - shrunk) / (playouts + 4))
 
     def decided(self, legal: int, seat: int, g: Any, action: int) -> None:
         """Keep decision ``len(self.legal)``: ``legal`` actions were open to ``seat``, which

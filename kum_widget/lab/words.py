@@ -13,19 +13,35 @@ the figure and its interval beside them.
 from __future__ import annotations
 
 import math
+import numbers
+from typing import Any
+
+from ..core.errors import GameError, shown
 
 __all__ = ["share_words", "often_words", "percent", "span"]
 
 
-def _ok(*xs: float) -> bool:
-    return all(isinstance(x, (int, float)) and not math.isnan(x) for x in xs)
+def _ok(*xs: Any) -> bool:
+    """Finite real numbers (a numpy number is one; True and False are not)."""
+    return all(isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x) for x in xs)
+
+
+def _interval(share: Any, low: Any, high: Any) -> bool:
+    """A share with a 95% interval around it, all within 0..1."""
+    return _ok(share, low, high) and 0 <= low <= share <= high <= 1
+
+
+def _digits(digits: Any) -> int:
+    if type(digits) is not int or not 0 <= digits <= 6:
+        raise GameError(f"digits must be a whole number 0..6, got {shown(digits)}")
+    return digits
 
 
 def share_words(share: float, low: float, high: float) -> str:
     """A share of a whole, in words read off its 95% interval: "almost none", "a small
     part", "about half", "most", "almost all", or "an uncertain part" when the interval
     spans more than one of those."""
-    if not _ok(share, low, high):
+    if not _interval(share, low, high):
         return "an unknown part"
     if high <= 0.05:
         return "almost none"
@@ -45,7 +61,7 @@ def often_words(rate: float, low: float, high: float) -> str:
     and the interval under 2%), "almost never", "sometimes", "about half the time",
     "usually", "almost always", "always" (every time, the interval above 98%), or "some
     of the time" when the interval spans more than one of those."""
-    if not _ok(rate, low, high):
+    if not _interval(rate, low, high):
         return "an unknown share of the time"
     if rate == 0 and high < 0.02:
         return "never"
@@ -64,11 +80,13 @@ def often_words(rate: float, low: float, high: float) -> str:
     return "some of the time"
 
 
-def percent(x: float, digits: int = 0) -> str:
-    """A share as a percentage ("56%"); NaN is "n/a"."""
-    return "n/a" if not _ok(x) else f"{100 * x:.{digits}f}%"
+def percent(x: Any, digits: int = 0) -> str:
+    """A share as a percentage ("56%"); NaN (or anything but a finite number) is "n/a"."""
+    digits = _digits(digits)
+    return "n/a" if not _ok(x) else f"{100 * float(x):.{digits}f}%"
 
 
-def span(low: float, high: float, digits: int = 0) -> str:
+def span(low: Any, high: Any, digits: int = 0) -> str:
     """A 95% interval of a share in percentage points ("[52, 60]"); nothing without one."""
-    return "" if not _ok(low, high) else f"[{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+    digits = _digits(digits)
+    return "" if not _ok(low, high) else f"[{100 * float(low):.{digits}f}, {100 * float(high):.{digits}f}]"
