@@ -4,6 +4,7 @@ as cheap as the two it mixes."""
 
 from __future__ import annotations
 
+import numbers
 import random
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -22,7 +23,7 @@ class NoisyBot(Bot):
     Its own generator (seeded from ``seed``) decides, so the wrapped bot's draws are its own."""
 
     def __init__(self, bot: Any, share: float, seed: int | None = None) -> None:
-        if type(share) not in (int, float) or not 0 < share < 1:
+        if isinstance(share, bool) or not isinstance(share, (int, float, numbers.Real)) or not 0 < share < 1:
             raise GameError(f"NoisyBot: share must be a number between 0 and 1 (exclusive), got {shown(share)}")
         self.bot = make_bot(bot)
         self.share = float(share)

@@ -133,7 +133,8 @@ def drama(source: Any = None, *, games: int = 400, players: int | None = None, b
     a.set_title("How the result came about")
     a.legend()
     about = (f"Each seat's chance of winning is estimated by {t.attrs.get('evaluator', 'the evaluator')} at sampled "
-             "decisions, seeing every card (an observer's view, after the fact). The leader is the seat with the best "
+             "decisions, seeing every card (an observer's view, after the fact); a game that keeps its generator in "
+             "the position is estimated as if its coming draws were known too. The leader is the seat with the best "
              f"chance; the winner came from behind when it trailed by more than {BEHIND:.0%} at some point; drama is how "
              "far the eventual winner trailed at worst, decisiveness how early it took the lead for good (Browne & Maire 2010's drama and lead-change criteria; TAG's DramaMetrics). " + MEAN_LINE + " "
              + WILSON_LINE)

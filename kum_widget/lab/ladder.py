@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -107,7 +108,7 @@ class Noisy:
     def __init__(self, bot: BotSpec = "greedy", share: float = 0.5) -> None:
         if not isinstance(bot, str) and not callable(bot):
             raise GameError(f"Noisy: bot must be a bot name or a factory f(seed) -> bot, got {shown(bot)}")
-        if type(share) not in (int, float) or not 0 < share < 1:
+        if isinstance(share, bool) or not isinstance(share, (int, float, numbers.Real)) or not 0 < share < 1:
             raise GameError(f"Noisy: share must be a number between 0 and 1 (exclusive), got {shown(share)}")
         self.bot, self.share = bot, float(share)
 
