@@ -1,35 +1,103 @@
 """Pages in the tests' Chromium (conftest's ``browser`` fixture) that record every JavaScript
-error, and a notebook opened and run in a real JupyterLab (tests/labserver.py) with its board
-drawn."""
+error, the waits every browser test uses, and a notebook opened and run in a real JupyterLab
+(tests/labserver.py) with its board drawn.
+
+Every wait is on a condition the page shows (a state id that changed, an element that
+appeared, a box that stopped moving), never a fixed pause, and its deadline is generous:
+it returns as soon as the condition holds, so the deadline only matters on a machine busy
+enough to need it (CI's 2 cores under the whole suite)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labserver import LabServer, open_notebook, run_all, wait_idle
+if TYPE_CHECKING:
+    from labserver import LabServer
 
-__all__ = ["open_board", "watched_page"]
+__all__ = ["WAIT_MS", "new_page", "open_board", "wait_board_changed", "wait_still", "wait_until", "watched_page"]
+
+# How long a page waits for what a test expects before it fails (ms): a kernel's answer, a
+# cell's run, an element, a click's target. Playwright's default (30 s), and the 5 to 20 s
+# some waits here had, are too tight on a loaded 2-core machine.
+WAIT_MS = 120_000
+
+
+def new_page(browser: Any, *, width: int, height: int, **media: Any) -> Any:
+    """A new ``width`` x ``height`` page (``media`` as Playwright's ``emulate_media`` takes it,
+    e.g. ``forced_colors="active"``) whose waits, clicks and loads time out after ``WAIT_MS``."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(WAIT_MS)
+    page.set_default_navigation_timeout(WAIT_MS)
+    if media:
+        page.emulate_media(**media)
+    return page
 
 
 def watched_page(browser: Any, *, width: int, height: int, **media: Any) -> tuple[Any, list[str]]:
-    """A new ``width`` x ``height`` page (``media`` as Playwright's ``emulate_media`` takes it,
-    e.g. ``forced_colors="active"``) and the list its JavaScript errors go to."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    if media:
-        page.emulate_media(**media)
+    """``new_page``, and the list its JavaScript errors go to."""
+    page = new_page(browser, width=width, height=height, **media)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return page, errors
+
+
+def wait_until(page: Any, script: str, arg: Any = None, *, what: str, timeout: float = WAIT_MS, show: str | None = None) -> None:
+    """Wait until ``script`` (a JavaScript function of ``arg``) returns something truthy in
+    ``page`` (checked every animation frame); past ``timeout`` ms, fail saying ``what`` was
+    awaited and, with ``show`` (a JavaScript function of ``arg``), what the page shows instead."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(script, arg=arg, timeout=timeout)
+    except PlaywrightTimeoutError:
+        seen = ""
+        if show is not None:
+            try:
+                seen = f"; the page shows {page.evaluate(show, arg)!r}"
+            except PlaywrightError as exc:
+                seen = f"; (what the page shows could not be read: {exc})"
+        raise AssertionError(f"waited {timeout / 1000:.0f} s for {what}{seen}") from None
+
+
+def wait_board_changed(page: Any, board: Any, sid: str | None, what: str = "the kernel's update") -> None:
+    """Wait until ``board`` (a locator of a ``.kum-widget``) shows a state other than ``sid``
+    and is no longer busy: the kernel's update is drawn and the board takes clicks again."""
+    wait_until(page, "([el, sid]) => el.dataset.stateId !== sid && !el.hasAttribute('aria-busy')",
+               [board.element_handle(), sid], what=f"{what}: the board's state id to change from {sid} (and the board not busy)")
+
+
+# True once the element's box has been the same for `frames` animation frames in a row and
+# nothing in it is animating. The count lives on the element, under a key of this wait's own.
+_STILL = """([el, key, frames]) => {
+  const r = el.getBoundingClientRect(), box = [r.x, r.y, r.width, r.height].join();
+  const s = el[key] || (el[key] = {box: null, n: 0});
+  s.n = s.box === box ? s.n + 1 : 0;
+  s.box = box;
+  return s.n >= frames && el.getAnimations({subtree: true}).every(a => a.playState !== 'running');
+}"""
+_stills = 0
+
+
+def wait_still(page: Any, locator: Any, what: str = "the page to settle", frames: int = 5) -> None:
+    """Wait until ``locator``'s element stops moving (a new window size laid out, a scroll
+    done, its flights landed): the same box ``frames`` frames running, no animation in it."""
+    global _stills
+    _stills += 1
+    wait_until(page, _STILL, [locator.element_handle(), f"__kumStill{_stills}", frames],
+               what=f"{what} (its box unchanged for {frames} frames, nothing in it animating)")
 
 
 def open_board(browser: Any, lab: LabServer, name: str, *, width: int = 1280, height: int = 1300,
                **media: Any) -> tuple[Any, Any, list[str]]:
     """Notebook ``name`` of ``lab`` opened and run in a new page: the page, its first board
     (drawn, the kernel idle) and the page's JavaScript errors."""
+    from labserver import open_notebook, run_all, wait_idle  # (labserver imports this module's waits)
+
     page, errors = watched_page(browser, width=width, height=height, **media)
     open_notebook(page, lab, name)
     run_all(page)
     board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
+    board.wait_for()
     wait_idle(page)
     return page, board, errors

@@ -10,17 +10,18 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from _board_helpers import Recorded
-from _chromium import watched_page
+from _chromium import wait_until, watched_page
 
 import kum_widget as kum
 
-__all__ = ["PAGE", "STATIC", "TRAITS", "feed_back", "mount", "open_page", "sent", "serve_page", "traits", "update"]
+__all__ = ["PAGE", "STATIC", "TRAITS", "deliver", "feed_back", "mount", "open_page", "sent", "serve_page", "traits", "update"]
 
 STATIC = Path(kum.__file__).parent / "static"
 TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id",
@@ -72,7 +73,9 @@ def traits(w: kum.GameWidget) -> dict[str, Any]:
 
 
 def serve_page(name: str) -> Iterator[str]:
-    """Serve the built front-end with the stand-in page as ``name`` (a module's own file)."""
+    """Serve the built front-end with the stand-in page as ``name`` (a module's own file;
+    this process's: another run of the tests in this tree removes only its own)."""
+    name = f"{Path(name).stem}_{os.getpid()}{Path(name).suffix}"
     page = STATIC / name
     page.write_text(PAGE)
 
@@ -91,7 +94,7 @@ def open_page(browser: Any, url: str, height: int = 1100) -> Iterator[Any]:
     """The stand-in page at ``url``, ready to mount; it fails the test on any JavaScript error."""
     page, errors = watched_page(browser, width=840, height=height)
     page.goto(url)
-    page.wait_for_function("window.ready === true")
+    wait_until(page, "() => window.ready === true", what="the stand-in page's script to load")
     yield page
     assert errors == [], f"JavaScript errors on the page: {errors}"
     page.close()
@@ -115,18 +118,32 @@ def sent(page: Any) -> list[dict[str, Any]]:
     return [{k: v for k, v in m.items() if k != "id"} for m in page.evaluate("() => window.model.sent")]
 
 
+# Each message in a task of its own, as a kernel's arrive (a MessageChannel's task: a clock
+# the test installed does not hold it back); all in one call, so that no pause of this
+# process between two of them can outlast the page's wait for a private part (2 s, widget.js).
+DELIVER = """async msgs => {
+  for (const [method, content] of msgs) {
+    if (method === 'update') window.update(content); else window.custom(content);
+    await new Promise(r => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(null); });
+  }
+}"""
+
+
+def deliver(page, w: Recorded) -> None:  # type: ignore[no-untyped-def]
+    """What the widget sent (``w.sent``: its updates and messages) delivered to the page in order."""
+    msgs = [["update", {k: v for k, v in out["state"].items() if k in TRAITS}] if out["method"] == "update" else ["custom", out["content"]]
+            for out in w.sent if out["method"] in ("update", "custom")]
+    page.evaluate(DELIVER, msgs)
+
+
 def feed_back(page, w: Recorded) -> list[dict]:  # type: ignore[no-untyped-def]
     """Deliver what the page sent to the widget (as the kernel does), then what the
-    widget sent, in order, to the page; wait until the page is no longer busy."""
+    widget sent, in order, to the page; wait until the page shows the widget's state, not busy."""
     w.sent.clear()
     msgs = page.evaluate("() => window.model.sent.splice(0)")
     for msg in msgs:
         w._handle_msg({"content": {"data": {"method": "custom", "content": msg}}, "buffers": []})
-    for out in list(w.sent):
-        if out["method"] == "update":
-            page.evaluate("state => window.update(state)", {k: v for k, v in out["state"].items() if k in TRAITS})
-        elif out["method"] == "custom":
-            page.evaluate("msg => window.custom(msg)", out["content"])
-    page.wait_for_function("sid => document.querySelector('.kum-widget').dataset.stateId === String(sid)", arg=w.state_id)
-    page.wait_for_function("() => !document.querySelector('.kum-widget').hasAttribute('aria-busy')")
+    deliver(page, w)
+    wait_until(page, "sid => { const b = document.querySelector('.kum-widget'); return b.dataset.stateId === String(sid) && !b.hasAttribute('aria-busy'); }",
+               w.state_id, what=f"the page to draw state {w.state_id} and be done with the click")
     return msgs

@@ -39,6 +39,17 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test's pages are closed when it ends, failed or not: a page left open (an
+    assertion failed before its ``page.close()``) keeps its notebook's kernel connected and
+    its timers running into the next tests."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from labserver import free_port
+from labserver import START_S, free_port
 
 __all__ = ["MarimoServer", "VoilaServer"]
 
@@ -52,19 +52,20 @@ class _Server:
         log = self.log_path.open("wb")
         # A process group of its own: the kernels it starts stop with it.
         self.proc = subprocess.Popen(cmd, env=self.env(), stdout=log, stderr=subprocess.STDOUT, cwd=cwd, start_new_session=True)
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{self.name} exited: {self.log_path.read_text()[-3000:]}")
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{ready}", timeout=2):
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{ready}", timeout=10):
                     return
             except urllib.error.HTTPError:
                 return  # it answers: it is up
             except OSError:
                 time.sleep(0.3)
+        log = self.log()[-3000:]
         self.__exit__(None, None, None)
-        raise RuntimeError(f"{self.name} did not start within 90 s: {self.log_path.read_text()[-3000:]}")
+        raise RuntimeError(f"{self.name} did not answer {ready} within {START_S} s: {log}")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")

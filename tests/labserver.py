@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -17,8 +18,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from _chromium import WAIT_MS, wait_board_changed, wait_until
+
 ROOT = Path(__file__).resolve().parent.parent
 NODELAY_CONFIG = ROOT / "jupyter" / "jupyter_server_config.py"
+START_S = 180  # seconds a server may take to answer: a loaded 2-core machine takes far longer than an idle one
 
 # Settings that keep the page quiet and every cell rendered (no windowing).
 SETTINGS = {
@@ -82,26 +86,28 @@ class LabServer:
             cmd.append(f"--config={NODELAY_CONFIG}")
         log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"jupyter {self.app} exited: {self.log_path.read_text()[-2000:]}")
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status?token={self.token}", timeout=2) as r:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status?token={self.token}", timeout=10) as r:
                     if r.status == 200:
                         return self
             except OSError:
                 time.sleep(0.3)
+        log = self.log_path.read_text(errors="replace")[-2000:]
         self.__exit__(None, None, None)
-        raise RuntimeError(f"jupyter {self.app} did not start within 90 s")
+        raise RuntimeError(f"jupyter {self.app} did not answer /api/status within {START_S} s: {log}")
 
     def kernels(self) -> list[dict[str, Any]]:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/kernels?token={self.token}", timeout=5) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/kernels?token={self.token}", timeout=10) as r:
             return list(json.load(r))
 
-    def wait_kernel_connected(self, timeout: float = 60) -> None:
+    def wait_kernel_connected(self, timeout: float = WAIT_MS / 1000) -> None:
         """Wait until a kernel is idle with the page's websocket attached."""
         deadline = time.monotonic() + timeout
+        kernels: list[dict[str, Any]] = []
         while time.monotonic() < deadline:
             try:
                 kernels = self.kernels()
@@ -110,7 +116,7 @@ class LabServer:
             if any(k.get("connections", 0) >= 1 and k.get("execution_state") == "idle" for k in kernels):
                 return
             time.sleep(0.25)
-        raise RuntimeError(f"no connected idle kernel after {timeout} s")
+        raise RuntimeError(f"no kernel idle with the page connected after {timeout:.0f} s: {kernels}")
 
     def url(self, notebook: str) -> str:
         if self.app == "notebook":  # one notebook per page, no workspace to reset
@@ -119,10 +125,10 @@ class LabServer:
 
     def __exit__(self, *exc: object) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            try:  # shut down kernels politely, then the server
+            try:  # shut down kernels politely, then the server (killed, it would leave its kernels running)
                 req = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/shutdown?token={self.token}", method="POST")
-                urllib.request.urlopen(req, timeout=5).close()
-                self.proc.wait(timeout=15)
+                urllib.request.urlopen(req, timeout=30).close()
+                self.proc.wait(timeout=60)
             except Exception:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
@@ -142,7 +148,7 @@ def code_cell(source: str) -> dict[str, Any]:
     return {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
 
 
-def wait_idle(page: Any, timeout: float = 60_000) -> None:
+def wait_idle(page: Any, timeout: float = WAIT_MS) -> None:
     """Wait until the notebook's kernel is idle (the toolbar's execution indicator),
     accepting the kernel choice if JupyterLab asks for one."""
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-Dialog", timeout=timeout)
@@ -154,34 +160,64 @@ def wait_idle(page: Any, timeout: float = 60_000) -> None:
 
 def open_notebook(page: Any, lab: LabServer, name: str) -> None:
     """Open ``name`` and wait for its kernel: idle, with this page connected to it."""
-    page.goto(lab.url(name))
-    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    page.goto(lab.url(name), timeout=WAIT_MS)
+    page.wait_for_selector(".jp-NotebookPanel", timeout=WAIT_MS)
     wait_idle(page)
     lab.wait_kernel_connected()
 
 
 def run_all(page: Any) -> None:
     """Run > Run All Cells; again if no cell started (a click can land before the
-    notebook is wired to its kernel)."""
+    notebook is wired to its kernel). The wait for a start is long: a click that took
+    and was repeated would run every cell twice, and replace the boards being clicked."""
+    started = "() => [...document.querySelectorAll('.jp-InputPrompt')].some(e => /\\[[0-9*]+\\]/.test(e.textContent))"
     for _ in range(3):
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         try:
-            page.wait_for_function(
-                "() => [...document.querySelectorAll('.jp-InputPrompt')].some(e => /\\[[0-9*]+\\]/.test(e.textContent))",
-                timeout=15_000,
-            )
+            wait_until(page, started, what="a cell to start", timeout=WAIT_MS / 2)
             return
-        except Exception:
+        except AssertionError:
             page.keyboard.press("Escape")
     raise RuntimeError("Run All Cells did not start any cell")
 
 
-def run_cell(page: Any, marker: str) -> None:
-    """Run the code cell whose source contains ``marker`` (click it, Shift+Enter)."""
-    cell = page.locator(".jp-CodeCell", has_text=marker).first
+# The first code cell whose text has `marker` (case and all, as `cell_with` finds it).
+CELL = "marker => [...document.querySelectorAll('.jp-CodeCell')].find(c => c.textContent.includes(marker))"
+
+# The cell has run since its prompt read `before` ("[2]:"; "[*]:" while it runs): a new
+# number and, with `shows`, an output that matches that regular expression. Read afresh
+# at each check: a run replaces the cell's output elements.
+RAN = f"""([marker, before, shows]) => {{
+  const cell = ({CELL})(marker), prompt = cell?.querySelector('.jp-InputPrompt').textContent.trim();
+  const out = cell ? [...cell.querySelectorAll('.jp-OutputArea-output')].map(o => o.textContent).join('\\n') : '';
+  return /\\[\\d+\\]/.test(prompt ?? '') && prompt !== before && (shows === null || new RegExp(shows).test(out));
+}}"""
+
+
+def cell_with(page: Any, marker: str) -> Any:
+    """The first code cell whose text (source or output) contains ``marker``."""
+    return page.locator(".jp-CodeCell", has_text=re.compile(re.escape(marker))).first
+
+
+def run_cell(page: Any, marker: str, shows: str | None = None) -> str:
+    """Run the code cell whose source contains ``marker`` (click it, Shift+Enter), wait until
+    it has run (its prompt shows a new number and, with ``shows``, its output matches that
+    regular expression) and return its output's text."""
+    cell = cell_with(page, marker)
+    # not queued or running already: that run ending would pass for this one
+    wait_until(page, f"marker => !/\\*/.test(({CELL})(marker)?.querySelector('.jp-InputPrompt').textContent ?? '*')", marker,
+               what=f"the cell with {marker!r}, not running")
+    before = cell.locator(".jp-InputPrompt").text_content().strip()
     cell.locator(".jp-InputArea-editor").click()
     page.keyboard.press("Shift+Enter")
+    outputs = cell.locator(".jp-OutputArea-output")
+    try:
+        wait_until(page, RAN, [marker, before, shows],
+                   what=f"the cell with {marker!r} to run (its prompt was {before})" + (f" and print /{shows}/" if shows else ""))
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; it shows {cell.locator('.jp-InputPrompt').text_content()} {outputs.all_text_contents()}") from None
+    return "\n".join(outputs.all_text_contents())
 
 
 def snapshot(board: Any, **selectors: str) -> dict[str, Any]:
@@ -207,10 +243,7 @@ def click_once(page: Any, board: Any) -> bool:
     elif now["direct"]:
         board.locator("[data-action]:not([disabled]):not(.kum-lit)").first.click()
     else:  # a bot's turn (its reply is late on a busy machine): wait for its move, then decide again
-        try:
-            page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
-        except Exception:
-            raise AssertionError(f"nothing to click on a board that is not over, and no move came in 20 s: {now}") from None
+        wait_board_changed(page, board, now["sid"], f"a bot's move (nothing to click on a board that is not over: {now})")
         return click_once(page, board)
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), now["sid"]], timeout=20_000)
+    wait_board_changed(page, board, now["sid"], "the answer to a click")
     return True

@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from labserver import ROOT, LabServer, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
+from _chromium import open_board
+from labserver import ROOT, LabServer, click_once, code_cell, run_cell
 
 GAMES = {
     "bust": ("from kum_widget.core.examples import Bust as Game", "Bust"),
@@ -39,14 +40,7 @@ def lab():  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("kind", list(GAMES))
 def test_any_game_plays_to_the_end_by_clicking(lab, browser, artifacts: Path, kind: str) -> None:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1100})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_notebook(page, lab, f"{kind}.ipynb")
-    run_all(page)
-    board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
-    wait_idle(page)
+    page, board, errors = open_board(browser, lab, f"{kind}.ipynb", height=1100)
     steps = 0
     while click_once(page, board):
         steps += 1
@@ -55,11 +49,9 @@ def test_any_game_plays_to_the_end_by_clicking(lab, browser, artifacts: Path, ki
         assert steps < 400, "the game did not end"
     board.screenshot(path=str(artifacts / f"any-game-{kind}-over.png"))
     shown = {int(c.get_attribute("data-score")): float(c.text_content()) for c in board.locator("[data-score]").all()}
-    run_cell(page, "KUM-OVER")
-    out = page.locator(".jp-CodeCell", has_text="KUM-OVER").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => /KUM-OVER True/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    match = re.search(r"KUM-OVER True \[([-\d., ]+)\]", out.first.text_content())
-    assert match, out.first.text_content()
+    said = run_cell(page, "KUM-OVER", shows="KUM-OVER True")
+    match = re.search(r"KUM-OVER True \[([-\d., ]+)\]", said)
+    assert match, said
     assert [float(x) for x in match.group(1).split(",")] == [shown[s] for s in sorted(shown)]
     assert errors == []
     page.close()

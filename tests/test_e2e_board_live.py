@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import open_board, watched_page
+from _chromium import open_board, wait_board_changed, wait_until, watched_page
 from labserver import LabServer, click_once, code_cell
 
 NOTEBOOKS = {
@@ -44,16 +44,11 @@ def lab():  # type: ignore[no-untyped-def]
 
 def opened(browser, lab, name: str, **media: Any) -> tuple[Any, Any, list[str]]:  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, name, **media)
-    board.locator("[data-playable]").first.wait_for(timeout=30_000)
+    board.locator("[data-playable]").first.wait_for()
     intro = board.locator('[data-control="intro-close"]')
     if intro.count():
         intro.click()  # the game's first-time panel, read and dismissed
     return page, board, errors
-
-
-def changed(page, board, sid: str) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid && !el.hasAttribute('aria-busy')",
-                           arg=[board.element_handle(), sid], timeout=20_000)
 
 
 def test_a_bots_turn_is_seen_moving_and_stays_marked_until_ada_acts(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -65,21 +60,22 @@ def test_a_bots_turn_is_seen_moving_and_stays_marked_until_ada_acts(lab, browser
     sid = board.get_attribute("data-state-id")
     board.locator('[data-zone="hand 0"] [data-playable]').first.click()
     board.locator(".kum-lit[data-action]").first.click()
-    changed(page, board, sid)
+    wait_board_changed(page, board, sid, "Ada's play")
     assert board.locator("[data-changed]").count() == 0  # Ada's own move: not marked
     sid = board.get_attribute("data-state-id")
     page.evaluate("() => { window.kumFreeze = true; }")
     board.locator('[data-action="draw deck"]').click()
-    changed(page, board, sid)
+    wait_board_changed(page, board, sid, "Ada's draw")
     # the bot's first move arrives after its delay, as an update of its own: caught in flight
-    page.wait_for_function("el => el.querySelector('[data-seat=\"1\"] .kum-changed, .kum-table .kum-changed')", arg=board.element_handle(), timeout=20_000)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    flying = page.evaluate("() => document.getAnimations().filter(a => a.playState === 'paused').length")
-    assert flying >= 1
+    # (its flights start in the frame after it is drawn, and stay paused halfway)
+    wait_until(page, "el => el.querySelector('[data-seat=\"1\"] .kum-changed, .kum-table .kum-changed')", board.element_handle(),
+               what="the bot's first move, marked")
+    wait_until(page, "() => document.getAnimations().some(a => a.playState === 'paused')", what="the bot's move in flight, paused")
     board.screenshot(path=str(artifacts / "live-lab-bot-mid-flight.png"))
     page.evaluate("() => { window.kumFreeze = false; document.getAnimations().forEach(a => a.finish()); }")
-    board.locator('[data-zone="hand 0"] [data-playable]:not([disabled])').first.wait_for(timeout=20_000)  # the bot's whole turn is in
-    page.wait_for_function("el => !el.hasAttribute('aria-busy') && !/thinking/.test(el.querySelector('.kum-status').textContent)", arg=board.element_handle())
+    board.locator('[data-zone="hand 0"] [data-playable]:not([disabled])').first.wait_for()  # the bot's whole turn is in
+    wait_until(page, "el => !el.hasAttribute('aria-busy') && !/thinking/.test(el.querySelector('.kum-status').textContent)", board.element_handle(),
+               what="the bot done thinking")
     marks = board.evaluate("el => [...el.querySelectorAll('.kum-changed[data-changed]')].map(e => e.dataset.key)")
     in_bots_area = board.locator('[data-seat="1"] .kum-changed').count()
     on_table = board.locator(".kum-table .kum-changed").count()
@@ -92,7 +88,7 @@ def test_a_bots_turn_is_seen_moving_and_stays_marked_until_ada_acts(lab, browser
     sid = board.get_attribute("data-state-id")
     left = board.evaluate("el => { el.querySelector('.kum-lit[data-action]').click(); return el.querySelectorAll('[data-changed]').length; }")
     assert left == 0  # acting clears them at once
-    changed(page, board, sid)
+    wait_board_changed(page, board, sid, "Ada's play")
     assert errors == []
     page.close()
 
@@ -116,7 +112,7 @@ def test_a_hint_shows_the_searchs_figures_and_a_part_says_why(lab, browser, arti
     sid = board.get_attribute("data-state-id")
     assert board.locator(".kum-think").count() == 0  # nothing until asked
     board.locator('[data-control="hint"]').click()  # the search, for Ada's seat: nothing is played
-    board.locator(".kum-think-chosen").first.wait_for(timeout=30_000)
+    board.locator(".kum-think-chosen").first.wait_for()
     assert board.get_attribute("data-state-id") == sid and board.locator('[data-control="thinking"]').is_checked()
     rows = board.locator(".kum-thinking tbody tr")
     assert rows.count() >= 2 and board.locator(".kum-thinking tr.kum-think-chosen").count() == 1
@@ -127,7 +123,7 @@ def test_a_hint_shows_the_searchs_figures_and_a_part_says_why(lab, browser, arti
     why.click()
     tip = page.locator(".kum-tip")
     assert tip.is_visible() and tip.text_content() == why.get_attribute("data-why")
-    assert board.get_attribute("data-state-id") == sid  # nothing sent
+    assert board.get_attribute("data-state-id") == sid and board.get_attribute("aria-busy") is None  # nothing sent (a send marks the board busy at once)
     board.screenshot(path=str(artifacts / f"live-lab-why-{name}.png"))
     page.keyboard.press("Escape")
     if name == "bot":  # the camp's stacks open
@@ -144,9 +140,9 @@ def test_a_hint_shows_the_searchs_figures_and_a_part_says_why(lab, browser, arti
 def test_an_ismcts_bots_decision_on_a_board_that_shows_every_hand(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = opened(browser, lab, "reveal.ipynb")
     assert click_once(page, board) and click_once(page, board)  # Ada plays and draws; the bot replies at once
-    page.wait_for_function("el => el.querySelector('[data-zone=\"hand 0\"] [data-playable]:not([disabled])')", arg=board.element_handle(), timeout=30_000)
+    board.locator('[data-zone="hand 0"] [data-playable]:not([disabled])').first.wait_for()  # the bot's reply is in
     board.locator('[data-control="thinking"]').check()
-    board.locator(".kum-thinking").wait_for(timeout=20_000)
+    board.locator(".kum-thinking").wait_for()
     assert board.locator(".kum-thinking").get_attribute("data-kind") == "bot"
     assert board.locator(".kum-think").count() >= 1 and board.locator(".kum-thinking tr.kum-think-chosen").count() == 1
     board.screenshot(path=str(artifacts / "live-lab-thinking-bot-decision.png"))
@@ -162,11 +158,11 @@ def test_in_marimo_the_bots_whole_reply_stays_marked_until_ada_acts(browser, art
         page, errors = watched_page(browser, width=1280, height=1600)
         page.goto(marimo.url())
         board = page.locator("marimo-anywidget .kum-widget[data-state-id]").first  # in an open shadow root
-        board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=90_000)
+        board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for()
         assert click_once(page, board)  # Ada plays
         assert board.locator("[data-changed]").count() == 0
         assert click_once(page, board)  # Ada draws: the bot's play and draw come in the same answer
-        board.locator('[data-seat="1"] .kum-changed').first.wait_for(timeout=20_000)
+        board.locator('[data-seat="1"] .kum-changed').first.wait_for()
         assert board.locator(".kum-table .kum-changed").count() >= 1
         board.screenshot(path=str(artifacts / "live-marimo-bot-marks.png"))
         board.locator('[data-zone="hand 0"] [data-playable]').first.click()

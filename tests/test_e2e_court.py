@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
-from labserver import LabServer, code_cell, open_notebook, run_all, run_cell, wait_idle
+from _chromium import open_board, wait_board_changed, wait_still
+from labserver import LabServer, code_cell, run_cell
 
 SEED = 3
 
@@ -45,50 +46,49 @@ def lab():  # type: ignore[no-untyped-def]
         yield server
 
 
-def open_board(page, lab, name: str):  # type: ignore[no-untyped-def]
-    open_notebook(page, lab, name)
-    run_all(page)
-    board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
-    wait_idle(page)
-    board.locator("[data-zone='royal court']").wait_for(timeout=30_000)
-    return board
+def opened(browser, lab, name: str, height: int):  # type: ignore[no-untyped-def]
+    page, board, errors = open_board(browser, lab, name, height=height)
+    board.locator("[data-zone='royal court']").wait_for()
+    return page, board, errors
 
 
-def wait_change(page, board, sid: str | None) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), sid], timeout=20_000)
+# What the court offers now, read in one go inside the page: a click is decided on one
+# reading of one state, and then waits for that state's id to change.
+OFFERED = """b => ({sid: b.dataset.stateId, over: !!b.querySelector('.kum-over'),
+  princes: b.querySelectorAll("[data-zone^='place '] [data-card][data-action]:not([disabled])").length,
+  playable: b.querySelectorAll('[data-playable]:not([disabled])').length,
+  buttons: b.querySelectorAll('button.kum-action[data-action]:not([disabled])').length})"""
 
 
 def click_once(page, board, rng: random.Random, shot: Path | None = None) -> bool:  # type: ignore[no-untyped-def]
     """One decision by clicking: a fight (a prince that is a target) if there is one, else
     mostly a playable card then one of its lit targets, else a button; False at game over."""
-    if board.locator(".kum-over").count():
+    now = board.evaluate(OFFERED)
+    if now["over"]:
         return False
-    sid = board.get_attribute("data-state-id")
     princes = board.locator("[data-zone^='place '] [data-card][data-action]:not([disabled])")
     playable = board.locator("[data-playable]:not([disabled])")
     buttons = board.locator("button.kum-action[data-action]:not([disabled])")
-    if princes.count():
-        princes.nth(rng.randrange(princes.count())).click()
-    elif playable.count() and (rng.random() < 0.75 or not buttons.count()):
-        playable.nth(rng.randrange(playable.count())).click()
+    if now["princes"]:
+        princes.nth(rng.randrange(now["princes"])).click()
+    elif now["playable"] and (rng.random() < 0.75 or not now["buttons"]):
+        playable.nth(rng.randrange(now["playable"])).click()
         lit = board.locator(".kum-lit[data-action]")
-        lit.first.wait_for(timeout=5_000)  # lit at once, no round trip
-        assert lit.count() and all((lit.nth(i).get_attribute("data-zone") or "").startswith("space ") for i in range(lit.count()))
+        lit.first.wait_for()  # lit at once, no round trip
+        spaces = lit.evaluate_all("els => els.map(e => e.dataset.zone || '')")
+        assert spaces and all(z.startswith("space ") for z in spaces), spaces
         if shot is not None:
             board.screenshot(path=str(shot))
-        lit.nth(rng.randrange(lit.count())).click()
+        lit.nth(rng.randrange(len(spaces))).click()
     else:
-        buttons.nth(rng.randrange(buttons.count())).click()
-    wait_change(page, board, sid)
+        assert now["buttons"], f"nothing to click on a court that is not over: {now}"
+        buttons.nth(rng.randrange(now["buttons"])).click()
+    wait_board_changed(page, board, now["sid"], "the court's answer to a click")
     return True
 
 
 def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1400})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    board = open_board(page, lab, "court.ipynb")
+    page, board, errors = opened(browser, lab, "court.ipynb", height=1400)
     # The setup: four places, a 2 x 4 court of clickable spaces, the piles and their counts.
     assert board.locator("[data-zone^='place ']").count() == 4
     assert board.locator("[data-zone='royal court'] [data-zone^='space ']").count() == 8
@@ -109,6 +109,8 @@ def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -
         steps += 1
         assert steps < 500, "the game did not end"
     assert mid_shot, "no buying click after step 14 to photograph"
+    # the last move's card is still flying into its pile (scaled: a pixel short) for a moment
+    wait_still(page, board, "the last move's flights to land")
     board.screenshot(path=str(artifacts / "court-over.png"))
     # each stacked pile's cards share one height (the daemons' court mixes short and tall cards): a straight edge
     heights = board.evaluate("""b => [...b.querySelectorAll('.kum-layout-stack > .kum-zone-body')]
@@ -120,11 +122,9 @@ def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -
     shown = float(board.locator("[data-score='0']").text_content() or "nan")
     header = board.locator(".kum-over thead").text_content() or ""
     assert all(word in header for word in ("princes", "court VP", "powers", "CP left", "daemons' court")), header
-    run_cell(page, "KUM-OVER")
-    out = page.locator(".jp-CodeCell", has_text="KUM-OVER").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => /KUM-OVER True/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    match = re.search(r"KUM-OVER True \[([-\d.]+)\] (.+)", out.first.text_content() or "")
-    assert match, out.first.text_content()
+    said = run_cell(page, "KUM-OVER", shows="KUM-OVER True")
+    match = re.search(r"KUM-OVER True \[([-\d.]+)\] (.+)", said)
+    assert match, said
     assert float(match.group(1)) == shown
     assert match.group(2).strip() in status
     assert errors == []
@@ -132,10 +132,7 @@ def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -
 
 
 def test_the_fight_shows_strength_and_price_before_the_click(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    board = open_board(page, lab, "fight.ipynb")
+    page, board, errors = opened(browser, lab, "fight.ipynb", height=1000)
     prince = board.locator("[data-zone='place 2'] [data-card]")
     assert prince.get_attribute("data-action") == "fight place 2"
     assert "your strength 7 vs 9: pays 2 CP" in (prince.text_content() or "")
@@ -147,14 +144,12 @@ def test_the_fight_shows_strength_and_price_before_the_click(lab, browser, artif
     board.screenshot(path=str(artifacts / "court-fight.png"))
     sid = board.get_attribute("data-state-id")
     prince.click()
-    wait_change(page, board, sid)
+    wait_board_changed(page, board, sid, "the fight")
     defeated = board.locator("[data-zone='defeated'] [data-card]")
     assert defeated.count() == 1 and "strength 9" in (defeated.get_attribute("aria-label") or "")
     court = board.locator("[data-zone='royal court'] > .kum-zone-head").text_content() or ""
     assert re.search(r"CP\s*3", court), court
-    run_cell(page, "KUM-FIGHT")
-    out = page.locator(".jp-CodeCell", has_text="KUM-FIGHT").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => /KUM-FIGHT/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    assert "KUM-FIGHT 3 ['Daemon Prince 9']" in (out.first.text_content() or "")
+    said = run_cell(page, "KUM-FIGHT")  # (run before, by Run All: it said CP 5, nothing defeated)
+    assert "KUM-FIGHT 3 ['Daemon Prince 9']" in said, said
     assert errors == []
     page.close()

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, wait_idle
+from _chromium import open_board, wait_board_changed, wait_until
+from labserver import ROOT, LabServer, code_cell, run_cell
 
 SETUP = f"import sys\nsys.path.insert(0, {str(ROOT / 'examples')!r})\nimport kum_widget as kum"
 
@@ -69,28 +70,12 @@ def lab():  # type: ignore[no-untyped-def]
 
 
 def opened(browser, lab, name: str) -> tuple[Any, Any, list[str]]:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1100})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    open_notebook(page, lab, f"{name}.ipynb")
-    run_all(page)
-    board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
-    wait_idle(page)
-    return page, board, errors
-
-
-def moved(page, board, sid: str) -> None:  # type: ignore[no-untyped-def]
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid && !el.hasAttribute('aria-busy')",
-                           arg=[board.element_handle(), sid], timeout=20_000)
+    return open_board(browser, lab, f"{name}.ipynb", height=1100)
 
 
 def kernel_says(page) -> str:  # type: ignore[no-untyped-def]
     """What the last cell prints about the kernel's game (run now)."""
-    run_cell(page, "KUM-GAME")
-    out = page.locator(".jp-CodeCell", has_text='print("KUM-GAME"').first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => el && /KUM-GAME/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    return str(out.first.text_content())
+    return run_cell(page, 'print("KUM-GAME"', shows="KUM-GAME")
 
 
 def test_connect_four_is_played_to_a_win_by_clicking_holes(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -100,7 +85,7 @@ def test_connect_four_is_played_to_a_win_by_clicking_holes(lab, browser, artifac
     for col, row in [(3, 0), (3, 5), (4, 2), (4, 0), (5, 5), (5, 1), (6, 3)]:
         sid = board.get_attribute("data-state-id")
         board.locator(f'[data-cell="hole {row} {col}"]').click()
-        moved(page, board, sid)
+        wait_board_changed(page, board, sid, f"the disc dropped in column {col}")
     board.locator(".kum-over").wait_for()
     marked = [e.get_attribute("data-piece") for e in board.locator(".kum-piece.kum-marked").all()]
     assert marked == [f"disc 5 {c}" for c in range(3, 7)], marked  # the winning four, marked
@@ -118,9 +103,9 @@ def test_a_worker_is_placed_in_woodcutters(lab, browser, artifacts: Path) -> Non
     assert board.locator('[data-zone="home 0"] [data-piece]').count() == 3
     sid = board.get_attribute("data-state-id")
     forest.click()
-    moved(page, board, sid)
+    wait_board_changed(page, board, sid, "the worker placed")
     # the bot replies at once: wait until it is Ada's turn again, then look
-    page.wait_for_function("el => el.querySelector('[data-place][data-action]')", arg=board.element_handle(), timeout=20_000)
+    wait_until(page, "el => el.querySelector('[data-place][data-action]')", board.element_handle(), what="Ada's turn again, after the bot's reply")
     assert forest.locator('[data-piece^="worker 0 "]').count() == 1
     assert board.locator('[data-zone="home 0"] [data-piece]').count() == 2
     assert board.locator('[data-piece="wood 0"]').text_content() == "3"  # 1 to start, +2
@@ -150,7 +135,7 @@ def test_a_choice_menu_is_picked_by_keyboard(lab, browser, artifacts: Path) -> N
     page.screenshot(path=str(artifacts / "choice_menu.png"), clip={"x": a["x"], "y": a["y"], "width": a["width"], "height": bottom - a["y"]})
     sid = board.get_attribute("data-state-id")
     page.keyboard.press("Enter")
-    moved(page, board, sid)
+    wait_board_changed(page, board, sid, "the call picked in the menu")
     assert "KUM-GAME True [1.0] (1,)" in kernel_says(page)  # the kernel got "call tails"
     assert errors == []
     page.close()
@@ -164,11 +149,12 @@ def test_a_simultaneous_step_shows_who_has_chosen_but_not_what(lab, browser, art
     assert board.locator('[data-seat="0"] [data-choice="choosing"]').count() == 1
     sid = board.get_attribute("data-state-id")
     board.locator('[data-action="pick 4"]').click()
-    moved(page, board, sid)
-    board.locator('[data-seat="0"] [data-choice="chosen"]').wait_for(timeout=10_000)
-    assert board.locator('[data-seat="1"] [data-choice="choosing"]').count() == 1
+    # seen in the frame it is drawn: Bo's pick (2.5 s on) must not come before the look
+    wait_until(page, """([el, sid]) => el.dataset.stateId !== sid && el.querySelector('[data-seat="0"] [data-choice="chosen"]')
+                                      && el.querySelectorAll('[data-seat="1"] [data-choice="choosing"]').length === 1""",
+               [board.element_handle(), sid], what="Ada's pick drawn: Ada has chosen, Bo is choosing")
     board.screenshot(path=str(artifacts / "undercut_mid_pick.png"))
-    page.wait_for_function("el => /Round 2 of 5/.test(el.textContent)", arg=board.element_handle(), timeout=20_000)
+    wait_until(page, "el => /Round 2 of 5/.test(el.textContent)", board.element_handle(), what="the bot's pick, and round 2")
     said = kernel_says(page)
     assert re.search(r"KUM-GAME False \[[\d., ]+\] \(4, \d\)", said), said  # Ada's pick 4, then the bot's
     assert errors == []
@@ -184,17 +170,17 @@ def test_a_targeted_card_asks_for_its_guess_in_a_menu(lab, browser, artifacts: P
     sid = board.get_attribute("data-state-id")
     target.click()
     menu = page.locator(".kum-menu")
-    menu.wait_for(timeout=10_000)
+    menu.wait_for()
     items = [e.get_attribute("data-action") for e in menu.locator(".kum-menu-item").all()]
     assert items == [f"Guard on Bo: guess {card}" for card in ("Priest", "Baron", "Handmaid", "Princess")], items
-    assert board.get_attribute("data-state-id") == sid  # nothing played yet
+    assert board.get_attribute("data-state-id") == sid and board.get_attribute("aria-busy") is None  # nothing sent yet (a send marks the board busy at once)
     a, m = board.bounding_box(), menu.bounding_box()
     assert a and m
     page.screenshot(path=str(artifacts / "whispers_menu.png"),
                     clip={"x": a["x"], "y": a["y"], "width": a["width"], "height": max(a["y"] + a["height"], m["y"] + m["height"]) - a["y"] + 4})
     menu.locator('[data-action="Guard on Bo: guess Baron"]').click()
-    moved(page, board, sid)
-    page.wait_for_function("el => /Ada guesses Baron/.test(el.textContent)", arg=board.element_handle(), timeout=20_000)
+    wait_board_changed(page, board, sid, "the guess picked in the menu")
+    wait_until(page, "el => /Ada guesses Baron/.test(el.textContent)", board.element_handle(), what="the guess in the board's log")
     said = kernel_says(page)
     assert re.search(r"KUM-GAME (True|False) \[[\d., ]+\] \(113\b", said), said  # the Guard on seat 1, guessing a Baron
     assert errors == []

@@ -13,7 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import _chromium
 import pytest
+from _chromium import wait_until
 from hostservers import MarimoServer, VoilaServer
 from labserver import LabServer, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
 from test_notebooks import NOTEBOOK_DIR, fast_notebook
@@ -33,7 +35,7 @@ def court_notebook() -> dict[str, Any]:
 
 
 def new_page(browser: Any, height: int = 1300) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1280, "height": height})
+    page = _chromium.new_page(browser, width=1280, height=height)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"{exc}\n{exc.stack}"))
     return page, errors
@@ -77,7 +79,7 @@ def open_in_notebook7(page: Any, server: LabServer, name: str) -> Any:
     assert page.locator("body[data-notebook='notebooks']").count() == 1, "the Notebook 7 page, not JupyterLab's"
     run_all(page)
     board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
+    board.wait_for()
     wait_idle(page)
     return board
 
@@ -85,17 +87,15 @@ def open_in_notebook7(page: Any, server: LabServer, name: str) -> Any:
 def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = new_page(browser)
     board = open_in_notebook7(page, notebook7, "01_play.ipynb")
-    board.locator("[data-playable]").first.wait_for(timeout=30_000)
+    board.locator("[data-playable]").first.wait_for()
     board.screenshot(path=str(artifacts / "host-notebook7-kum-start.png"))
     steps = play_to_the_end(page, board)
     assert steps > 40
     board.screenshot(path=str(artifacts / "host-notebook7-kum-over.png"))
     scores = shown_scores(board)
-    run_cell(page, "game.scores(), game.deck_size")
-    out = page.locator(".jp-CodeCell", has_text="game.scores(), game.deck_size").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => /'over'/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    match = re.search(r"'over', \[([-\d, ]+)\], 0\)", out.first.text_content() or "")
-    assert match, out.first.text_content()
+    said = run_cell(page, "game.scores(), game.deck_size", shows="'over'")
+    match = re.search(r"'over', \[([-\d, ]+)\], 0\)", said)
+    assert match, said
     assert [float(x) for x in match.group(1).split(",")] == scores
     # the board's Save replay button: the kernel writes the file, the page saves it
     with page.expect_download() as download:
@@ -117,26 +117,22 @@ def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, ar
 
 def steps_in_log(page: Any) -> int:
     """The game's length, read from a cell (the kernel's count, not the page's)."""
-    run_cell(page, "KUM-LEN")
-    out = page.locator(".jp-CodeCell", has_text="KUM-LEN").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => /KUM-LEN [1-9]/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    match = re.search(r"KUM-LEN (\d+)", out.first.text_content() or "")
-    assert match
+    said = run_cell(page, "KUM-LEN", shows="KUM-LEN [1-9]")
+    match = re.search(r"KUM-LEN (\d+)", said)
+    assert match, said
     return int(match.group(1))
 
 
 def test_notebook7_plays_the_court_to_the_end(notebook7, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = new_page(browser)
     board = open_in_notebook7(page, notebook7, "court.ipynb")
-    board.locator("[data-zone='royal court']").wait_for(timeout=30_000)
+    board.locator("[data-zone='royal court']").wait_for()
     play_to_the_end(page, board)
     page.screenshot(path=str(artifacts / "host-notebook7-court-over.png"))
     (score,) = shown_scores(board)
-    run_cell(page, "KUM-OVER")
-    out = page.locator(".jp-CodeCell", has_text="KUM-OVER").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => /KUM-OVER True/.test(el.textContent)", arg=out.first.element_handle(), timeout=20_000)
-    match = re.search(r"KUM-OVER True \[([-\d.]+)\]", out.first.text_content() or "")
-    assert match and float(match.group(1)) == score, out.first.text_content()
+    said = run_cell(page, "KUM-OVER", shows="KUM-OVER True")
+    match = re.search(r"KUM-OVER True \[([-\d.]+)\]", said)
+    assert match and float(match.group(1)) == score, said
     assert ours(errors) == []
     page.close()
 
@@ -153,9 +149,9 @@ def test_voila_serves_the_board_without_code_and_it_plays(browser, artifacts: Pa
         page, errors = new_page(browser)
         page.route("**/*", lambda r: r.abort() if not r.request.url.startswith("http://127.0.0.1") else r.continue_())
         page.goto(voila.url())
-        page.wait_for_function(VOILA_DONE, timeout=90_000)
+        wait_until(page, VOILA_DONE, what="Voila to run the notebook and show its cells")
         board = page.locator(".kum-widget[data-state-id]").first
-        board.wait_for(timeout=60_000)
+        board.wait_for()
         # outputs and the notebook's text only: no code cell's source, no prompt, no editor
         assert page.locator(".jp-CodeCell .jp-InputArea, .jp-InputPrompt:visible, .jp-InputArea-editor, .cm-editor").count() == 0
         assert "import kum_widget" not in page.content() and "bot_delay" not in page.content()
@@ -193,26 +189,24 @@ def test_marimo_app_plays_both_games_and_its_cells_follow(browser, artifacts: Pa
         page, errors = new_page(browser, height=1600)
         page.goto(marimo.url())
         boards = page.locator("marimo-anywidget .kum-widget[data-state-id]")  # in open shadow roots
-        boards.nth(1).wait_for(timeout=90_000)
-        page.wait_for_function("() => [...document.querySelectorAll('.marimo-cell')].some(c => /From Python: 0 actions/.test(c.textContent))", timeout=60_000)
+        boards.nth(1).wait_for()
+        wait_until(page, "() => [...document.querySelectorAll('.marimo-cell')].filter(c => /From Python: 0 actions/.test(c.textContent)).length >= 2",
+                   what="the cells that read the two games to run")
         kum_board, court_board = boards.nth(0), boards.nth(1)
         assert actions_read(page, 0) == 0 and actions_read(page, 1) == 0
         for k in range(4):
             before = actions_read(page, 0)
             assert click_once(page, kum_board)
             # the cell that reads the game runs again: it counts this click (and the bot's reply)
-            page.wait_for_function(
-                "([n]) => { const c = [...document.querySelectorAll('.marimo-cell')].filter(c => /From Python:/.test(c.textContent))[0];"
-                " const m = /From Python: (\\d+) actions?/.exec(c.textContent); return m && Number(m[1]) > n; }",
-                arg=[before], timeout=20_000,
-            )
+            wait_until(page,
+                       "([n]) => { const c = [...document.querySelectorAll('.marimo-cell')].filter(c => /From Python:/.test(c.textContent))[0];"
+                       " const m = /From Python: (\\d+) actions?/.exec(c.textContent); return m && Number(m[1]) > n; }",
+                       [before], what=f"the cell that reads the game to count more than {before} actions")
             assert kum_board.locator("[data-zone='log'] li").count() == actions_read(page, 0), k
         for _ in range(3):  # the court's three starting cards
             assert click_once(page, court_board)
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('.marimo-cell')].some(c => /From Python: 3 actions played; turn 1, phase buy/.test(c.textContent))",
-            timeout=20_000,
-        )
+        wait_until(page, "() => [...document.querySelectorAll('.marimo-cell')].some(c => /From Python: 3 actions played; turn 1, phase buy/.test(c.textContent))",
+                   what="the cell that reads the court to count its three starting cards")
         assert "phase buy" in read_cell(page, "From Python:", 1)
         page.screenshot(path=str(artifacts / "host-marimo.png"), full_page=True)
         assert errors == [], errors
@@ -224,11 +218,11 @@ def test_the_marimo_notebook_opens_for_editing_and_plays(browser, artifacts: Pat
     with MarimoServer(MARIMO_APP, mode="edit") as marimo:
         page, errors = new_page(browser, height=1600)
         page.goto(marimo.url())
-        page.locator(".marimo-cell .cm-editor").first.wait_for(timeout=60_000)
+        page.locator(".marimo-cell .cm-editor").first.wait_for()
         # An opened notebook waits, its cells stale, for the run button (bottom right).
         page.locator("[data-testid='chrome-controls-bottom-right'] [data-testid='run-button']").click()
         boards = page.locator("marimo-anywidget .kum-widget[data-state-id]")
-        boards.nth(1).wait_for(timeout=90_000)
+        boards.nth(1).wait_for()
         assert page.locator(".marimo-cell .cm-editor").count() >= 6, "the edit view shows the code"
         assert click_once(page, boards.nth(1))
         page.screenshot(path=str(artifacts / "host-marimo-edit.png"))

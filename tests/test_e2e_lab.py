@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _chromium import open_board, wait_board_changed, wait_until, watched_page
 from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, set_parameters, snapshot, wait_idle
 
 SCORES_CELL = 'print("KUM-SCORES", board.game.scores(), board.game.is_over)'
@@ -37,12 +38,10 @@ def state_id(board) -> str:  # type: ignore[no-untyped-def]
     return board.get_attribute("data-state-id")
 
 
-def wait_change(page, sid: str) -> None:  # type: ignore[no-untyped-def]
+def wait_change(page, board, sid: str, what: str) -> None:  # type: ignore[no-untyped-def]
     try:
-        page.wait_for_function(
-            "sid => document.querySelector('.kum-widget').dataset.stateId !== sid", arg=sid, timeout=20_000
-        )
-    except Exception:
+        wait_board_changed(page, board, sid, what)
+    except AssertionError:
         page.screenshot(path=str(ROOT / "test-artifacts" / "lab-failure.png"))
         raise
 
@@ -63,25 +62,23 @@ def take_turn_step(page, board) -> bool:  # type: ignore[no-untyped-def]
         board.locator("[data-playable]").first.click()
         board.locator(".kum-target[data-action]").first.click()  # lit by the click, no round trip
     # else: the bot is moving; wait for its move
-    wait_change(page, now["sid"])
+    wait_change(page, board, now["sid"], "the answer to a click, or the bot's move")
     return True
 
 
 def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": 1280, "height": 1400})
-    js_errors: list[str] = []
+    page, js_errors = watched_page(browser, width=1280, height=1400)
     dialogs: list[str] = []
-    page.on("pageerror", lambda exc: js_errors.append(str(exc)))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))  # from the start: the XSS board draws as the cells run
     open_notebook(page, lab, "01_play.ipynb")
     run_all(page)
     board = page.locator(".kum-widget").first
-    board.wait_for(timeout=60_000)
+    board.wait_for()
     wait_idle(page)
 
     # The XSS board (last cell) shows its name literally and runs no script.
     xss = page.locator(".kum-widget").nth(1)
-    xss.wait_for(timeout=30_000)
+    xss.wait_for()
     assert xss.locator(".kum-name").first.text_content() == "<img src=x onerror=alert(1)>"
     assert xss.locator("img").count() == 0
 
@@ -100,23 +97,17 @@ def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  
 
     shown = {int(cell.get_attribute("data-score")): int(cell.text_content()) for cell in board.locator("[data-score]").all()}
     # Read the scores back from a Python cell: they match the board.
-    run_cell(page, "KUM-SCORES")
-    out = page.locator(".jp-CodeCell", has_text="KUM-SCORES").first.locator(".jp-OutputArea-output")
-    page.wait_for_function(
-        "el => /True\\s*$/.test(el.textContent.trim())",
-        arg=out.first.element_handle(),
-        timeout=20_000,
-    )
-    match = re.search(r"KUM-SCORES \[([-\d, ]+)\] True", out.first.text_content())
-    assert match, out.first.text_content()
+    said = run_cell(page, "KUM-SCORES", shows=r"True\s*$")
+    match = re.search(r"KUM-SCORES \[([-\d, ]+)\] True", said)
+    assert match, said
     kernel_scores = [int(x) for x in match.group(1).split(",")]
     assert kernel_scores == [shown[s] for s in sorted(shown)]
 
     # A change made from a cell re-renders the board: undo leaves the game-over state.
     sid = state_id(board)
     run_cell(page, "KUM-UNDO")
-    wait_change(page, sid)
-    page.wait_for_function("() => !document.querySelector('.kum-widget .kum-over')", timeout=20_000)
+    wait_change(page, board, sid, "the undo made from a cell")
+    wait_until(page, "el => !el.querySelector('.kum-over')", board.element_handle(), what="the game-over panel to go")
 
     # A new game against the ISMCTS bot, chosen in the board's own form; a few turns by clicking.
     board.locator('[data-control="new-game"]').first.click()
@@ -124,14 +115,12 @@ def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  
     board.locator(".kum-seed").fill("5")
     sid = state_id(board)
     board.locator('[data-control="start"]').click()
-    wait_change(page, sid)
-    page.wait_for_function("() => document.querySelector('.kum-widget').textContent.includes('ISMCTS bot')", timeout=20_000)
+    wait_change(page, board, sid, "the new game")
+    wait_until(page, "el => el.textContent.includes('ISMCTS bot')", board.element_handle(), what="the ISMCTS bot named on the board")
     for _ in range(8):
         assert take_turn_step(page, board)
     board.screenshot(path=str(artifacts / "lab-ismcts.png"))
-    run_cell(page, "KUM-BOTS")
-    bots_out = page.locator(".jp-CodeCell", has_text="KUM-BOTS").first.locator(".jp-OutputArea-output")
-    page.wait_for_function("el => el.textContent.includes('ISMCTSBot')", arg=bots_out.first.element_handle(), timeout=20_000)
+    run_cell(page, "KUM-BOTS", shows="ISMCTSBot")
     assert dialogs == []
     assert js_errors == []
     page.close()
@@ -139,13 +128,7 @@ def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  
 
 def test_dark_theme_renders(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     with LabServer({"01_play.ipynb": play_notebook()}, theme="JupyterLab Dark") as lab:
-        page = browser.new_page(viewport={"width": 1280, "height": 1100})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        open_notebook(page, lab, "01_play.ipynb")
-        run_all(page)
-        board = page.locator(".kum-widget").first
-        board.wait_for(timeout=60_000)
+        page, board, errors = open_board(browser, lab, "01_play.ipynb", height=1100)
         board.locator("[data-playable]").first.click()
         assert board.locator(".kum-target[data-action]").count() >= 1
         board.screenshot(path=str(artifacts / "lab-dark.png"))

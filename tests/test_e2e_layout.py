@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import open_board
+from _chromium import open_board, wait_still, wait_until
 from labserver import LabServer, code_cell
 
 # The games are played on at random from a cell to mid-game before the board is shown: the
@@ -83,17 +83,21 @@ def opened(browser: Any, lab: LabServer, name: str, width: int = 1280, files: bo
     hides its toolbar's kernel status below about 760 px); the file browser closed unless
     ``files``; the board scrolled to the top of the notebook's view, the human to act."""
     page, board, errors = open_board(browser, lab, name, height=800)
-    board.locator("[data-playable]:not([disabled]), [data-action]:not([disabled])").first.wait_for(timeout=30_000)
+    board.locator("[data-playable]:not([disabled]), [data-action]:not([disabled])").first.wait_for()
     close = board.locator("[data-control='intro-close']")  # the first-time panel, read and put away
     if close.count():
         close.click()
     if not files:  # its tab again folds the side panel away
         page.locator(".jp-SideBar.lm-TabBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
-        page.wait_for_function("() => !document.querySelector('#jp-left-stack') || document.querySelector('#jp-left-stack').offsetWidth === 0")
+        wait_until(page, "() => !document.querySelector('#jp-left-stack') || document.querySelector('#jp-left-stack').offsetWidth === 0",
+                   what="the file browser folded away")
     page.set_viewport_size({"width": width, "height": 800})
-    page.wait_for_timeout(500)
+    # JupyterLab lays its panels out again for the new width, and the board follows
+    wait_until(page, "el => el.closest('.jp-NotebookPanel').getBoundingClientRect().right <= innerWidth", board.element_handle(),
+               what=f"the notebook laid out {width} px wide")
+    wait_still(page, board, f"the board laid out {width} px wide")
     board.evaluate("e => e.scrollIntoView({block: 'start'})")  # the board at the top of the notebook's view
-    page.wait_for_timeout(300)
+    wait_still(page, board, "the board scrolled to the top of the notebook")
     return page, board, errors
 
 

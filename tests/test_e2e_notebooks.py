@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _chromium import WAIT_MS, new_page, wait_board_changed, wait_still, wait_until
 from labserver import LabServer, open_notebook, run_all, wait_idle
 from test_notebooks import NOTEBOOKS, fast_notebook
 
@@ -35,6 +36,11 @@ FINISHED = """() => {
   const failed = [...document.querySelectorAll('.jp-OutputArea-output')].some(o => o.textContent.includes('Traceback'));
   return (ran || failed) && !prompts.some(p => p.textContent.includes('*'));
 }"""
+
+# What the notebook shows: each code cell's prompt, the kernel's state, any dialog.
+PROMPTS = """() => ({prompts: [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim()),
+  kernel: document.querySelector('.jp-Notebook-ExecutionIndicator')?.dataset.status,
+  dialog: document.querySelector('.jp-Dialog')?.textContent.slice(0, 300)})"""
 
 # Seats a board of each notebook draws at least (default 2); a solitaire draws its one seat.
 BOARD_SEATS = {"06_court.ipynb": 1}
@@ -53,8 +59,8 @@ def lab():  # type: ignore[no-untyped-def]
         yield server
 
 
-def new_page(browser):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport=VIEWPORT)
+def watched(browser):  # type: ignore[no-untyped-def]
+    page = new_page(browser, **VIEWPORT)
     page.js_errors = []
     page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
     page.on("dialog", lambda dialog: (page.js_errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
@@ -68,7 +74,7 @@ def open_and_run(page, lab: LabServer, name: str) -> None:  # type: ignore[no-un
     if left.count():
         left.first.click()  # collapse the file browser: more room for the notebook
     run_all(page)
-    page.wait_for_function(FINISHED, timeout=TIMEOUT)
+    wait_until(page, FINISHED, what=f"{name}: every cell run (or a traceback)", timeout=TIMEOUT, show=PROMPTS)
     wait_idle(page, timeout=TIMEOUT)
 
 
@@ -77,7 +83,7 @@ def saved_outputs(page, lab: LabServer, name: str) -> list[dict[str, Any]]:  # t
     path = lab.tmp / "notebooks" / name
     page.locator(".lm-MenuBar-item", has_text="File").first.click()
     page.locator(".lm-Menu-item[data-command='docmanager:save']").click()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + WAIT_MS / 1000
     while time.monotonic() < deadline:
         try:
             nb = json.loads(path.read_text())
@@ -87,7 +93,7 @@ def saved_outputs(page, lab: LabServer, name: str) -> list[dict[str, Any]]:  # t
         if outputs:
             return outputs
         time.sleep(0.25)
-    raise AssertionError(f"{name}: saving from JupyterLab wrote no outputs")
+    raise AssertionError(f"{name}: saving from JupyterLab wrote no outputs in {WAIT_MS / 1000:.0f} s")
 
 
 def screenshot_pages(page, artifacts: Path, stem: str) -> list[Path]:  # type: ignore[no-untyped-def]
@@ -108,7 +114,7 @@ def screenshot_pages(page, artifacts: Path, stem: str) -> list[Path]:  # type: i
     shots = []
     for top in tops[:40]:
         scroller.evaluate("(el, y) => { el.scrollTop = y; }", top)
-        page.wait_for_timeout(150)
+        wait_still(page, page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first, f"the notebook scrolled to {top} px")
         shot = artifacts / f"nb-{stem}-p{len(shots) + 1:02d}.png"
         page.screenshot(path=str(shot))
         shots.append(shot)
@@ -117,7 +123,7 @@ def screenshot_pages(page, artifacts: Path, stem: str) -> list[Path]:  # type: i
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs_in_lab(lab, browser, artifacts: Path, path: Path) -> None:  # type: ignore[no-untyped-def]
-    page = new_page(browser)
+    page = watched(browser)
     open_and_run(page, lab, path.name)
     code_cells = sum(c["cell_type"] == "code" for c in json.loads(path.read_text())["cells"])
 
@@ -134,7 +140,7 @@ def test_notebook_runs_in_lab(lab, browser, artifacts: Path, path: Path) -> None
     expected = sum(WIDGET_MIME in o.get("data", {}) for o in saved_outputs(page, lab, path.name))
     widgets = page.locator(WIDGET_OUTPUTS)
     assert widgets.count() == expected, f"{widgets.count()} widget outputs on the page, the kernel displayed {expected}"
-    page.wait_for_function(RENDERED, arg=WIDGET_OUTPUTS, timeout=60_000)
+    wait_until(page, RENDERED, WIDGET_OUTPUTS, what="every widget rendered (or its error shown)")
     for i in range(expected):
         text = widgets.nth(i).text_content() or ""
         assert "Error displaying widget" not in text and "Loading widget" not in text, f"widget {i}: {text[:200]}"
@@ -179,7 +185,7 @@ TOUR: list[tuple[str, list[tuple[str, ...]], str]] = [
 def settle(page, board, sid: str) -> None:  # type: ignore[no-untyped-def]
     """Wait for the board to change from state ``sid``, then for the kernel to be idle
     (so a bot's replies have arrived too)."""
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), sid], timeout=20_000)
+    wait_board_changed(page, board, sid, "the answer to a click")
     wait_idle(page)
 
 
@@ -210,7 +216,7 @@ def click(page, board, step: tuple[str, ...]) -> None:  # type: ignore[no-untype
 
 
 def test_rules_tour_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    page = new_page(browser)
+    page = watched(browser)
     open_and_run(page, lab, "02_rules_tour.ipynb")
     boards = page.locator(".kum-widget")
     assert boards.count() == len(TOUR)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _chromium import new_page, wait_until
 from _report_helpers import SCRIPT, lab_report
 from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
 
@@ -20,7 +21,7 @@ def report() -> Any:
 
 
 def _open(browser: Any, path: Path, requests: list[str], errors: list[str]) -> Any:
-    tab = browser.new_page(viewport={"width": 1100, "height": 900})
+    tab = new_page(browser, width=1100, height=900)
 
     def route(r: Any) -> None:
         if r.request.url.startswith(("file://", "data:")):
@@ -99,12 +100,12 @@ def test_a_result_follows_jupyterlabs_theme(browser: Any, artifacts: Path, theme
           "nbformat_minor": 5}
     dark = theme == "JupyterLab Dark"
     with LabServer({"result.ipynb": nb}, theme=theme) as lab:
-        tab = browser.new_page(viewport={"width": 1280, "height": 1400})
+        tab = new_page(browser, width=1280, height=1400)
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
         open_notebook(tab, lab, "result.ipynb")
         run_all(tab)
-        tab.wait_for_selector(".kum-report .kum-lab img", state="attached", timeout=90_000)
+        tab.wait_for_selector(".kum-report .kum-lab img", state="attached")
         wait_idle(tab)
         assert tab.evaluate("() => document.body.dataset.jpThemeLight") == ("false" if dark else "true")
         shown, hidden = ("img.kum-dark", "img.kum-light") if dark else ("img.kum-light", "img.kum-dark")
@@ -118,7 +119,7 @@ def test_a_result_follows_jupyterlabs_theme(browser: Any, artifacts: Path, theme
             heading = tab.locator(".kum-report section h2").nth(1)
             assert heading.evaluate("h => h.getBoundingClientRect().top") > 400  # not in view before
             tab.locator(".kum-report-toc a").nth(1).click()
-            tab.wait_for_function("h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < 400; }",
-                                  arg=heading.element_handle(), timeout=10_000)
+            wait_until(tab, "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < 400; }", heading.element_handle(),
+                       what="the notebook scrolled to the section's heading")
         assert errors == []
         tab.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import open_board
+from _chromium import WAIT_MS, open_board, wait_board_changed
 from labserver import LabServer, code_cell, wait_idle
 
 import kum_widget as kum
@@ -45,7 +45,7 @@ def private_marks(game: kum.Game, seat: int) -> list[str]:
     return [m for c in game.hand(seat) if not game._state.known[c.id] for m in (f"card {c.id}", c.label)]
 
 
-def saved_widget_state(path: Path, old: float, timeout: float = 30) -> tuple[str, dict[str, Any]]:
+def saved_widget_state(path: Path, old: float, timeout: float = WAIT_MS / 1000) -> tuple[str, dict[str, Any]]:
     """The notebook file once a save newer than ``old`` wrote widget state into it."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -55,13 +55,13 @@ def saved_widget_state(path: Path, old: float, timeout: float = 30) -> tuple[str
             if "widgets" in nb.get("metadata", {}):
                 return text, nb
         time.sleep(0.2)
-    raise AssertionError(f"no save with widget state within {timeout} s")
+    raise AssertionError(f"no save with widget state within {timeout:.0f} s")
 
 
 def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, NAME)
     board.locator('.kum-pass [data-control="ready"]').click()  # "I am Ada"
-    board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=20_000)
+    board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for()
     assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
     board.screenshot(path=str(artifacts / "saved-state-hand.png"))
 
@@ -79,10 +79,10 @@ def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(
 
     # The page reloads: the views are drawn anew from the kernel's models, and ask for the hand.
     page.reload()
-    page.wait_for_selector(".jp-NotebookPanel", timeout=60_000)
+    page.wait_for_selector(".jp-NotebookPanel")
     wait_idle(page)
     board = page.locator(".kum-widget").first
-    board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for(timeout=30_000)
+    board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for()
     assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
     assert board.locator('[data-zone="hand 1"] [data-card^="card "]').count() == 0
     board.screenshot(path=str(artifacts / "saved-state-reloaded.png"))
@@ -90,6 +90,6 @@ def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(
     sid = board.get_attribute("data-state-id")
     board.locator('[data-zone="hand 0"] [data-playable]').first.click()
     board.locator(".kum-target[data-action]").first.click()
-    page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), sid], timeout=20_000)
+    wait_board_changed(page, board, sid, "Ada's play")
     assert errors == []
     page.close()

@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded
-from _live_helpers import feed_back, mount, open_page, sent, serve_page, traits, update
+from _chromium import wait_until
+from _live_helpers import deliver, feed_back, mount, open_page, sent, serve_page, traits, update
 
 import kum_widget as kum
 
@@ -184,15 +185,6 @@ def test_a_move_made_from_a_cell_is_marked(page) -> None:  # type: ignore[no-unt
     assert page.locator('[data-zone="space 1.1"] [data-card].kum-changed').count() == 1
 
 
-def deliver(page, w: Recorded) -> None:  # type: ignore[no-untyped-def]
-    """What the kernel sent since ``w.sent`` was cleared, delivered to the page in order."""
-    for out in w.sent:
-        if out["method"] == "update":
-            update(page, **{k: v for k, v in out["state"].items() if k in traits(w)})
-        elif out["method"] == "custom":
-            page.evaluate("msg => window.custom(msg)", out["content"])
-
-
 def test_a_new_game_or_an_undo_from_a_cell_is_not_marked(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     w.act(w.offered[0])
@@ -295,8 +287,10 @@ def test_a_reason_does_not_pop_up_under_a_pointer_that_has_not_moved(page) -> No
     assert not (mine.bounding_box()["y"] <= y <= mine.bounding_box()["y"] + mine.bounding_box()["height"])  # below mine 2 now
     page.mouse.move(x, y)
     tip = page.locator(".kum-tip")
+    page.evaluate("() => { window.over = []; document.addEventListener('pointerover', e => window.over.push(e.target.closest('[data-zone]')?.dataset.zone), true); }")
     update(page, error="refused")  # the board moves: mine 2 slides under the resting pointer
-    page.wait_for_timeout(300)
+    # the browser says so with a pointerover on mine 2 (what would pop its reason up): once it is through, look
+    wait_until(page, "() => window.over.includes('mine 2')", what="the browser's pointerover on mine 2, slid under the resting pointer")
     assert page.evaluate("(p) => document.elementFromPoint(p[0], p[1]).closest('[data-zone]')?.dataset.zone", [x, y]) == "mine 2"
     assert not tip.is_visible()  # nobody pointed at it
     page.mouse.move(x + 2, y)  # now the player points at it

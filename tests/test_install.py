@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _chromium import wait_board_changed, watched_page
 from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,13 +181,11 @@ def lab(venvs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Ite
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_board_from_the_installed_package_renders_and_plays(kind: str, lab: LabServer, venvs: dict[str, Path],
                                                               browser: Any, artifacts: Path) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page, errors = watched_page(browser, width=1280, height=1000)
     try:
         open_notebook(page, lab, f"{kind}.ipynb")
         run_all(page)
-        page.wait_for_selector(f"{BOARD}, .jp-OutputArea-output:has-text('Traceback')", timeout=90_000)
+        page.wait_for_selector(f"{BOARD}, .jp-OutputArea-output:has-text('Traceback')")
         wait_idle(page)
         output = "\n".join(page.locator(".jp-OutputArea-output").all_inner_texts())
         venv = venvs[kind].parent.parent
@@ -196,9 +195,9 @@ def test_a_board_from_the_installed_package_renders_and_plays(kind: str, lab: La
         before = board.get_attribute("data-state-id")
         board.locator("[data-playable]:not([disabled])").first.click()
         target = board.locator(".kum-lit[data-action]").first
-        target.wait_for(timeout=5_000)
+        target.wait_for()
         target.click()
-        page.wait_for_function("([el, sid]) => el.dataset.stateId !== sid", arg=[board.element_handle(), before], timeout=20_000)
+        wait_board_changed(page, board, before, "the answer to a click")
         page.screenshot(path=str(artifacts / f"install_{kind}.png"))
         assert not errors, errors
     finally:

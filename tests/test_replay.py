@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded, send, unpack_replay
+from _chromium import new_page
 
 import kum_widget as kum
 from kum_widget._board_data import Viewer, board_payload
@@ -209,7 +210,7 @@ def test_the_replay_button_answers_with_the_file_for_the_boards_viewer() -> None
 
 
 def offline_page(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, width=1100, height=900)
     requests: list[str] = []
     errors: list[str] = []
 
@@ -299,7 +300,7 @@ def test_play_runs_through_to_the_end(browser: Any, tmp_path: Path) -> None:
     page.locator(".kum-replay").focus()
     page.keyboard.press("p")
     assert page.locator("[data-control='play']").get_attribute("aria-pressed") == "true"
-    page.wait_for_selector(".kum-replay[data-step='4']", timeout=10_000)
+    page.wait_for_selector(".kum-replay[data-step='4']")  # 4 steps of 0.9 s
     assert page.locator("[data-control='play']").get_attribute("aria-pressed") == "false"
     assert requests == [] and errors == []
     page.close()
