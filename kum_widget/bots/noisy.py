@@ -11,13 +11,12 @@ from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
-from .base import make_bot
-from .bot import Bot, Thoughts
+from .wrapped import Wrapped
 
 __all__ = ["NoisyBot"]
 
 
-class NoisyBot(Bot):
+class NoisyBot(Wrapped):
     """``NoisyBot(bot, share, seed=None)``: at each decision with more than one legal
     action, a random one with probability ``share`` (0 < share < 1), else ``bot``'s choice.
     Its own generator (seeded from ``seed``) decides, so the wrapped bot's draws are its own."""
@@ -25,19 +24,14 @@ class NoisyBot(Bot):
     def __init__(self, bot: Any, share: float, seed: int | None = None) -> None:
         if isinstance(share, bool) or not isinstance(share, (int, float, numbers.Real)) or not 0 < share < 1:
             raise GameError(f"NoisyBot: share must be a number between 0 and 1 (exclusive), got {shown(share)}")
-        self.bot = make_bot(bot)
+        super().__init__(bot)
         self.share = float(share)
         self._rng = random.Random(None if seed is None else f"noisy/{seed}")  # (a text seed: the same on every machine)
-        self.reads_view = self.bot.reads_view
         self._asked = False  # decide() drew the coin, and the wrapped bot answers through choose()
 
     @property
     def name(self) -> str:  # type: ignore[override]  # (the wrapped bot's, which may rename itself)
         return f"{self.bot.name}, {100 * self.share:.0f}% random"
-
-    @property
-    def scores_only(self) -> bool:
-        return self.bot.scores_only
 
     def _random(self, n: int) -> int | None:
         """The index of a random choice among ``n``, or None when the wrapped bot decides."""
@@ -62,9 +56,6 @@ class NoisyBot(Bot):
     def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
         i = self._random(len(ids))
         return self.bot.pick(ids, scores) if i is None else ids[i]
-
-    def analysis(self) -> Thoughts | None:
-        return self.bot.analysis()
 
     def __repr__(self) -> str:
         return f"NoisyBot({self.bot!r}, {self.share!r})"

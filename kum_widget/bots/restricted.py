@@ -12,14 +12,12 @@ restricted game follows the unrestricted one move for move until the restriction
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from ..core.errors import GameError, shown
-from ..core.game import CardGame
 from ..core.kinds import MAX_KIND
-from .base import make_bot
-from .bot import Bot, Thoughts
+from .wrapped import Wrapped
 
 __all__ = ["RestrictedBot", "kinds_of"]
 
@@ -40,36 +38,18 @@ def kinds_of(never: Any, where: str = "RestrictedBot") -> frozenset[str]:
     return frozenset(kinds)
 
 
-class RestrictedBot(Bot):
+class RestrictedBot(Wrapped):
     """``RestrictedBot(bot, never={"draw deck"})``: ``bot`` (a Bot, a name, or any object
     ``make_bot`` takes) that never takes an action of a kind in ``never`` when another
-    legal action is left."""
+    legal action is left (``bot_move`` leaves them out of what it hands the bot)."""
 
     def __init__(self, bot: Any, never: Any) -> None:
-        self.bot = make_bot(bot)
+        super().__init__(bot)
         self.never = kinds_of(never)
-        self.reads_view = self.bot.reads_view
 
     @property
     def name(self) -> str:  # type: ignore[override]  # (the wrapped bot's, which may rename itself)
         return f"{self.bot.name}, never {', '.join(sorted(self.never))}"
-
-    @property
-    def scores_only(self) -> bool:
-        return self.bot.scores_only
-
-    def choose(self, view: dict[str, Any], legal: Sequence[Hashable]) -> Hashable:
-        return self.bot.choose(view, legal)
-
-    def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
-               position: Any = None) -> int | None:
-        return self.bot.decide(game, view, seat, legal, position=position)
-
-    def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
-        return self.bot.pick(ids, scores)
-
-    def analysis(self) -> Thoughts | None:
-        return self.bot.analysis()
 
     def __repr__(self) -> str:
         return f"RestrictedBot({self.bot!r}, never={sorted(self.never)!r})"

@@ -48,7 +48,7 @@ from .play import (
     with_rules,
 )
 from .result import LabResult, axes_of, check_axes
-from .simulate import _bar, _describe, _frame
+from .simulate import _bar, _describe, _frame, run_here
 from .trace import OPTION_EVERY, TraceSpec, evaluator_of
 from .workers import refuse_in_starting_worker, run_on
 
@@ -199,7 +199,7 @@ def play_grid(run: Spec, cells: list[Cell], games: int, executor: Any, progress:
     bar = _bar(total, desc) if progress else None
     try:
         if executor is None:
-            rows, interrupted = _here(grid, total, bar)
+            rows, interrupted = run_here(grid, range(total), bar)
         else:
             rows, interrupted = run_on(executor, grid, total, None, bar)
     finally:
@@ -216,18 +216,6 @@ def play_grid(run: Spec, cells: list[Cell], games: int, executor: Any, progress:
         else:
             cell.rows.append(row)
     return interrupted
-
-
-def _here(grid: GridSpec, total: int, bar: Any) -> tuple[list[dict[str, Any]], bool]:
-    rows: list[dict[str, Any]] = []
-    try:
-        for i in range(total):
-            rows.append(grid.play(i))
-            if bar is not None:
-                bar.update(1)
-    except KeyboardInterrupt:
-        return rows, True
-    return rows, False
 
 
 def cell_table(cell: Cell, run: Spec, games: int, executor: Any, **attrs: Any) -> pd.DataFrame:

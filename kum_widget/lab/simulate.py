@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from ..core.session import Session
 
-__all__ = ["simulate", "run_spec", "per_seat", "play_game", "replay", "worker_pool", "seat_columns", "game_columns", "game_of", "need_results"]
+__all__ = ["simulate", "run_spec", "per_seat", "play_game", "replay", "worker_pool", "seat_columns", "game_columns", "game_of", "need_results", "run_here"]
 
 
 def simulate(
@@ -153,7 +153,7 @@ def run_spec(spec: Spec, games: int, executor: Any, chunksize: int | None, progr
     bar: Any = _bar(games, desc) if own_bar else (progress or None)
     try:
         if executor is None:
-            rows, interrupted = _run_here(spec, range(start, start + games), bar)
+            rows, interrupted = run_here(spec, range(start, start + games), bar)
         else:
             rows, interrupted = run_on(executor, spec, games, chunksize, bar, start)
     finally:
@@ -346,7 +346,9 @@ def replay(results: pd.DataFrame, game: int, *, bots: Sequence[BotSpec] | None =
 # -- running -----------------------------------------------------------------------------
 
 
-def _run_here(spec: Spec, games: range, bar: Any) -> tuple[list[dict[str, Any]], bool]:
+def run_here(spec: Spec, games: range, bar: Any) -> tuple[list[dict[str, Any]], bool]:
+    """Play the games numbered ``games`` of ``spec`` in this process, one after the other; the
+    rows, and whether Ctrl-C stopped them (then: the rows of the games that ended)."""
     rows: list[dict[str, Any]] = []
     try:
         for i in games:
