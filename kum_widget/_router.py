@@ -9,7 +9,7 @@ clicks on the position, so they come from any state: ``{"kind": "view"}``, from 
 that has not got the private part the traits name (a hot seat's hand), which changes
 nothing (the private part is sent again before its answer), and ``{"kind": "pace",
 "value": ...}``, the bots' speed. ``{"kind": "hint"}`` asks what the search would play
-for the seat that may act here (``GameWidget.hint``): it plays nothing.
+for the seat that may act here (``GameWidget.start_hint``): it plays nothing.
 
 The router does what a message asks through the board's public methods (``Board``: what
 a cell may call too) and reads the game through public ``Session`` methods only, so it
@@ -58,7 +58,7 @@ class Board(Protocol):
     def undo(self) -> int: ...
     def redo(self) -> int: ...
     def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None) -> None: ...
-    def hint(self) -> Any: ...
+    def start_hint(self) -> None: ...
     pace: Any
 
 
@@ -133,7 +133,7 @@ class Router:
                 raise GameError("nothing to redo")
             return Reply(token, error="")
         elif kind == "hint":
-            board.hint()
+            board.start_hint()  # in slices: the page's next click is answered while it searches
             return Reply(token, error="")
         elif kind == "new_game":
             board.new_game(seed=self._seed(content.get("seed")), bots=self._bots(content.get("bot")))

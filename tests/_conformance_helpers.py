@@ -2,7 +2,7 @@
 test module).
 
 ``CASES`` is every shipped game, the game written from GAMES.md alone and the gallery in
-examples/, with the player counts and rule options worth covering; tests/test_conformance.py
+kum_widget/gallery/, with the player counts and rule options worth covering; tests/test_conformance.py
 and tests/test_conformance_input.py run each generic promise over all of them. A game added
 to the gallery gets them all by a line here (and a golden game in ``_golden_helpers.GOLDENS``).
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,15 +24,14 @@ from kum_widget import core
 from kum_widget.core import CardGame, GameError, GameFault, Session
 from kum_widget.core.board import board_problems, click_problems
 from kum_widget.core.session import new_session
+from kum_widget.gallery.connect_four import ConnectFour
+from kum_widget.gallery.undercut import Undercut
+from kum_widget.gallery.whispers import Whispers
+from kum_widget.gallery.workers import Woodcutters
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "examples"))  # the gallery imports by module name, as GAMES.md shows
 
-from connect_four import ConnectFour  # noqa: E402
 from game_from_docs import Expeditions  # noqa: E402
-from undercut import Undercut  # noqa: E402
-from whispers import Whispers  # noqa: E402
-from workers import Woodcutters  # noqa: E402
 
 LIMIT = 2000  # actions: every game here ends far sooner (KUM, the longest, within ~300)
 

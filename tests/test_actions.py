@@ -10,9 +10,7 @@ import json
 import pickle
 import random
 import re
-import sys
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,13 +20,10 @@ from kum_widget import core
 from kum_widget.bots import GreedyBot, RandomBot, bot_move
 from kum_widget.core import Action, IllegalMoveError, InvalidOptionError, Session
 from kum_widget.core.examples import Bust
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))  # the gallery, as GAMES.md imports it
-
-from connect_four import ConnectFour
-from undercut import Undercut
-from whispers import Whispers
-from workers import Woodcutters
+from kum_widget.gallery.connect_four import ConnectFour
+from kum_widget.gallery.undercut import Undercut
+from kum_widget.gallery.whispers import Whispers
+from kum_widget.gallery.workers import Woodcutters
 
 GAMES: dict[str, Any] = {
     "bust": lambda seed: Session(Bust(), ["Ada", "Bo"], seed=seed),

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from _hostile_helpers import HOSTILE as HOSTILE_VALUES
 from _kum_helpers import ALL_RULE_COMBOS, FORBIDDEN, check_conservation, max_action_id, play_out
 from _kum_legacy import old_dict, old_record
 from hypothesis import HealthCheck, given, settings
@@ -1193,3 +1194,53 @@ def test_fuzz_any_accepted_layout_keeps_every_card_and_can_go_on(case: tuple[kum
     play_out(game, random.Random(seed), each=check_conservation)  # asserts a legal action at every step
     assert kum.Game.from_dict(json.loads(json.dumps(game.to_dict()))) == game
     assert kum.Game.from_record(game.record()) == game
+
+
+# -- a hostile probe of the game's own calls and its board (issue 42, item 8e) -----------------------
+
+
+def _own_calls(game: kum.Game) -> dict[str, Callable[[Any], object]]:
+    """Each public call of a kum.Game (and of a board on it) that takes a value, by name."""
+    card = game.hand(game.current_player)[0]
+    event = game.logs[-1][0]
+    return {
+        "play(card, target)": lambda v: game.play(card, v), "play(card)": lambda v: game.play(v, 1),
+        "play(card, card)": lambda v: game.play(v, v), "draw": game.draw, "discard": game.discard,
+        "hand": game.hand, "claimed": game.claimed, "developed": game.developed, "king": game.king, "points": game.points,
+        "view": game.view, "describe(event, viewer)": lambda v: game.describe(event, v), "describe": game.describe,
+        "parse_action": game.parse_action, "apply": game.apply, "action_text": game.action_text, "action_id": game.action_id,
+        "undo": game.undo, "redo": game.redo, "recent_logs": game.recent_logs, "named": game.named,
+        "named(text, seat)": lambda v: game.named("{player}", v), "action_kinds": game.action_kinds, "clicks": game.clicks,
+        "heuristic_scores": game.heuristic_scores,
+    }
+
+
+# (drawn as small numbers, built in the test: hypothesis would write the values out to report them)
+_FORMS: list[Callable[[int], Any]] = [lambda d: 10**d, lambda d: -(10**d), lambda d: "9" * d, lambda d: f"mine {'9' * d}",
+                                      lambda d: f"#{'9' * d}", lambda d: f"play #{'9' * d} on mine 1"]
+
+
+@FUZZ
+@given(hostile=st.integers(0, len(HOSTILE_VALUES) - 1), digits=st.integers(300, 6000), form=st.integers(0, len(_FORMS) - 1))
+def test_fuzz_every_own_call_with_huge_and_hostile_values_refuses_by_name(hostile: int, digits: int, form: int) -> None:
+    """``play(card, 10**5000)`` once raised a bare ValueError (an int too long to write out)."""
+    base = fresh(turns=3)
+    for value in (HOSTILE_VALUES[hostile], _FORMS[form](digits)):
+        for name in _own_calls(base):
+            game = base.clone()
+            before = game.to_dict()
+            try:
+                _own_calls(game)[name](value)
+            except kum.core.GameError as exc:
+                assert str(exc).strip() and len(str(exc)) < 2000, (name, str(exc)[:300])
+                assert game.to_dict() == before, name
+            except Exception as exc:  # the point: nothing else escapes a public call
+                raise AssertionError(f"{name}: {type(exc).__name__} escaped: {str(exc)[:200]}") from exc
+
+
+def test_a_huge_target_is_named() -> None:
+    game = fresh(turns=1)
+    card = game.hand(game.current_player)[0]
+    for target in (10**5000, -(10**5000), 2**64):
+        err = refused(game, lambda t=target: game.play(card, t), kum.InvalidActionError, "target")
+        assert len(str(err)) < 300, str(err)[:300]

@@ -9,10 +9,8 @@ import copy
 import importlib
 import pickle
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +18,6 @@ import pytest
 from kum_widget import core
 from kum_widget.core.chance import Chance, CountingRandom, foreign_randomness, measure_chance
 from kum_widget.core.examples import Bust
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
 
 # -- the small games: take 1-3 stones, whoever takes the last one wins ---------------------------
 
@@ -139,9 +134,7 @@ class GlobalShuffle(TakeAway):
 
 
 def gallery(module: str, cls: str) -> core.CardGame:
-    if str(EXAMPLES) not in sys.path:
-        sys.path.insert(0, str(EXAMPLES))
-    made: core.CardGame = getattr(importlib.import_module(module), cls)()
+    made: core.CardGame = getattr(importlib.import_module(f"kum_widget.gallery.{module}"), cls)()
     return made
 
 

@@ -507,3 +507,56 @@ def test_a_crash_in_the_chance_check_names_the_method_and_the_line() -> None:
     failure = check_game(SameCrash(), games=2).failures["chance only from its generator"]
     assert failure == (f"same() raised ZeroDivisionError: same broke, at {at('same broke')} "
                        "(in a game played twice, Python's global random module seeded otherwise)"), failure
+
+
+# -- a claim of perfect information is verified (issue 42, item 8b) ---------------------------------
+
+
+class ClaimsOpen(Bust):
+    """Bust declaring perfect information: its hands stay hidden, and its secrets() says so."""
+
+    name = "bust-claims-open"
+    perfect_information = True
+
+
+class ClaimsOpenQuietly(ClaimsOpen):
+    """The same claim with no secrets(): only the views tell what a seat does not see."""
+
+    secrets = core.CardGame.secrets
+
+
+class SortsTheDeck(Bust):
+    """Every hand public, but a seat sees the deck sorted and the full table its order: at the
+    deal (no hand) every seat sees the same, whatever the order the deck was shuffled in."""
+
+    name = "bust-sorts-the-deck"
+    perfect_information = True
+    secrets = core.CardGame.secrets
+
+    def view(self, s: BustState, seat: int | None) -> dict[str, Any]:
+        return {**super().view(s, None), "deck": list(s.deck) if seat is None else sorted(s.deck)}
+
+
+def test_a_false_claim_of_perfect_information_with_secrets_is_named() -> None:
+    failure = check_game(ClaimsOpen(), games=3).failures.get("perfect information holds", "")
+    assert re.match(r"the game declares perfect_information = True, but secrets\(\) gives seat 0 \{'id': \d+\}", failure), failure
+
+
+def test_a_false_claim_of_perfect_information_names_the_seat_and_the_key_its_view_hides() -> None:
+    failure = check_game(ClaimsOpenQuietly(), games=3).failures.get("perfect information holds", "")
+    assert re.match(r"the game declares perfect_information = True, but seat 0's view does not show what the full table "
+                    r"shows at hands\[1\]\[\d\]\.(id|value) \(\d+\)", failure), failure
+
+
+def test_two_positions_a_seat_cannot_tell_apart_are_named_with_the_key_where_they_differ() -> None:
+    failure = check_game(SortsTheDeck(hand=0), games=4).failures.get("perfect information holds", "")
+    assert re.match(r"the game declares perfect_information = True, but seat 0 sees the same view in two positions whose "
+                    r"full tables differ \(at deck\[0\], ", failure), failure
+
+
+def test_a_true_claim_of_perfect_information_passes() -> None:
+    from kum_widget.gallery.connect_four import ConnectFour
+
+    report = check_game(ConnectFour(), games=4)
+    assert report.ok and "perfect information holds" not in report.skipped, str(report)
+    assert "perfect information holds" not in check_game(Bust(), games=2).skipped  # no claim: true as it stands

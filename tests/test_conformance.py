@@ -1,6 +1,6 @@
 """The generic promises, checked on every game: the shipped ones (Kings Under Mountains, the
 court, Bust), the game written from GAMES.md alone (Expeditions) and the gallery in
-examples/, with the player counts and rule options in ``_conformance_helpers.CASES``.
+kum_widget/gallery/, with the player counts and rule options in ``_conformance_helpers.CASES``.
 
 In the spirit of OpenSpiel's ``random_sim_test``: random games to the end, every invariant
 checked at every step (legal actions stable and read back from their texts, illegal ones

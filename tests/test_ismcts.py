@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 import pytest
@@ -466,3 +467,47 @@ def test_the_search_plays_the_pinned_decisions() -> None:
 def test_two_trees_play_the_pinned_decisions() -> None:
     assert pinned_decisions(trees=2, split=False)[1] == PINNED_TWO_TREES
     assert pinned_decisions(trees=2, split=True)[1] == PINNED_SPLIT_TREES
+
+
+# -- a board's search: in steps, and in time even inside a rollout (issue 42, item 8c) -------------
+
+
+def test_a_time_limit_is_kept_inside_a_rollout_of_a_game_that_loops() -> None:
+    """Bust whose cards add up to less than its limit never ends: one rollout plays 100,000
+    moves, a fifth of a second or more. The time limit once waited for the rollout's end."""
+    from kum_widget.core.examples import Bust
+
+    game = core.Session(Bust(limit=100), ["Ada", "Bo"], seed=1)
+    bot = ISMCTSBot(time_limit=0.01, seed=1)
+    start = time.process_time()  # (this process's time: on a busy machine the wall clock runs on while others work)
+    action = bot_move(game, bot)
+    took = time.process_time() - start
+    assert took < 0.1 and action in game.legal_actions(), (took, bot.last_stats)
+
+
+def test_a_search_in_steps_plays_as_the_search_at_once_and_never_holds_on_long() -> None:
+    from kum_widget.bots.base import bot_moving
+    from kum_widget.core.examples import Bust
+
+    game = kum.Game(2, seed=4)
+    at_once = ISMCTSBot(iterations=300, seed=2)
+    in_steps = ISMCTSBot(iterations=300, seed=2)
+    expected = bot_move(game, at_once)
+    steps, gaps = bot_moving(game, in_steps), []
+    last = time.perf_counter()
+    while True:  # as a board runs it: a step, then the event loop's turn
+        try:
+            next(steps)
+        except StopIteration as stop:
+            found = stop.value
+            break
+        now = time.perf_counter()
+        gaps.append(now - last)
+        last = now
+    assert found == expected and in_steps.last_stats["visits"] == at_once.last_stats["visits"] and len(gaps) >= 300
+    looping = core.Session(Bust(limit=100), ["Ada", "Bo"], seed=1)
+    steps = bot_moving(looping, ISMCTSBot(seed=1), deadline=time.perf_counter() + 0.5)
+    longest, last = 0.0, time.process_time()  # (this process's time: a busy machine's other work is not the search's)
+    for _ in steps:  # a rollout of a third of a second is many steps
+        longest, last = max(longest, time.process_time() - last), time.process_time()
+    assert longest < 0.05, longest

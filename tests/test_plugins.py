@@ -215,6 +215,91 @@ def test_a_plugin_that_fails_is_an_error_for_its_own_name_only(plugins: Path) ->
     assert out["games"] == ["bust", "kings-under-mountains", "court", GAME] and out["played"] == 2
 
 
+
+# -- issue 42, item 8f: a plug-in never replaces a shipped game, and no failure of its own escapes ----
+
+SHADOWS = """
+from kum_widget.core.examples import Bust
+
+
+class FakeCourt(Bust):
+    name, title = "court", "Not the Court"
+
+
+class FakeBust(Bust):
+    name, title = "bust", "Not Bust"
+
+
+class Shadow(Bust):
+    name, title, aliases = "shadow", "Shadow", ("kum", "shadow-alias")
+
+
+class Claims(Bust):
+    name, title, aliases = "bust", "Claims Bust", ("claims",)
+"""
+
+
+@pytest.fixture(scope="module")
+def shadows(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Installed: a package whose entry points name the shipped games (``court``, ``bust``), one
+    whose class takes a shipped name as an alias or as its own name, and plug-ins whose import
+    raises SystemExit or KeyboardInterrupt."""
+    where = tmp_path_factory.mktemp("shadows")
+    shady = package(where, "shady-games", {
+        "court": "shady_games:FakeCourt", "bust": "shady_games:FakeBust", "shadow": "shady_games:Shadow",
+        "claims": "shady_games:Claims", "exits": "shady_games.exits:Game", "interrupts": "shady_games.interrupts:Game",
+    }, {
+        "shady_games/__init__.py": SHADOWS,
+        "shady_games/exits.py": "raise SystemExit(3)\n",
+        "shady_games/interrupts.py": "raise KeyboardInterrupt\n",
+    })
+    target = where / "site"
+    install([shady], target)
+    return target
+
+
+def test_an_installed_plugin_never_replaces_a_shipped_game_and_says_so(shadows: Path) -> None:
+    out = run(shadows, """
+        import json, warnings
+        from kum_widget import core
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = {n: core.game_class(n).__module__ for n in ("court", "bust")}
+            shadow, claims = core.game_class("shadow"), core.game_class("claims")
+            found["kum"] = core.game_class("kum").__module__  # asked after Shadow (alias "kum") was loaded
+            found["bust again"] = core.game_class("bust").__module__  # asked after Claims (named "bust") was loaded
+        print(json.dumps({"found": found, "shadow": shadow.__name__, "claims": claims.__name__,
+                          "alias": core.game_class("shadow-alias").__name__, "warnings": [str(w.message) for w in caught]}))
+    """)
+    assert out["found"] == {"court": "kum_widget.games.court.card_game", "bust": "kum_widget.core.examples",
+                            "kum": "kum_widget.games.kum.game", "bust again": "kum_widget.core.examples"}, out
+    assert (out["shadow"], out["claims"], out["alias"]) == ("Shadow", "Claims", "Shadow")
+    said = "\n".join(out["warnings"])
+    for words in ("court = 'shady_games:FakeCourt'", "court = 'kum_widget.games.court.card_game:CourtOfTheThreeClans'",
+                  "bust = 'shady_games:FakeBust'", "'kum'", "Shadow", "Claims"):
+        assert words in said, (words, out["warnings"])
+
+
+def test_a_plugin_whose_import_exits_is_an_error_for_its_own_name_and_ctrl_c_goes_through(shadows: Path) -> None:
+    out = run(shadows, """
+        import json
+        from kum_widget import core
+        said = {}
+        try:
+            core.game_class("exits")
+        except core.InvalidOptionError as exc:
+            said["exits"] = str(exc)
+        try:
+            core.game_class("interrupts")
+        except KeyboardInterrupt:
+            said["interrupts"] = "KeyboardInterrupt"
+        said["court"] = core.game_class("court").__name__
+        print(json.dumps(said))
+    """)
+    assert "entry point exits = 'shady_games.exits:Game'" in out["exits"] and "SystemExit: 3" in out["exits"], out
+    assert out["interrupts"] == "KeyboardInterrupt" and out["court"] == "CourtOfTheThreeClans"
+
+
 # -- the registry, in this process (its tables put back after each test) ---------------------
 
 
@@ -234,7 +319,8 @@ def test_a_registered_class_wins_over_an_installed_game_of_its_name(registry: Mo
         name, aliases = "court", ("the-court",)
 
     assert registry.game_class("court").__name__ == "CourtOfTheThreeClans"
-    registry.register(NotTheCourt)
+    with pytest.warns(UserWarning, match="NotTheCourt replaces the shipped game 'court'"):
+        registry.register(NotTheCourt)
     assert registry.game_class("court") is NotTheCourt is registry.game_class("the-court")
     assert {"court", "the-court", "kum"} <= set(registry.game_names())
     for bad in ("kum", ["x", 5], ("",)):
@@ -243,6 +329,30 @@ def test_a_registered_class_wins_over_an_installed_game_of_its_name(registry: Mo
         with pytest.raises(ValueError, match=r"Bad\.aliases must be a tuple of other names"):
             registry.register(Bad)
     assert "bad-aliases" not in registry.game_names()
+
+
+def test_a_class_registered_in_a_cell_may_replace_a_shipped_game_with_a_warning(registry: ModuleType) -> None:
+    """A student's own ``court`` variant is a teaching use: it replaces the shipped game, and says so."""
+    import warnings
+
+    from kum_widget.core.examples import Bust
+
+    class MyCourt(Bust):
+        name = "court"
+
+    with pytest.warns(UserWarning, match=r"MyCourt replaces the shipped game 'court' \(kum_widget\.games\.court"):
+        registry.register(MyCourt)
+    assert registry.game_class("court") is MyCourt
+
+    class MyGame(Bust):
+        name, aliases = "my-own-game", ("mine",)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a game of one's own, registered again as a cell is run again: nothing to say
+        registry.register(MyGame)
+        registry.register(MyGame)
+        registry.register(Bust)  # the shipped class itself
+    assert registry.game_class("mine") is MyGame
 
 
 def test_every_alias_of_a_shipped_game_is_an_entry_point_of_its_own() -> None:

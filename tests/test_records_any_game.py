@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,16 +20,15 @@ from kum_widget import core
 from kum_widget.core import InvalidSaveError, Session, records
 from kum_widget.core.examples import Bust
 from kum_widget.core.records import split_record
+from kum_widget.gallery.connect_four import ConnectFour
+from kum_widget.gallery.undercut import Undercut
+from kum_widget.gallery.whispers import Whispers
+from kum_widget.gallery.workers import Woodcutters
 from kum_widget.games.kum import legacy
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
-sys.path.insert(0, str(ROOT / "examples"))  # the gallery, as GAMES.md imports it
 
-from connect_four import ConnectFour  # noqa: E402
-from undercut import Undercut  # noqa: E402
-from whispers import Whispers  # noqa: E402
-from workers import Woodcutters  # noqa: E402
 
 
 def played(s: Session, seed: int, moves: int = 14, undo: int = 3) -> Session:

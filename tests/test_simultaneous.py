@@ -1,13 +1,11 @@
 """Simultaneous choices (``CardGame.simultaneous``, ``to_act``): seats choose at once, none
 sees another's choice until the game reveals it, and ISMCTS searches such a step without
-letting the order the seats are asked in matter. Built on examples/undercut.py."""
+letting the order the seats are asked in matter. Built on the gallery's Undercut (kum_widget/gallery/undercut.py)."""
 
 from __future__ import annotations
 
 import math
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +13,7 @@ import pytest
 import kum_widget as kum
 from kum_widget.bots import ISMCTSBot
 from kum_widget.core import Session
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-from undercut import Undercut
+from kum_widget.gallery.undercut import Undercut
 
 
 class SeenPicks(Undercut):
@@ -179,3 +175,59 @@ def test_the_last_move_mark_does_not_say_where_a_sealed_pick_went() -> None:
     assert hot.last_move == {"seat": 0, "bot": False}
     hot.act("pick 2")  # the step closes, both picks shown: the mark may say where the last went
     assert hot.last_move == {"seat": 1, "bot": False, "target": "slot 2"}
+
+
+# -- a sealed pick is never perfect information (issue 42, item 8a) ---------------------------
+
+
+class OpenUndercut(Undercut):
+    """Undercut declaring perfect information: its views hide the first pick as Undercut's do,
+    but a declaration once handed the bots (and the board's Hint) the real position."""
+
+    name = "undercut-declared-open"
+    perfect_information = True
+
+
+class Spy(kum.bots.Bot):
+    """A bot that keeps what bot_move hands it: the view, and the position's full table if any."""
+
+    name = "Spy"
+
+    def __init__(self) -> None:
+        self.handed: list[tuple[str, str | None]] = []
+
+    def decide(self, game: Any, view: Any, seat: int, legal: Any, *, position: Any = None) -> int:
+        self.handed.append((repr(view), None if position is None else repr(game.view(position, None))))
+        return int(legal[0])
+
+
+def test_a_bot_after_an_earlier_chooser_gets_no_trace_of_its_pick_whatever_the_game_declares() -> None:
+    handed = set()
+    for pick in range(1, 6):
+        s = Session(OpenUndercut(), 2, seed=1)
+        s.apply(f"pick {pick}")
+        spy = Spy()
+        kum.bots.bot_move(s, spy)
+        handed.add(spy.handed[-1])
+    assert len(handed) == 1, sorted(handed)
+
+
+def test_the_hint_for_a_later_chooser_is_the_same_whatever_the_first_pick() -> None:
+    """The hint once answered each pick with the card that beats it."""
+    hints = {}
+    for pick in range(1, 6):
+        w = kum.GameWidget(OpenUndercut(), players=["Ada", "Bo"], seed=1)
+        w.ready()
+        w.act(f"pick {pick}")
+        w.ready()  # Bo at the screen
+        table = w.hint()
+        hints[pick] = [(m.action.text, m.visits, m.value) for m in table.moves]
+        w.close()
+    assert len({repr(h) for h in hints.values()}) == 1, {p: h[0] for p, h in hints.items()}
+
+
+def test_the_checker_fails_a_game_that_declares_perfect_information_and_simultaneous_steps() -> None:
+    report = kum.core.check_game(OpenUndercut(), games=3)
+    failure = report.failures.get("perfect information holds", "")
+    assert "simultaneous" in failure and "sealed" in failure, str(report)
+    assert "choices at once stay hidden" not in report.failures  # its views hide the pick: only the claim is wrong

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import math
+import time
 import weakref
 from typing import Any
 
@@ -313,3 +315,214 @@ def test_a_board_that_fails_to_draw_after_a_move_is_reported_in_a_line() -> None
     assert w.error and len(w.error) < MOST, w.error[:300]
     assert len(w.answers()) == 1
 
+
+
+# -- issue 42, item 8e: a sweep of the board's calls and messages with huge and hostile values ------
+
+
+def _board_calls(w: kum.GameWidget) -> dict[str, Any]:
+    def setter(name: str) -> Any:
+        return lambda v: setattr(w, name, v)
+
+    return {"act": w.act, "hint": w.hint, "new_game(seed)": lambda v: w.new_game(v), "new_game(bots)": lambda v: w.new_game(bots=v),
+            "run_bots": w.run_bots, "seat": setter("seat"), "reveal": setter("reveal"), "step": setter("step"),
+            "pace": setter("pace"), "bot_delay": setter("bot_delay"), "play(card, target)": lambda v: w.game.play(w.game.hand(0)[0], v)}
+
+
+@pytest.mark.parametrize("value", [10**5000, -(10**5000), 2**64, "9" * 5000, f"play #{'9' * 5000} on mine 1", math.nan, math.inf,
+                                   True, None, b"x", [1], {"a": 1}, nested(5_000)],
+                         ids=["10**5000", "-10**5000", "2**64", "5000 nines", "a 5000-digit card", "nan", "inf", "True", "None",
+                              "bytes", "list", "dict", "deep"])
+def test_board_calls_and_messages_with_huge_and_hostile_values_are_refused_by_name(value: Any) -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=3), bots={1: "random"}, bot_delay=0)
+    for name in _board_calls(w):
+        before, sid, error = w.game.to_dict(), w.state_id, w.error
+        try:
+            _board_calls(w)[name](value)
+        except core.GameError as exc:
+            assert len(str(exc)) < MOST, (name, str(exc)[:300])
+            assert w.game.to_dict() == before and w.state_id == sid, name
+        except Exception as exc:  # the point: nothing else escapes a board's public call
+            raise AssertionError(f"{name}: {type(exc).__name__} escaped: {str(exc)[:200]}") from exc
+        else:
+            w.error = error
+    for content in ({"kind": "act", "action": value}, {"kind": "new_game", "seed": value}, {"kind": "pace", "value": value},
+                    {"kind": "act", "state_id": value, "action": "draw deck"}, {"kind": "new_game", "bot": value}):
+        if value is None and content["kind"] == "new_game":
+            continue  # a new deal, the bots kept: good input
+        before = w.game.to_dict()
+        browser_msg(w, {"state_id": w.state_id, "id": "t", **content})
+        assert w.error and "internal" not in w.error and len(w.error) < MOST, (content["kind"], w.error[:200])
+        assert w.game.to_dict() == before
+
+
+# -- issue 42, item 8c: a search that would run for minutes (a variant whose games loop) -------------
+
+QUICK = 0.2  # a click, close() or Undo is handled within this while a search runs
+
+
+def looping() -> Bust:
+    """Bust that never ends: the eighteen cards add up to 90, under the limit, so no one busts."""
+    return Bust(limit=100)
+
+
+async def handled(loop: asyncio.AbstractEventLoop, call: Any) -> float:
+    """How long ``call``, put on the loop as a page's message is, waits before it runs."""
+    done: asyncio.Future[float] = loop.create_future()
+    start = time.perf_counter()
+    loop.call_soon(lambda: (call(), done.set_result(time.perf_counter() - start)))
+    return await done
+
+
+async def until(condition: Any, seconds: float) -> float:
+    """Wait on the loop for ``condition()``, at most ``seconds``; the time it took."""
+    start = time.perf_counter()
+    while not condition() and time.perf_counter() - start < seconds:
+        await asyncio.sleep(0.005)
+    return time.perf_counter() - start
+
+
+def test_a_hint_that_would_search_for_minutes_leaves_the_board_answering_and_close_stops_it() -> None:
+    async def scenario() -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        w = Recorded(looping(), players=["Ada", "Bo"], bots={1: "ismcts"}, seed=1)
+        driver = w._bots_driver
+        out: dict[str, Any] = {}
+        start = time.perf_counter()
+        send(w, "hint", token="h")  # the Hint button
+        out["answered"] = time.perf_counter() - start
+        out["answer"] = w.answers()[-1]["id"]
+        out["searching"] = driver.search is not None
+        out["click"] = await handled(loop, lambda: send(w, "pace", value="fast", token="p"))  # a click while it searches
+        out["pace"], out["still searching"] = w.pace, driver.search is not None
+        out["close"] = await handled(loop, w.close)
+        out["stopped"] = await until(lambda: driver.search is None, 5)
+        out["analysis"], out["error"] = w.analysis, w.error
+        return out
+
+    out = run_on_own_loop(scenario())
+    assert out["answer"] == "h" and out["searching"] and out["still searching"] and out["pace"] == "fast", out
+    assert max(out["answered"], out["click"], out["close"], out["stopped"]) < QUICK, out
+    assert out["analysis"] is None and out["error"] == ""
+
+
+def test_a_bot_that_would_search_for_minutes_is_stopped_by_undo_and_by_close() -> None:
+    async def scenario() -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        w = Recorded(looping(), players=["Ada", "Bo"], bots={1: "ismcts"}, seed=1, bot_delay=0.01)
+        driver = w._bots_driver
+        out: dict[str, Any] = {}
+        w.act(w.offered[0])
+        out["thinks"] = await until(lambda: driver.search is not None, 5)  # on the timer, then searching in slices
+        out["thinking"] = w.thinking and "thinking" in w.board["status"]
+        out["undo"] = await handled(loop, lambda: send(w, "undo", token="u"))  # Undo: back to Ada's decision
+        out["undone"] = (w.game.move_number, driver.search is None, w.thinking, w.error)
+        w.act(w.offered[0])
+        await until(lambda: driver.search is not None, 5)
+        out["close"] = await handled(loop, w.close)
+        out["stopped"] = await until(lambda: driver.search is None, 5)
+        out["moves"] = w.game.move_number
+        return out
+
+    out = run_on_own_loop(scenario())
+    assert out["thinking"] and out["undone"] == (0, True, False, ""), out
+    assert max(out["undo"], out["close"], out["stopped"]) < QUICK, out
+    assert out["moves"] == 1  # the bot never moved
+
+
+class Interrupted(Bust):
+    """A looping Bust whose search a Ctrl-C stops: ``step`` (the search's, never the game's)
+    raises KeyboardInterrupt while armed."""
+
+    name = "bust-interrupted"
+    armed = False
+
+    def step(self, state: Any, action: int) -> None:
+        if Interrupted.armed:
+            raise KeyboardInterrupt
+        super().step(state, action)
+
+
+def test_after_a_ctrl_c_in_a_hint_the_board_still_plays_and_hints() -> None:
+    async def scenario() -> dict[str, Any]:
+        w = Recorded(Interrupted(limit=100), players=["Ada", "Bo"], bots={1: "greedy"}, seed=1, bot_delay=0.01)
+        out: dict[str, Any] = {}
+        Interrupted.armed = True
+        try:
+            w.hint()  # from a cell: Ctrl-C in the middle of the search
+        except KeyboardInterrupt:
+            out["interrupted"] = True
+        finally:
+            Interrupted.armed = False
+        out["after"] = (w.error, w.thinking, w.analysis, w._bots_driver.search)
+        w.act(w.offered[0])
+        await until(lambda: w.game.current_player == 0, 5)  # the bot moves on the timer
+        out["moves"] = w.game.move_number
+        send(w, "hint", token="h")
+        await until(lambda: (w.analysis or {}).get("kind") == "hint", 5)  # (the greedy bot's own thinking shows until then)
+        out["hint"] = (w.answers()[-1]["id"], (w.analysis or {}).get("kind"), w.error)
+        w.close()
+        return out
+
+    out = run_on_own_loop(scenario())
+    assert out["interrupted"] and out["after"] == ("", False, None, None), out
+    assert out["moves"] == 2 and out["hint"] == ("h", "hint", ""), out
+
+
+def test_bots_that_move_at_once_on_and_on_leave_the_board_answering_and_close_stops_them() -> None:
+    """Two random bots at no delay in a game that never ends: once 10,000 moves in a row,
+    seconds in which the board answered nothing."""
+    async def scenario() -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        out: dict[str, Any] = {}
+        start = time.perf_counter()
+        w = Recorded(looping(), players=["Ada", "Bo"], bots={0: "random", 1: "random"}, seed=1, bot_delay=0)
+        out["built"] = time.perf_counter() - start
+        first = w.game.move_number
+        out["click"] = await handled(loop, lambda: send(w, "pace", value="fast", token="p"))
+        await until(lambda: w.game.move_number > first + 50, 5)
+        out["going on"] = w.game.move_number > first + 50 and w.error == ""
+        out["close"] = await handled(loop, w.close)
+        stopped = w.game.move_number
+        await asyncio.sleep(0.05)  # (a deadline for nothing to happen: the bots would move many times in it)
+        out["moves after close"] = w.game.move_number - stopped
+        return out
+
+    out = run_on_own_loop(scenario())
+    assert max(out["built"], out["click"], out["close"]) < QUICK and out["going on"], out
+    assert out["moves after close"] == 0, out
+
+
+class DealFailsLater(Bust):
+    """A looping Bust whose deals fail from the third on: the Hint's search fails after its
+    first slice, on the event loop."""
+
+    name = "bust-deal-fails"
+    deals = 0
+
+    def determinize(self, view: dict[str, Any], seat: int, rng: Any) -> Any:
+        DealFailsLater.deals += 1
+        if DealFailsLater.deals > 2:
+            raise RuntimeError("the deal went wrong")
+        return super().determinize(view, seat, rng)
+
+
+def test_a_hint_that_fails_while_it_searches_says_so_and_the_board_plays_on() -> None:
+    async def scenario() -> dict[str, Any]:
+        w = Recorded(DealFailsLater(limit=100), players=["Ada", "Bo"], bots={1: "greedy"}, seed=1, bot_delay=0.01)
+        DealFailsLater.deals = 0
+        send(w, "hint", token="h")
+        out: dict[str, Any] = {"searching": w._bots_driver.search is not None, "answer": w.answers()[-1]["id"]}
+        await until(lambda: bool(w.error), 5)
+        out["after"] = (w.error, w._bots_driver.search, w.analysis)
+        w.act(w.offered[0])  # and the board plays on
+        await until(lambda: w.game.current_player == 0, 5)
+        out["moves"] = w.game.move_number
+        w.close()
+        return out
+
+    out = run_on_own_loop(scenario())
+    error, search, analysis = out["after"]
+    assert out["searching"] and out["answer"] == "h" and search is None and analysis is None, out
+    assert error == "no hint: RuntimeError: the deal went wrong", error
+    assert out["moves"] == 2, out

@@ -21,6 +21,7 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from _board_helpers import Recorded, hand_ids, run_on_own_loop, send, unpack_replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,6 +30,7 @@ import kum_widget as kum
 from kum_widget._board_data import Viewer, board_payload, legal_payload, log_lines, zone_ids
 from kum_widget._board_insight import why_not_payload
 from kum_widget.bots import Thoughts, Weighed
+from kum_widget.core.examples import DRAW, Bust, value
 
 
 class SpyBot:
@@ -59,7 +61,7 @@ class Tracker:
     def __init__(self) -> None:
         self.confirmed: int | None = None
         self.updates = 0
-        self.seen: dict[str, int] = {"reasons": 0, "hint": 0, "bot": 0}  # pages that showed each
+        self.seen: dict[str, int] = {"reasons": 0, "hint": 0, "bot": 0, "bot hidden": 0}  # pages that showed each
         self.failures: list[str] = []  # the checks run inside ipywidgets' and the game's
         # callbacks, which log exceptions instead of raising them: keep them to raise here
 
@@ -101,7 +103,7 @@ def check_page(w: Recorded, tracker: Tracker) -> None:
     check_insight(page, game, shown, humans)
     tracker.seen["reasons"] += bool(page["why_not"])
     if page["analysis"] is not None:
-        tracker.seen[page["analysis"]["kind"]] += 1
+        tracker.seen[page["analysis"]["kind"] + (" hidden" if page["analysis"].get("hidden") else "")] += 1
     assert set(page["last_move"]) <= {"seat", "bot", "target"}
     assert page["last_move"].get("target", "mine 1").startswith(("mine ", "claimed ", "deck", "camp "))  # a zone, never a card
     assert page["reveal"] is False
@@ -121,7 +123,9 @@ def check_insight(page: dict[str, Any], game: kum.Game, shown: int | None, human
         assert page["why_not"] == why_not_payload(game, shown, page["board"], legal)
         assert set(page["why_not"]) <= part_ids(page["board"])
     a = page["analysis"]
-    if a is not None and a["kind"] == "bot":  # shown only on its own seat's board (a board with no human shows a bot's)
+    if a is not None and a["kind"] == "bot" and a.get("hidden"):  # to the others: how it chooses, no move it weighed
+        assert a["moves"] == [] and a["chosen"] is None and a["equal"] == [], a
+    elif a is not None and a["kind"] == "bot":  # shown only on its own seat's board (a board with no human shows a bot's)
         assert shown is not None and a["seat"] == shown and shown not in humans, a
     elif a is not None:
         assert a["kind"] == "hint" and shown is not None and a["seat"] == shown == game.current_player and shown in humans, a
@@ -157,7 +161,8 @@ def check_synced(w: Recorded, humans: list[int]) -> None:
     expected = board_payload(game, public, bots=w.bots)
     assert {k: v for k, v in board.items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
     assert synced["legal"] == {"actions": []} and synced["log_lines"] == log_lines(game, public)
-    assert synced["why_not"] == {} and synced["analysis"] is None  # a save keeps no reason and no hint
+    kept = synced["analysis"]  # a save keeps no reason and no hint; of a bot's move, only what every seat may read
+    assert synced["why_not"] == {} and (kept is None or (kept["kind"] == "bot" and kept.get("hidden") and kept["moves"] == [])), kept
     assert (synced["private_id"] != 0) == (w.page["board"].get("shown_seat") is not None)
 
 
@@ -353,3 +358,44 @@ def test_reveal_and_one_human_boards_sync_everything_they_show() -> None:
     hot.reveal = True  # from a cell: the full table, in the traits; the private part withdrawn
     assert hot.private_id == 0 and hot.privates()[-1]["traits"] is None and hot.board["shown_seat"] is None
     assert hand_ids(hot.board, 0) != [None] * 6 and hot.page == hot.synced
+
+
+# -- a private line the game fails to write (issue 42, item 8d) --------------------------------
+
+
+class PrivateTypo(Bust):
+    """A draw's note to the drawer alone names a seat the game lacks: a bug in a private line."""
+
+    name = "bust-private-typo"
+
+    def apply(self, s: Any, action: int) -> Any:
+        p = s.turn
+        events = super().apply(s, action)
+        if action == DRAW:
+            card = value(s.hands[p][-1])
+            return [kum.core.Note(f"{{player}} drew the secret {card} for {{seat7}}.", seat=p, to=(p,), others="{player} drew a card.")]
+        return events
+
+
+def test_a_private_line_the_game_fails_to_write_reaches_no_public_trait_and_the_bots_go_on() -> None:
+    """Ada draws (her private line names {seat7}); Bo, a bot, is next: the board stays with
+    Ada's view, so her line is written, and fails."""
+    w = Recorded(PrivateTypo(), players=["Ada", "Bo", "Cy"], bots={1: "greedy"}, bot_delay=0, seed=1)
+    send(w, "ready")
+    send(w, "act", action="draw")
+    assert w.game.move_number >= 2 and w.game.movers[1] == 1, (w.game.movers, w.error)  # Bo moved
+    assert w.pass_to == "Cy"
+    public = json.dumps([w.synced, w.updates(), w.answers()])
+    assert "secret" not in public and "secret" not in w.error, w.error
+    send(w, "ready")  # Cy
+    w.act(w.offered[0])
+    assert "secret" not in json.dumps(w.updates()) and w.error == ""
+    while w.pass_to != "Ada":  # Ada at the screen again: her own log says a private line failed, not what it said
+        send(w, "ready")
+        w.act(w.offered[0])
+    send(w, "ready")
+    mine = w.page["log_lines"]
+    assert any("a private line" in line for line in mine) and "secret" not in json.dumps(mine), mine
+    with pytest.raises(kum.core.GameFault) as caught:  # from a cell, too: the fault says which line, not what it said
+        w.game.describe(w.game.logs[0][0], 0)
+    assert "secret" not in str(caught.value) and "{seat7}" in str(caught.value), caught.value

@@ -13,15 +13,16 @@ answered from a cell; a board's hint (``GameWidget.hint``) is the same call.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.session import Session
-from .base import bot_move, make_bot
-from .bot import Bot, Thoughts, Weighed
+from .base import bot_moving, make_bot
+from .bot import Bot, Thoughts, Weighed, run_through
 
-__all__ = ["Analysis", "Considered", "analyse", "ranked"]
+__all__ = ["Analysis", "Considered", "analyse", "analysing", "ranked"]
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,14 @@ def analyse(session: Any, bot: Any = "ismcts", *, seat: int | None = None, seed:
     seat's view only (``game.view(seat)``), never the hidden cards; the game is not changed.
     ``seat``, when given, must be the seat to act (a bot weighs only its moves). A named
     bot is seeded with ``seed``: the same position gives the same table."""
+    return run_through(analysing(session, bot, seat=seat, seed=seed))
+
+
+def analysing(session: Any, bot: Any = "ismcts", *, seat: int | None = None, seed: int = 0,
+              deadline: float | None = None) -> Generator[None, None, Analysis]:
+    """:func:`analyse` in steps, for a board's Hint: a generator that yields while the bot
+    searches and returns the table; ``deadline`` (a ``time.perf_counter()`` time): when the
+    search answers with what it has found. The session must not change until it returns."""
     if not isinstance(session, Session):
         raise GameError(f"analyse takes a game's session (a kum.Game, a kum.Court, a core.Session), got {type(session).__name__}")
     if session.is_over:
@@ -101,7 +110,7 @@ def analyse(session: Any, bot: Any = "ismcts", *, seat: int | None = None, seed:
     if type(seed) is not int:
         raise GameError(f"seed must be a whole number, got {shown(seed)}")
     player: Bot = make_bot(bot, seed=seed) if isinstance(bot, str) else make_bot(bot)
-    chosen = bot_move(session, player)
+    chosen = yield from bot_moving(session, player, deadline=deadline)
     thoughts = player.analysis()
     if thoughts is None:
         raise GameError(f"{player.name} shows no analysis of its moves (the random bot weighs nothing): try 'ismcts' or 'greedy'")

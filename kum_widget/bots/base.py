@@ -5,8 +5,9 @@ legal)``: the seat's view and the legal actions, returning one of them. The bots
 search (greedy, ISMCTS) also implement ``decide(game, view, seat, legal)``: the game's
 rules (a ``core.CardGame``), the same view, and the legal action ids; they deal
 themselves positions consistent with the view through the game's hooks. No bot gets
-the session, nor the real position unless the game has perfect information (then
-``position=`` is a copy: nothing in it is private), so no bot can read hidden cards.
+the session, nor the real position unless the game has perfect information and no
+simultaneous steps (then ``position=`` is a copy: nothing in it is private; a sealed pick
+is never handed over, whatever the game declares), so no bot can read hidden cards.
 
 Every capability ``bot_move`` asks of a bot is declared on :class:`Bot`, with its
 default. Any object with ``choose`` (or ``decide``) and ``name`` is a bot too:
@@ -16,14 +17,14 @@ default. Any object with ``choose`` (or ``decide``) and ``name`` is a bot too:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any
 
 from ..core.errors import GameError, shown
-from ..core.game import CardGame
-from .bot import Bot, Thoughts
+from ..core.game import CardGame, nothing_hidden
+from .bot import Bot, Thoughts, run_through
 
-__all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "BOT_NAMES"]
+__all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "bot_moving", "BOT_NAMES"]
 
 
 class RandomBot(Bot):
@@ -140,6 +141,15 @@ def bot_move(session: Any, bot: Any, *, kinds: Sequence[str] | None = None) -> A
     every one is of such a kind); ``kinds``: the legal actions' kinds, when the caller has
     them already (``session.action_kinds()``).
     """
+    return run_through(bot_moving(session, bot, kinds=kinds))
+
+
+def bot_moving(session: Any, bot: Any, *, kinds: Sequence[str] | None = None,
+               deadline: float | None = None) -> Generator[None, None, Any]:
+    """:func:`bot_move` in steps, for a board: a generator that yields while the bot
+    searches (its :meth:`Bot.deciding`) and returns the action. ``deadline`` (a
+    ``time.perf_counter()`` time): when a search answers with the best it has. The
+    session must not change until it returns."""
     if not isinstance(bot, Bot):
         bot = make_bot(bot)
     seat = session.current_player
@@ -156,10 +166,10 @@ def bot_move(session: Any, bot: Any, *, kinds: Sequence[str] | None = None) -> A
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
         return session._public_action(aid)
     view: Any = session.view(seat) if bot.reads_view else None
-    if game.perfect_information:  # nothing is hidden: the bot may have the position itself
-        aid = bot.decide(game, view, seat, ids, position=session.state)
+    if nothing_hidden(game):  # the bot may have the position itself (never with sealed picks, whatever the game declares)
+        aid = yield from bot.deciding(game, view, seat, ids, position=session.state, deadline=deadline)
     else:
-        aid = bot.decide(game, view, seat, ids)
+        aid = yield from bot.deciding(game, view, seat, ids, deadline=deadline)
     if aid is not None:
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")

@@ -3,14 +3,25 @@ with its default (see :mod:`.base` for ``bot_move`` and ``make_bot``)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Generator, Hashable, Mapping, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame, top_actions
 from .common import game_of_view, ids_of
 
-__all__ = ["Bot", "Thoughts", "Weighed"]
+__all__ = ["Bot", "Thoughts", "Weighed", "run_through"]
+
+T = TypeVar("T")
+
+
+def run_through(steps: Generator[None, None, T]) -> T:
+    """What a decision in steps (:meth:`Bot.deciding`, ``bot_moving``) returns, run to its end at once."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
 
 
 class Weighed(NamedTuple):
@@ -46,6 +57,9 @@ class Bot:
                   actions) for the seat whose view it is                     ``decide``
     decide        ``decide(game, view, seat, legal, *, position=None)``: an  None: ask
                   action id, with the rules at hand                          ``choose``
+    deciding      ``decide`` in steps: a generator that yields now and       ``decide``,
+                  then while it searches (a board runs it a slice at a       in one step
+                  time on its event loop) and answers by a ``deadline``
     reads_view    False: ``bot_move`` builds no view and passes None         True
     scores_only   True: ``bot_move`` hands a fair heuristic's scores to      False
                   ``pick`` alone (no view, no position)
@@ -97,6 +111,17 @@ class Bot:
         with; ``position`` is the position itself, for a game of perfect information
         only. None (the default): ``bot_move`` asks :meth:`choose` instead."""
         return None
+
+    def deciding(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
+                 position: Any = None, deadline: float | None = None) -> Generator[None, None, int | None]:
+        """:meth:`decide` in steps, for a board: a generator that yields now and then while
+        it searches (so that the board's event loop answers clicks meanwhile) and returns
+        what ``decide`` would; ``deadline`` (a ``time.perf_counter()`` time, or None) is
+        when it answers with the best it has found. The default runs ``decide`` in one
+        step; a search writes its own (ISMCTS does)."""
+        aid = self.decide(game, view, seat, legal) if position is None else self.decide(game, view, seat, legal, position=position)
+        yield from ()
+        return aid
 
     def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
         """One of ``ids`` by the heuristic's ``scores`` (None: no scores, one id alone or a

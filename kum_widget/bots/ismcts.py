@@ -36,15 +36,15 @@ import math
 import random
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..core.errors import GameError, GameFault, shown
 from ..core.game import CardGame
-from .bot import Bot, Thoughts, Weighed
+from .bot import Bot, Thoughts, Weighed, run_through
 from .common import spread
-from .tree import Plan, grow, merge, sampler, stats_of
+from .tree import Plan, growing, merge, sampler, stats_of
 
 __all__ = ["ISMCTSBot"]
 
@@ -118,7 +118,7 @@ class ISMCTSBot(Bot):
     bot searches a game with.
 
     ``iterations``: the budget of a decision (default 1000); ``time_limit`` in seconds
-    stops early. ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores
+    stops early (looked at inside long rollouts too: a rollout it cuts is not counted). ``rollout_depth``: the moves a rollout plays before ``evaluate`` scores
     the position (default 10); without ``evaluate`` a rollout plays to the end, or at most
     ``rollout_limit`` moves (default 100,000; a rollout cut there scores even: the lab's
     position estimates keep a step budget). ``exploration``: UCB's constant, on the scale of the rewards
@@ -242,13 +242,26 @@ class ISMCTSBot(Bot):
         return out
 
     def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *, position: Any = None) -> int:
+        return run_through(self._deciding(game, view, seat, legal, position, None))
+
+    def deciding(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
+                 position: Any = None, deadline: float | None = None) -> Generator[None, None, int | None]:
+        """:meth:`decide` in steps (see :meth:`Bot.deciding`): the search yields between its
+        iterations and within long rollouts; ``deadline`` stops it as ``time_limit`` does
+        (the sooner of the two), the time looked at inside rollouts too."""
+        if type(self).decide is not ISMCTSBot.decide:  # a subclass's own decide is what it plays
+            return (yield from super().deciding(game, view, seat, legal, position=position, deadline=deadline))
+        return (yield from self._deciding(game, view, seat, legal, position, deadline))
+
+    def _deciding(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], position: Any,
+                  deadline: float | None) -> Generator[None, None, int]:
         self._thoughts = None
         if len(legal) == 1:
             self._thoughts = Thoughts({legal[0]: Weighed(visits=1.0)})  # nothing to weigh: no search
             return legal[0]
         if view is None and position is None:
             raise GameError(f"{self.name} reads the seat's view: decide() needs one")
-        return self._search(game, view, seat, legal, position)
+        return (yield from self._searching(game, view, seat, legal, position, deadline))
 
     def analysis(self) -> Thoughts | None:
         """The last decision's search, per legal action: its share of the visits (summed over
@@ -266,7 +279,8 @@ class ISMCTSBot(Bot):
             return Thoughts(moves, done, "score")
         return Thoughts({a: Weighed(visits.get(a, 0) / total if total else 0.0, means.get(a)) for a in legal}, done, "win")
 
-    def _search(self, game: CardGame, view: Any, seat: int, legal: Sequence[int], position: Any) -> int:
+    def _searching(self, game: CardGame, view: Any, seat: int, legal: Sequence[int], position: Any,
+                   deadline: float | None) -> Generator[None, None, int]:
         start = time.perf_counter()
         st = self.settings(game)
         budget, w, c, breadth, trees, split = st["iterations"], st["prior"], st["exploration"], st["breadth"], st["trees"], st["split"]
@@ -295,12 +309,13 @@ class ISMCTSBot(Bot):
                 plans = [plan._replace(favourites=order[i::trees], root_legal=set(order[i::trees])) for i in range(trees)]
             else:
                 order = []
-        deadline = None if self.time_limit is None else start + self.time_limit
+        if self.time_limit is not None:
+            deadline = min(start + self.time_limit, deadline if deadline is not None else math.inf)
         if trees == 1:
-            root, done = grow(game, sample, rng, budget, deadline, plan)
+            root, done = yield from growing(game, sample, rng, budget, deadline, plan)
             grown = [(stats_of(root, root_legal), done, root.children)]
         else:
-            grown = self._grow_trees(game, view, seat, position, sample, plans, budget, deadline)
+            grown = yield from self._growing_trees(game, view, seat, position, sample, plans, budget, deadline)
         visits, rewards, children = merge(grown)
         # the most visited move (on average the best of those); split, each tree's most visited
         # move, and of those the best on average: visits compare only within a tree
@@ -324,8 +339,8 @@ class ISMCTSBot(Bot):
         best = _favourites(probe_legal, probe_scores, root_legal, 1) if probe_scores is not None else []
         return best[0] if best else legal[rng.randrange(len(legal))]
 
-    def _grow_trees(self, game: CardGame, view: dict[str, Any], seat: int, position: Any, sample: Any, plans: list[Plan],
-                    budget: int, deadline: float | None) -> list[tuple[dict[int, tuple[int, float]], int, Any]]:
+    def _growing_trees(self, game: CardGame, view: dict[str, Any], seat: int, position: Any, sample: Any, plans: list[Plan], budget: int,
+                       deadline: float | None) -> Generator[None, None, list[tuple[dict[int, tuple[int, float]], int, Any]]]:
         """Two trees or more, one after the other: each tree's root statistics."""
         trees = len(plans)
         rng = self._rng
@@ -335,7 +350,7 @@ class ISMCTSBot(Bot):
         for i in range(trees):
             # a time limit: each tree its share of the time left (else the first takes it all)
             due = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (trees - i)
-            root, done = grow(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
-                              budgets[i], due, plans[i])
+            root, done = yield from growing(game, sample if i == 0 else sampler(game, view, seat, position), random.Random(seeds[i]),
+                                            budgets[i], due, plans[i])
             grown.append((stats_of(root, plans[i].root_legal), done, root.children))
         return grown

@@ -3,7 +3,9 @@ expand, roll out, back up) and the sum of several trees' roots.
 
 A tree needs only the game, a source of deals, its own random generator, a budget and
 the :class:`Plan` of its decision: the trees of one decision grow independently, each
-the same whichever grows first.
+the same whichever grows first. :func:`growing` grows one in steps (a generator that
+yields between iterations and every :data:`STRIDE` rollout moves), so that a board can
+run a search a slice at a time on its event loop (``bot.run_through`` runs it at once).
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, NamedTuple
 
 from ..core.errors import GameFault
 from ..core.game import CardGame
 
-__all__ = ["Plan", "grow", "merge", "sampler", "stats_of"]
+__all__ = ["STRIDE", "Plan", "growing", "merge", "sampler", "stats_of"]
+
+STRIDE = 64  # rollout moves between two yields (and looks at the deadline): a long rollout is no longer one step
 
 
 class _Node:
@@ -124,10 +128,13 @@ class Plan(NamedTuple):
     root_legal: set[int]
 
 
-def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Random, budget: int,
-          deadline: float | None, plan: Plan) -> tuple[_Node, int]:
-    """One tree: up to ``budget`` iterations (fewer when the root's choice is settled or the
-    deadline passes). Returns the root and the iterations run."""
+def growing(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Random, budget: int,
+            deadline: float | None, plan: Plan) -> Generator[None, None, tuple[_Node, int]]:
+    """One tree, in steps: up to ``budget`` iterations (fewer when the root's choice is
+    settled or the deadline passes); returns the root and the iterations run. It yields
+    after each iteration and every :data:`STRIDE` moves of a rollout, where it also looks
+    at the ``deadline`` (a rollout the deadline cuts is not counted: the tree keeps what
+    whole iterations found). Yielding changes nothing: the same tree, iteration for iteration."""
     w, c, eps, depth_limit, has_heuristic, players, favourites, root_legal = plan
     step, legal_of, current, over = game.step, game.legal_actions, game.current_player, game.is_over
     to_act = game.to_act if game.simultaneous else None
@@ -137,10 +144,12 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
     log, sqrt, rnd = math.log, math.sqrt, rng.random
     solitaire = players == 1
     lo, hi = math.inf, -math.inf  # the solitaire's scores seen so far
-    while done < budget and len(root_legal) > 1 and (deadline is None or time.perf_counter() < deadline):  # one move: nothing to weigh
+    clock = time.perf_counter
+    while done < budget and len(root_legal) > 1 and (deadline is None or clock() < deadline):  # one move: nothing to weigh
         s = sample(rng)
         node = root
         path = []
+        added: tuple[dict[int, _Node], int] | None = None  # the node this iteration adds, if any
         group: list[int] = []  # the seats of a simultaneous step being chosen (see _Node._in_group)
         group_root = root
         picks: list[int] = []
@@ -190,6 +199,7 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
                     untried = [a for a in untried if bias[a] >= top] or untried
                 a = untried[int(rnd() * len(untried))]
                 child = children[a] = _Node(current(s))
+                added = (children, a)
                 step(s, a)
                 path.append(child)
                 break  # (a simultaneous step left half chosen is finished by the rollout)
@@ -213,7 +223,13 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
                     node = group_root._in_group(tuple(picks))
                     group = []
         depth = depth_limit
+        cut = False
         while depth > 0 and not over(s):
+            if not depth % STRIDE:  # a rollout of a game that loops may run for seconds: let the board answer, and stop in time
+                yield
+                if deadline is not None and clock() >= deadline:
+                    cut = True
+                    break
             ids = legal_of(s)
             if len(ids) == 1:
                 a = ids[0]
@@ -225,6 +241,10 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
                 a = best[int(rnd() * len(best))] if len(best) > 1 else best[0]
             step(s, a)
             depth -= 1
+        if cut:  # the deadline came in the rollout: the node it began is taken out, unvisited
+            if added is not None:
+                del added[0][added[1]]
+            break
         if solitaire:
             result = [float(game.scores(s)[0])] if over(s) else (evaluate(s) or [float(game.scores(s)[0])])
             lo, hi = min(lo, result[0]), max(hi, result[0])
@@ -236,4 +256,5 @@ def grow(game: CardGame, sample: Callable[[random.Random], Any], rng: random.Ran
         done += 1
         if done % 8 == 0 and _settled(root, budget - done):
             break
+        yield
     return root, done

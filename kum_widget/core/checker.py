@@ -18,12 +18,13 @@ from typing import Any
 from .board import board_problems, click_problems
 from .chance import foreign_randomness
 from .checker_faults import Guard, click_collisions, contains, crash, explain, first_difference, not_json
+from .checker_open import OpenCheck
 from .checker_report import CHECKS, CheckReport, Where
 from .checker_steps import simultaneous_problem
 from .checker_why import WhyNot
 from .errors import GameError, GameFault, cut, shown
 from .events import event_problems
-from .game import CardGame, declares_kinds, same_views, top_actions
+from .game import CardGame, declares_kinds, nothing_hidden, same_views, top_actions
 from .kinds import MAX_KIND
 from .scores import finite_scores
 from .session import Session
@@ -40,7 +41,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
     if not isinstance(game, CardGame):
         raise GameError(f"check_game takes a CardGame (the rules), got {type(game).__name__}")
     report = CheckReport(game=repr(game), games=games)
-    if game.perfect_information:
+    if nothing_hidden(game):  # (a game with simultaneous steps is dealt from the view, whatever it declares)
         report.skipped["determinize fits the view"] = "perfect information: nothing to deal"
         report.skipped["heuristic reads only the view"] = "perfect information: the player sees everything"
     if type(game).secrets is CardGame.secrets and not game.perfect_information:
@@ -50,7 +51,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     rng = random.Random(seed)
     cannot_set_up: set[int] = set()  # player counts whose setup() failed: not tried again
-    played, why = False, WhyNot(game, report)
+    played, why, open_ = False, WhyNot(game, report), OpenCheck(game, report)
     dealt: list[int] = []  # player counts whose setup() worked
     for g in range(games):
         n = counts[g % len(counts)]
@@ -66,7 +67,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         played = True
         dealt.append(n)
         try:
-            choices = _play(game, s, game_seed, max_steps, report, rng, why)
+            choices = _play(game, s, game_seed, max_steps, report, rng, why, open_)
             _check_game_over(game, s, game_seed, choices, report)
         except Exception as exc:  # a crash the guards did not catch: say where, go on
             report.fail("plays to the end", f"{crash(exc, game)} {Where(s, game_seed)}")
@@ -76,6 +77,8 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         report.ran.add("choices at once stay hidden")
     if played and not declares_kinds(game):  # true as it stands: the lab reads the kinds off the actions' texts
         report.ran.add("action kinds are text")
+    if played and not game.perfect_information:  # true as it stands: the game claims nothing
+        report.ran.add("perfect information holds")
     if dealt:
         _check_chance(game, dealt[0], seed, max_steps, report)
     why.close(played)
@@ -103,7 +106,8 @@ def _text(s: Session, action: int) -> str:
         return f"action {shown(action)}"
 
 
-def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckReport, rng: random.Random, why: WhyNot) -> list[int]:
+def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckReport, rng: random.Random, why: WhyNot,
+          open_: OpenCheck) -> list[int]:
     """Play one random game, checking every position; the actions chosen."""
     choices: list[int] = []
     while True:
@@ -120,7 +124,7 @@ def _play(game: CardGame, s: Session, seed: int, max_steps: int, report: CheckRe
             legal = s.legal_action_ids()
         if legal is _NONE:
             return choices
-        _check_position(game, s, legal, where, report, rng, why)
+        _check_position(game, s, legal, where, report, rng, why, open_)
         if not legal:
             report.fail("plays to the end", f"no legal action, but the game is not over {where}")
             return choices
@@ -150,7 +154,7 @@ def _check_events(s: Session, report: CheckReport, where: Where) -> None:
 
 
 def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport, rng: random.Random,
-                    why: WhyNot) -> None:
+                    why: WhyNot, open_: OpenCheck) -> None:
     state = s._state
 
     def guard(check: str) -> Guard:
@@ -206,8 +210,11 @@ def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, 
         if "hidden cards stay hidden" not in report.skipped and not report.failed("hidden cards stay hidden"):
             with guard("hidden cards stay hidden"):
                 _check_secrets(game, state, seat, view, s.num_players, where, report)
-        if not game.perfect_information and seat == current and "determinize fits the view" not in report.skipped:
+        if not nothing_hidden(game) and seat == current and "determinize fits the view" not in report.skipped:
             _check_deal(game, state, seat, view, legal, random.Random(rng.randrange(2**31)), where, report)
+    if game.perfect_information and not report.failed("perfect information holds"):
+        with guard("perfect information holds"):
+            open_.look(state, views, s.num_players, where)
     if current is not None and current in views and "board is valid" not in report.skipped:
         with guard("board is valid") as drew:
             board = game.board(views[current], current)

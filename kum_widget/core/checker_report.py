@@ -26,6 +26,9 @@ CHECKS = {
     "views are JSON-safe": "every seat's view survives json.dumps and json.loads unchanged (no NaN, no infinity)",
     "scores and summary": "one score per seat, each a finite number (no NaN, no infinity); the lab's summary is JSON-safe",
     "hidden cards stay hidden": "no seat's view holds another seat's secrets",
+    "perfect information holds": "a game that declares perfect_information = True has no simultaneous steps and no secrets(), "
+                                 "each seat's view shows every value of the full table, and no two positions random play "
+                                 "reaches look alike to a seat while their full tables differ",
     "determinize fits the view": "a position dealt from a seat's view gives back exactly that view",
     "heuristic reads only the view": "the heuristic changes nothing, and scores a position dealt from the player's view as the real one",
     "best actions agree": "best_actions() names exactly the legal actions the heuristic scores top (within 1e-9), changing nothing; no score is NaN",

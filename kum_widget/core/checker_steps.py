@@ -36,11 +36,10 @@ def simultaneous_problem(game: CardGame, state: Any, players: int, legal: list[i
             return (f"after seat {me} picked {text(action)}, seat {shown(nxt)} is to act: not a later chooser of "
                     f"to_act() {shown(seats)}")
         looks: dict[str, Any] = {f"seat {q}'s view": game.view(after, q) for q in range(players) if q != me}
-        if not game.perfect_information:
-            try:
-                looks["the public view"] = game.public_view(after)
-            except NotImplementedError:
-                pass
+        try:  # (whatever the game declares: the full table of a game with sealed picks is no public view)
+            looks["the public view"] = game.public_view(after)
+        except NotImplementedError:
+            pass
         looks[f"seat {nxt}'s legal actions"] = game.legal_actions(after)
         looks["the next chooser"] = nxt
         seen.append((action, looks))

@@ -106,8 +106,9 @@ class Note:
         return f"Note(text={self.text!r}, seat={self.seat!r}, others={self.others!r}{to})"
 
 
-def _problems(text: str, players: int, player: Any, *, first: bool) -> list[str]:
-    """What is wrong with the placeholders of ``text``, each once (stop at the first if ``first``)."""
+def _problems(text: str, players: int, player: Any, *, first: bool, called: str | None = None) -> list[str]:
+    """What is wrong with the placeholders of ``text``, each once (stop at the first if
+    ``first``); ``called``: how to name the text (default: quoted)."""
     found: list[str] = []
     for m in _PART.finditer(text):
         name = m[1]
@@ -125,7 +126,7 @@ def _problems(text: str, players: int, player: Any, *, first: bool) -> list[str]
             why = (f"has the unknown placeholder {shown('{' + name + '}', 30)} (placeholders: {{player}}, "
                    f"{', '.join(f'{{seat{s}}}' for s in range(min(players, 3)))}{', ...' if players > 3 else ''};"
                    " write {{ and }} for a brace)")
-        problem = f"the text {shown(text)} {why}"
+        problem = f"{called or 'the text ' + shown(text)} {why}"
         if problem not in found:
             found.append(problem)
             if first or len(found) == 20:  # enough to go on with, however long the text
@@ -141,9 +142,10 @@ def _is_seat(seat: Any, players: int) -> bool:
     return type(seat) is int and 0 <= seat < players
 
 
-def render(text: str, names: Sequence[str], player: int | None = None) -> str:
+def render(text: str, names: Sequence[str], player: int | None = None, *, called: str | None = None) -> str:
     """``text`` with the players' ``names`` in place of its placeholders: ``{player}``
-    stands for seat ``player``. A placeholder naming no seat raises :class:`GameFault`."""
+    stands for seat ``player``. A placeholder naming no seat raises :class:`GameFault`,
+    which quotes the text, or names it as ``called`` (a line only some seats may read)."""
     if "{" not in text and "}" not in text:  # most texts: nothing to do
         return text
     n = len(names)
@@ -160,7 +162,7 @@ def render(text: str, names: Sequence[str], player: int | None = None) -> str:
             return m[0]
         if int(seat[1]) < n:
             return names[int(seat[1])]
-        raise GameFault(_problems(text, n, player, first=True)[0])
+        raise GameFault(_problems(text, n, player, first=True, called=called)[0])
 
     return _PART.sub(name, text)
 

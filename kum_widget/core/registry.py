@@ -12,11 +12,18 @@ so far answers (and by :func:`game_names`): ``import kum_widget`` reads no packa
 metadata. A registered class wins over an entry point of the same name. A game may have
 other names (``aliases = ("kum",)`` on its class); an installed game gives each alias an
 entry point of its own, to the same class, so finding it imports nothing else.
+
+The games kum_widget ships keep their names: an installed plug-in whose entry point, class
+name or alias is a shipped game's name is not given that name (a warning names both), while
+:func:`register` in a cell may replace a shipped game (a student's own ``court`` variant is a
+teaching use), with a warning. A plug-in whose import fails in any way (SystemExit too; not
+Ctrl-C) is an error for its own name only.
 """
 
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any
 
 from .errors import InvalidOptionError, cut, shown
@@ -26,6 +33,8 @@ __all__ = ["GROUP", "register", "game_class", "game_names", "default_game", "set
 
 GROUP = "kum_widget.games"
 """The entry point group an installed package names its games in."""
+
+_PACKAGE = __name__.partition(".")[0]  # "kum_widget": an entry point into it is a shipped game
 
 _GAMES: dict[str, type[CardGame]] = {}  # by name: registered, or loaded from an entry point
 _ALIASES: dict[str, str] = {}  # another name of a game known here -> its name
@@ -41,6 +50,13 @@ def register(cls: type[CardGame]) -> type[CardGame]:
     if not cls.name or not isinstance(cls.name, str):
         raise InvalidOptionError(f"{cls.__name__} needs a name (class attribute name = 'my-game') to be registered")
     aliases = _aliases_of(cls)
+    if not _is_shipped(cls.__module__):  # the shipped classes themselves may be registered again, silently
+        shipped = _shipped(_entry_points())
+        for taken in dict.fromkeys((cls.name, *aliases)):
+            if taken in shipped:
+                warnings.warn(f"{cls.__name__} replaces the shipped game {taken!r} ({shipped[taken]}) in this session: "
+                              f"game_class({taken!r}) and simulate(game={taken!r}) now play {cls.__name__}",
+                              UserWarning, stacklevel=2)
     _GAMES[cls.name] = cls
     _ALIASES.update(dict.fromkeys(aliases, cls.name))
     return cls
@@ -56,18 +72,35 @@ def game_class(name: str) -> type[CardGame]:
     known = _GAMES.get(name) or _GAMES.get(_ALIASES.get(name, ""))
     if known is not None:
         return known
-    values = _entry_points().get(name)
+    points = _entry_points()
+    values = points.get(name)
     if not values:
         raise InvalidOptionError(f"no game named {shown(name)}: known games are {', '.join(game_names())}")
+    shipped = _shipped(points)
+    if name in shipped:  # a plug-in's entry point of a shipped game's name is ignored, and said so
+        for value in values:
+            if value != shipped[name]:
+                warnings.warn(f"the installed entry point {name} = {value!r} (group {GROUP}) is ignored: {name!r} is a game "
+                              f"that ships with kum_widget ({name} = {shipped[name]!r}); the plug-in's game needs a name of its own",
+                              UserWarning, stacklevel=2)
+        values = [shipped[name]]
     if len(values) > 1:
         raise InvalidOptionError(f"two installed packages name a game {name!r} (entry points {' and '.join(map(repr, values))} "
                                  f"in the group {GROUP}): uninstall one")
     cls = _load(name, values[0])
-    if cls.name not in _GAMES:  # a class registered meanwhile under that name wins
-        _GAMES[cls.name] = cls
+    plugin = not _is_shipped(values[0])
+    taken = [n for n in dict.fromkeys((cls.name, *_aliases_of(cls))) if plugin and n in shipped]
+    if taken:
+        warnings.warn(f"{cls.__name__} (the installed entry point {name} = {values[0]!r}) names itself "
+                      f"{' and '.join(map(repr, taken))}, the name of a game that ships with kum_widget: known as "
+                      f"{name!r} only, not as {' or '.join(map(repr, taken))}", UserWarning, stacklevel=2)
+    key = name if cls.name in taken else cls.name  # a plug-in calling itself "bust" is known by its entry point's name
+    if key not in _GAMES:  # a class registered meanwhile under that name wins
+        _GAMES[key] = cls
     for alias in _aliases_of(cls):
-        _ALIASES.setdefault(alias, cls.name)
-    return _GAMES[cls.name]
+        if alias not in taken:
+            _ALIASES.setdefault(alias, key)
+    return _GAMES[key]
 
 
 def game_names() -> list[str]:
@@ -113,6 +146,16 @@ def _entry_points() -> dict[str, list[str]]:
     return found
 
 
+def _is_shipped(where: str) -> bool:
+    """Whether a module, or an entry point's value (``module:attr``), is inside kum_widget."""
+    return where.partition(":")[0].strip().partition(".")[0] == _PACKAGE
+
+
+def _shipped(points: dict[str, list[str]]) -> dict[str, str]:
+    """The shipped games' names and aliases (entry points into kum_widget itself) -> their values."""
+    return {name: value for name, values in points.items() for value in values if _is_shipped(value)}
+
+
 def _load(name: str, value: str) -> type[CardGame]:
     """The class entry point ``name = value`` names, checked: a CardGame subclass whose name
     (or an alias) is ``name``. Anything its import raises becomes an InvalidOptionError."""
@@ -122,7 +165,9 @@ def _load(name: str, value: str) -> type[CardGame]:
         found: Any = importlib.import_module(module.strip())
         for part in filter(None, attr.strip().split(".")):
             found = getattr(found, part)
-    except Exception as exc:  # a plug-in's import can raise anything: name it, keep the cause
+    except KeyboardInterrupt:  # Ctrl-C is the user's, not the plug-in's failure
+        raise
+    except BaseException as exc:  # a plug-in's import can raise anything, SystemExit too: name it, keep the cause
         raise InvalidOptionError(f"{where} failed to load: {type(exc).__name__}: {cut(str(exc))}") from exc
     if not (isinstance(found, type) and issubclass(found, CardGame)):
         raise InvalidOptionError(f"{where} is {shown(found)}, not a core.CardGame subclass")

@@ -255,8 +255,23 @@ class Session:
             return None
         if not isinstance(text, str):
             raise GameFault(f"{self._title()}'s describe() must give text or None, got {shown(text)}")
-        # Only the text this viewer reads is rendered, so no error can quote another's.
-        return render(text, self._names, getattr(event, "seat", None))
+        # Only the text this viewer reads is rendered, so no error can quote another's; and a
+        # line not every seat reads is named by what the others read, never quoted.
+        seat = getattr(event, "seat", None)
+        try:
+            return render(text, self._names, seat)
+        except GameFault:
+            if who == -1 or self._public_line(event) == text:
+                raise
+        called = event.name_for(-1) if isinstance(event, Note) else f"a {type(event).__name__} event"
+        return render(text, self._names, seat, called=f"a private line of the log ({called}; its words are not shown)")
+
+    def _public_line(self, event: Any) -> Any:
+        """What a spectator reads of ``event`` (None when that fails too: the line is then private)."""
+        try:
+            return self.game.describe(self._state, event, -1)
+        except Exception:  # (a game's bug: told by the fault being raised)
+            return None
 
     def named(self, text: str, seat: int | None = None) -> str:
         """A game's text (an action's, a click's ``label`` or ``choice``) with the players'

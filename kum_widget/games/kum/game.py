@@ -369,6 +369,9 @@ class Game(Session):
         numbered from 1) or ``"claimed 1"`` (your first claimed mine)."""
         label = self._card_text(card)
         if type(target) is int:
+            if not -1000 < target < 1000:  # before formatting: a huge int cannot be written out (and names no mine)
+                raise InvalidActionError(f"target: there is no mine {shown(target)}: mines are numbered from 1 "
+                                         f"(1..{len(self.mines)} now)")
             target = f"mine {target}"
         if not isinstance(target, str):
             raise InvalidActionError(f"target must be a mine number or text like 'mine 2', got {shown(target)}")
