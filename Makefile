@@ -29,8 +29,10 @@ $(VENV)/.synced: pyproject.toml uv.lock | node $(UV)
 	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON)
 	touch $@
 
+# The server is rooted at the repository (a file to open alone would root it at notebooks/): the
+# file browser shows RULES.md, COURT.md and GAMES.md, and the notebooks' links to them open.
 lab: env
-	$(BIN)/jupyter lab $(ROOT_FLAG) --config=jupyter/jupyter_server_config.py notebooks/01_play.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) --config=jupyter/jupyter_server_config.py --ServerApp.root_dir="$(CURDIR)" notebooks/01_play.ipynb
 
 # The other hosts (README, "Every notebook host"): a notebook served as a page without code
 # (what a class sees), the marimo app, and an executed notebook as a page that works offline.

@@ -6,9 +6,9 @@
 // identity across updates) and a card or piece data-sig (what the viewer reads on it: the
 // moves between two drawings are found from these, motion.js).
 import { h } from "./dom.js";
-import { banner, introPanel, tools } from "./guide.js";
+import { banner, helpPanel, tools } from "./guide.js";
 import { morphChildren } from "./keyed.js";
-import { badge, cellsBody, clickOf, colorClass, colorStyle, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
+import { badge, cellsBody, clickOf, colorClass, colorStyle, groupAttrs, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
 import { decorateThinking, thinkingList } from "./thinking.js";
 import { decorateWhy } from "./tips.js";
 
@@ -87,8 +87,8 @@ export function card(c, ctx) {
   const action = click?.action;
   const source = ctx.legal.bySource.has(c.id);
   const hooks = { card: c.id, key: `card:${c.id}`, label, sig: cardSig(c) };
-  if (!click && !source) {
-    return h("div", { class: cls, dataset: hooks, "aria-label": label, title: c.title || null, style: colorStyle(first.color) }, faces);
+  if (!click && !source) { // a picture with its name (role "img": a name on a plain div is dropped)
+    return h("div", { class: cls, role: "img", dataset: { ...hooks, role: "img" }, "aria-label": label, title: c.title || null, style: colorStyle(first.color) }, faces);
   }
   return h(
     "button",
@@ -144,7 +144,9 @@ function zone(z, ctx) {
     ? h("span", { class: "kum-pile-count kum-count", title: `${z.count} cards`, dataset: { key: `count:${z.id}` } }, String(z.count)) : null;
   const nothing = !cards.length && !held.length && !inner.length && !parts.length && !(layout === "pile" && z.count);
   const empty = nothing ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
-  const attrs = targetAttrs(click, z.id, label, ctx);
+  // a named zone is a group (its name read before its cards: which card lies on which mine); an
+  // unnamed one (a wrapper) says nothing of its own, unless it is a click
+  const attrs = click ? targetAttrs(click, z.id, label, ctx, true, Boolean(open)) : groupAttrs(z.label ? label : "");
   const style = [layout === "grid" && z.columns ? `--kum-columns: ${Number(z.columns)}` : null, tint(z.color)].filter(Boolean).join("; ");
   return h("div", {
     ...attrs,
@@ -176,12 +178,17 @@ export function applySelection(root, m, ui) {
     delete el.dataset.action;
     delete el.dataset.menu;
     for (const name of ["aria-haspopup", "aria-expanded"]) el.removeAttribute(name);
-    el.setAttribute("aria-label", el.dataset.label || "");
     if (el.tagName !== "BUTTON") {
-      el.removeAttribute("role");
+      if (el.dataset.role) { // its own role and name again (a group, a picture); a wrapper had none
+        el.setAttribute("role", el.dataset.role);
+        el.setAttribute("aria-label", el.dataset.label || "");
+      } else {
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+      }
       if (el.dataset.why !== undefined) el.setAttribute("tabindex", "0"); // a part with a reason stays focusable
       else el.removeAttribute("tabindex");
-    }
+    } else el.setAttribute("aria-label", el.dataset.label || "");
   }
   for (const [id, actions] of targets || []) {
     const click = clickOf(actions);
@@ -199,7 +206,7 @@ export function applySelection(root, m, ui) {
         el.setAttribute("aria-label", `${el.dataset.label || id}. ${menuLabel(click.menu)}`);
       }
       if (el.tagName !== "BUTTON") {
-        el.setAttribute("role", "button");
+        el.setAttribute("role", el.querySelector("button, [tabindex='0']") ? "group" : "button"); // (a control inside: see targetAttrs)
         el.setAttribute("tabindex", stop ? "0" : "-1");
         stop = false;
       }
@@ -262,7 +269,8 @@ function gameOver(board, seats, busy, live) {
     return h("tr", { class: p.winner ? "kum-winner" : "" },
       h("th", { scope: "row" }, p.name), ...cells, h("td", { dataset: { score: String(p.seat) } }, p.score === undefined ? "" : String(p.score)));
   });
-  return h("div", { class: "kum-over", role: "region", "aria-label": "Final scores", dataset: { key: "over" } },
+  // it may scroll (over the table, issue 42): it takes the focus, so that it scrolls by keyboard too
+  return h("div", { class: "kum-over", role: "region", "aria-label": "Final scores", tabindex: "0", dataset: { key: "over" } },
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...columns.map((c) => h("th", {}, c)), h("th", {}, "Final score"))),
       h("tbody", {}, rows)),
@@ -295,6 +303,8 @@ export function describeBoard(m, ui) {
   const seats = board.seats || [];
   const byseat = new Map(board.players.map((p) => [p.seat, p]));
   const shownSeats = seats.length ? seats : board.players.map((p) => ({ seat: p.seat }));
+  const others = shownSeats.filter((s) => s.seat !== board.shown_seat);
+  const own = shownSeats.filter((s) => s.seat === board.shown_seat);
   const buttons = ctx.legal.buttons.map((a) =>
     h("button", { type: "button", class: "kum-action", dataset: { action: a.text, key: `action:${a.text}` }, disabled: busy }, a.label || a.text));
   const passScreen = m.pass_to
@@ -306,7 +316,8 @@ export function describeBoard(m, ui) {
   return [
     h("div", { class: "kum-top", dataset: { key: "top" } },
       h("strong", { class: "kum-title" }, board.title || ""),
-      h("span", { class: "kum-status", role: "status", "aria-live": "polite", dataset: { key: "status" } }, board.status || ""),
+      // one line, cut short on a narrow board (layout.css): its whole text in its title
+      h("span", { class: "kum-status", title: board.status || null, dataset: { key: "status" } }, board.status || ""), // said through the one live region, below
       live ? h("span", { class: "kum-controls", dataset: { key: "controls" } },
         control("undo", "Undo", { title: "Back to your previous decision", disabled: busy || !(m.step > 0) }),  // (nothing played yet: nothing to undo)
         control("redo", "Redo", { title: "Forward again", disabled: busy || !(m.step < m.max_step) }),
@@ -314,20 +325,24 @@ export function describeBoard(m, ui) {
         ui.replay ? control("save-replay", "Save replay", { title: "Save this game as one HTML file that replays it anywhere, offline" }) : null) : null,
       live ? tools(m, ui) : null),
     live && ui.newGame ? newGameForm(m, ui) : null,
-    live ? introPanel(board, ui) : null,
+    live ? helpPanel(board, ui) : null,
     banner(board),
     m.error ? h("div", { class: "kum-error", role: "alert", dataset: { key: "error" } }, m.error) : null,
     ui.notice ? h("div", { class: "kum-error", role: "alert", dataset: { key: "notice" } }, ui.notice) : null,
     board.over ? gameOver(board, seats, busy, live) : null,
     live ? passScreen : null,
+    // In the page as on the screen (layout.css), so that reading and Tab go the same way: the
+    // other seats (strips above the table), the table, the buttons, the seat at the screen.
+    others.length ? h("div", { class: "kum-seats", dataset: { key: "seats" } }, others.map((s) => seatPanel(s, byseat.get(s.seat), board, ctx))) : null,
     (board.zones || []).length ? h("div", { class: "kum-table", dataset: { key: "table" } }, board.zones.map((z) => zone(z, ctx))) : null,
     typeof board.text === "string" ? h("pre", { class: "kum-text-view", dataset: { key: "text" } }, board.text) : null,
     buttons.length ? h("div", { class: "kum-actions", role: "group", "aria-label": "Actions", dataset: { key: "actions" } }, buttons) : null,
+    own.length ? h("div", { class: "kum-seats", dataset: { key: "own-seat" } }, own.map((s) => seatPanel(s, byseat.get(s.seat), board, ctx))) : null,
     live ? thinkingList(m, ui) : null,
-    h("div", { class: "kum-seats", dataset: { key: "seats" } }, shownSeats.map((s) => seatPanel(s, byseat.get(s.seat), board, ctx))),
     h("details", { class: "kum-logbox", open: true, dataset: { key: "log" } },
       h("summary", {}, "Log"),
-      h("ol", { class: "kum-log", dataset: { zone: "log" }, "aria-label": "Game log, newest first" },
+      // it scrolls: it takes the focus, so that its lines can be scrolled and read by keyboard
+      h("ol", { class: "kum-log", dataset: { zone: "log" }, "aria-label": "Game log, newest first", tabindex: "0" },
         (m.log_lines || []).slice(-20).reverse().map((line) => h("li", {}, line)))),
     // what just happened, said once to a screen reader (widget.js fills it)
     live ? h("div", { class: "kum-announce", "aria-live": "polite", dataset: { key: "announce" } }, ui.announce || "") : null,

@@ -1,11 +1,14 @@
 // The board's listeners, all delegated to its root: an element with data-action performs
 // it; a playable card or piece selects itself as the source; a control does its part; a
 // part with a reason says why (tips.js); a pile opens (panel.js). Zones that are targets
-// are role="button": Enter and Space click them, as for a real button.
+// are role="button" (or a focusable group when they hold a control): Enter and Space click them, as for a real button.
 import { sourceId } from "./board.js";
 
-/** The view's state and parts: {ui, on, controls, menu, panel, tips, pace(), draw()}. */
-export function listen(root, { ui, on, controls, menu, panel, tips, pace, draw }) {
+// a letter typed there is the reader's, not a key of the board's (a checkbox takes no letters)
+const TYPED = "input:not([type=checkbox], [type=radio], [type=button], [type=submit], [type=range]), select, textarea, [contenteditable]";
+
+/** The view's state and parts: {ui, on, controls, menu, panel, tips, keys: {hand(), leave()}, pace(), draw()}. */
+export function listen(root, { ui, on, controls, menu, panel, tips, keys, pace, draw }) {
   let tipBy = null; // what showed the reason: "pointer", "focus" or "click"
   // Where the pointer rests when the board is drawn again: a part that arrives under a
   // pointer that has not moved (the board changed beneath it) does not pop up its reason.
@@ -67,26 +70,36 @@ export function listen(root, { ui, on, controls, menu, panel, tips, pace, draw }
     }
   });
   root.addEventListener("keydown", (event) => {
-    if (menu.key(event) || panel.key(event)) {
-      event.stopPropagation(); // the notebook's own shortcuts (arrows, Enter, Escape) must not act on it too
-      return;
-    }
+    // A plain key pressed in the board is the board's: a host's own handlers on the page around
+    // it (marimo's command keys) never see it. (JupyterLab's and Notebook 7's, which listen
+    // before the board, are kept out by the root's data-lm-suppress-shortcuts.)
+    if (!event.ctrlKey && !event.metaKey && !event.altKey && event.key !== "Tab") event.stopPropagation();
+    if (menu.key(event) || panel.key(event)) return;
     const el = event.target;
+    const typed = el.closest && el.closest(TYPED);
     if (event.key === "Escape") {
+      const tip = tipBy;
       if (tipBy) {
         tips.hide();
         tipBy = null;
       }
-      if (ui.selected !== null && el.classList && el.classList.contains("kum-lit")) { // back to the chosen card, unchosen
+      if (ui.selected !== null) { // a choice, by key or by mouse: taken back, the focus on the chosen card
         const source = ui.selected;
         on.select(source);
         root.querySelector(`[data-playable][data-card="${CSS.escape(source)}"], [data-playable][data-piece="${CSS.escape(source)}"]`)?.focus({ preventScroll: true });
-        event.stopPropagation();
-      }
+      } else if (ui.introOpen && el.closest && el.closest('[data-key="intro"]')) controls["intro-close"]();
+      else if (ui.newGame && typed) controls["new-game"]();
+      else if (tip !== "click") keys.leave(); // nothing to take back: out of the board (no keyboard trap)
+      return;
+    }
+    if ((event.key === "h" || event.key === "H") && !typed && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      keys.hand();
       return;
     }
     if (event.key !== "Enter" && event.key !== " ") return;
-    if (el.getAttribute && el.getAttribute("role") === "button" && (el.dataset.action || el.dataset.menu !== undefined)) {
+    // a part that is a click (role button, or a focusable group holding a control of its own)
+    if (el.getAttribute && el.tagName !== "BUTTON" && ["button", "group"].includes(el.getAttribute("role")) && (el.dataset.action || el.dataset.menu !== undefined)) {
       event.preventDefault();
       activate(el, true);
     } else if (el.dataset && el.dataset.why && el.tagName !== "BUTTON") {
@@ -125,6 +138,10 @@ export function listen(root, { ui, on, controls, menu, panel, tips, pace, draw }
     }
   }
   root.addEventListener("focusin", (event) => {
+    // Lumino (JupyterLab, Notebook 7) matches a shortcut's selector from the key's target up and
+    // stops at data-lm-suppress-shortcuts: Notebook 7's "...commandMode :focus" matches the
+    // focused part itself, before the root's mark is reached, so the part carries it too.
+    if (event.target !== root && event.target.setAttribute) event.target.setAttribute("data-lm-suppress-shortcuts", "true");
     hover(event);
     const why = event.target.dataset && event.target.dataset.why ? event.target : null;
     if (why) {

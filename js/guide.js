@@ -1,21 +1,40 @@
 // What helps a player read the table, beyond the parts: the tools in the top bar (the
-// "?" that reopens the game's first-time panel, a hint, the switch that shows the bot's
-// thinking, the bots' speed), that panel (the game's `intro`), and the game-over banner
-// (the game's `outcome`). Each text comes from the board description or the traits: the
-// words here are the board's own ("wins", "Hint"), never a game's.
+// "?" that opens the help, a hint, the switch that shows the bot's thinking, the bots'
+// speed), the help panel (the game's `intro`, opened by itself the first time, its `rules`
+// folded below, and the board's keys), and the game-over banner (the game's `outcome`).
+// Each text comes from the board description or the traits: the words here are the
+// board's own ("wins", "Hint", the keys), never a game's.
 import { h } from "./dom.js";
+import { offersThinking } from "./thinking.js";
 
 export const PACES = ["slow", "normal", "fast", "instant"];
 const STORE = "kum-widget:intro:"; // + the board's title: dismissed once, not shown first again
 
-/** The game's first-time panel, if its description has a usable one. */
-export function introOf(board) {
-  const intro = board && board.intro;
-  if (!intro || typeof intro !== "object" || Array.isArray(intro)) return null;
-  const paragraphs = Array.isArray(intro.paragraphs) ? intro.paragraphs.filter((p) => typeof p === "string" && p) : [];
-  const title = typeof intro.title === "string" ? intro.title : "";
-  return title || paragraphs.length ? { title: title || String(board.title || ""), paragraphs } : null;
+/** A text of the board description's (`intro`, `rules`): {title, paragraphs}, if usable. */
+function textOf(board, key, fallback) {
+  const text = board && board[key];
+  if (!text || typeof text !== "object" || Array.isArray(text)) return null;
+  const paragraphs = Array.isArray(text.paragraphs) ? text.paragraphs.filter((p) => typeof p === "string" && p) : [];
+  const title = typeof text.title === "string" ? text.title : "";
+  return title || paragraphs.length ? { title: title || fallback, paragraphs } : null;
 }
+
+/** The game's first-time panel (its intro), if its description has a usable one. */
+export function introOf(board) {
+  return textOf(board, "intro", String((board && board.title) || ""));
+}
+
+/** The board's own keys, for every game (the help panel lists them). */
+export const KEYS = [
+  ["Tab, Shift+Tab", "from part to part, in the order they are drawn (the other players, the table, your hand)"],
+  ["Enter or Space", "choose a card or a piece, then where it goes (the places it may go light up); a lit place or a button plays at once"],
+  ["Escape", "take a choice back; with nothing to take back, leave the board for the notebook"],
+  ["H", "to your hand: the first card or move you may play now"],
+  ["Arrows, Home, End", "through a menu's choices"],
+];
+
+/** The words a screen reader hears for the keys (the live region, the "?" button). */
+export const KEYS_HINT = "Press H for your hand, Escape to take a choice back.";
 
 function storage() {
   try {
@@ -45,20 +64,19 @@ export function rememberIntro(board) {
 /** The tools of a live board: each only when the kernel offers what it needs. */
 export function tools(m, ui) {
   const busy = Boolean(ui.pending);
-  const intro = introOf(m.board);
-  const items = [];
-  if (intro) {
-    items.push(h("button", { type: "button", class: "kum-help", dataset: { control: "intro", key: "control:intro" },
-      "aria-label": `About this game: ${intro.title}`, title: "About this game", "aria-expanded": ui.introOpen ? "true" : "false" }, "?"));
-  }
+  const items = [h("button", { type: "button", class: "kum-help", dataset: { control: "intro", key: "control:intro" },
+    "aria-label": "Help: how to play, and the board's keys", title: "How to play, and the board's keys",
+    "aria-expanded": ui.introOpen ? "true" : "false" }, "?")]; // every game: the keys at least
   if (m.analysis !== undefined) { // the kernel answers hints and sends the search's figures
     const canAct = (m.legal?.actions || []).length > 0 && !m.board.over;
     items.push(h("button", { type: "button", dataset: { control: "hint", key: "control:hint" }, disabled: busy || !canAct,
       title: "What would the search play here? (plays nothing)" }, "Hint"));
-    items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" },
-      title: "What the search weighed: for your Hint, and for a bot's last decision where its hand is shown to you" },
-      h("input", { type: "checkbox", role: "switch", dataset: { control: "thinking", key: "thinking" }, checked: Boolean(ui.thinking) }),
-      " Show the bot's thinking"));
+    if (offersThinking(m)) { // only where a bot holds a seat (a Hint's answer shows without it)
+      items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" },
+        title: "What the bot weighed at its last move, and why, in words; and your Hint's figures" },
+        h("input", { type: "checkbox", role: "switch", dataset: { control: "thinking", key: "thinking" }, checked: Boolean(ui.thinking) }),
+        " Show the bot's thinking"));
+    }
   }
   if (typeof m.pace === "string") {
     const pace = h("select", { dataset: { control: "pace", key: "pace" }, "aria-label": "Bot speed", disabled: busy },
@@ -68,19 +86,24 @@ export function tools(m, ui) {
   return items.length ? h("span", { class: "kum-tools", role: "group", "aria-label": "Tools", dataset: { key: "tools" } }, items) : null;
 }
 
-/** The first-time panel, while it is open. */
-export function introPanel(board, ui) {
+/** The help panel, while it is open: the game's intro (its first-time panel), its rules
+ * folded below, and the board's keys (folded under a game's own words, open without them). */
+export function helpPanel(board, ui) {
+  if (!ui.introOpen) return null;
   const intro = introOf(board);
-  if (!intro || !ui.introOpen) return null;
-  return h("section", { class: "kum-intro", role: "region", "aria-label": intro.title, dataset: { key: "intro" } },
-    h("h3", { class: "kum-intro-title" }, intro.title),
-    intro.paragraphs.map((p) => h("p", {}, p)),
+  const rules = textOf(board, "rules", "The rules");
+  const title = intro ? intro.title : `${String((board && board.title) || "The board")}: the keys`;
+  const keys = h("ul", { class: "kum-keys" }, KEYS.map(([key, what]) => h("li", {}, h("kbd", {}, key), `: ${what}.`)));
+  return h("section", { class: "kum-intro", role: "region", "aria-label": title, dataset: { key: "intro" } },
+    h("h3", { class: "kum-intro-title" }, title),
+    intro ? intro.paragraphs.map((p) => h("p", {}, p)) : null,
+    rules ? h("details", { class: "kum-rules", dataset: { key: "rules" } }, h("summary", {}, rules.title), rules.paragraphs.map((p) => h("p", {}, p))) : null,
+    intro || rules ? h("details", { class: "kum-keys-box", dataset: { key: "keys" } }, h("summary", {}, "The board's keys"), keys) : keys,
     h("button", { type: "button", class: "kum-primary", dataset: { control: "intro-close", key: "control:intro-close" } }, "Got it"));
 }
 
-/** Game over: what decided it, in view at the top of the table (the scores' table stays below). */
-export function banner(board) {
-  if (!board || !board.over) return null;
+/** What decided a finished game, in words: the game's own, else who won and the scores. */
+export function outcomeText(board) {
   let said = typeof board.outcome === "string" ? board.outcome.trim() : "";
   if (!said) {
     const players = Array.isArray(board.players) ? board.players : [];
@@ -89,6 +112,13 @@ export function banner(board) {
     said = [won.length ? `${won.join(" and ")} ${won.length === 1 ? "wins" : "share the win"}.` : "Game over.", scores ? `Scores: ${scores}.` : ""]
       .filter(Boolean).join(" ");
   }
+  return said;
+}
+
+/** Game over: what decided it, in view at the top of the table (the scores' table stays below). */
+export function banner(board) {
+  if (!board || !board.over) return null;
+  const said = outcomeText(board);
   return h("div", { class: "kum-banner", role: "region", "aria-label": "Game over", dataset: { key: "banner" } },
     h("strong", { class: "kum-banner-head" }, "Game over"),
     h("span", { class: "kum-banner-text" }, said));

@@ -10,12 +10,14 @@
 // synced here).
 
 const OWNED = { DETAILS: ["open"], INPUT: ["value", "checked"], SELECT: [], OPTION: ["selected"] };
+// set by the view on what takes the focus (events.js), on any element: a redraw keeps it
+const MARKS = ["data-lm-suppress-shortcuts"];
 
 const keyOf = (n) => (n.nodeType === 1 ? n.getAttribute("data-key") : null);
 const transient = (n) => n.nodeType === 1 && n.hasAttribute("data-transient");
 
 function syncAttributes(old, next) {
-  const owned = OWNED[old.nodeName] || [];
+  const owned = [...(OWNED[old.nodeName] || []), ...MARKS];
   for (const a of [...old.attributes]) {
     if (!next.hasAttribute(a.name) && !owned.includes(a.name)) old.removeAttribute(a.name);
   }

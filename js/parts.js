@@ -38,10 +38,19 @@ export function menuLabel(actions) {
   return `Click to choose: ${actions.map((a) => a.choice || a.text).join(", ")}`;
 }
 
-/** The attributes that make a part which is not a button (a zone, a cell, a place) a click on `target`. */
-export function targetAttrs(click, target, label, ctx, focusable = true) {
-  if (!click) return { "aria-label": label };
-  const attrs = { role: "button", tabindex: ctx.busy || !focusable ? "-1" : "0", "aria-disabled": ctx.busy ? "true" : null };
+/** A named part that is no click (a zone, a cell, a place): a group, so that a screen reader
+ * says its name before what it holds (a name on a plain div is dropped). data-role keeps the
+ * role to restore when a selection lights the part as a button and then lets it go. */
+export function groupAttrs(label) {
+  return label ? { role: "group", "aria-label": label, dataset: { role: "group" } } : {};
+}
+
+/** The attributes that make a part which is not a button (a zone, a cell, a place) a click on
+ * `target`. `holds`: it holds a control of its own (a pile's opener): it is then a focusable
+ * group, not a button (a button's content is flat: a control inside one cannot be reached). */
+export function targetAttrs(click, target, label, ctx, focusable = true, holds = false) {
+  if (!click) return groupAttrs(label);
+  const attrs = { role: holds ? "group" : "button", tabindex: ctx.busy || !focusable ? "-1" : "0", "aria-disabled": ctx.busy ? "true" : null };
   if (click.action) return { ...attrs, "aria-label": `${label}. Click to ${click.action}`, dataset: { action: click.action } };
   return { ...attrs, "aria-label": `${label}. ${menuLabel(click.menu)}`, "aria-haspopup": "menu", "aria-expanded": "false", dataset: { menu: target } };
 }

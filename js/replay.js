@@ -146,6 +146,7 @@ export async function mount(host, packed) {
   host.dataset.steps = String(data.frames.length - 1);
   if (data.frames.length > 1) {
     host.setAttribute("tabindex", "0");
+    host.setAttribute("role", "region"); // a name needs a role to be read (axe: aria-prohibited-attr)
     host.setAttribute("aria-label", `Replay: ${data.title}`);
     show(root, data, start, controls(host, root, data, start));
   } else {

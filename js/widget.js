@@ -14,7 +14,7 @@
 // place, and what changed since the viewer last acted stays marked (motion.js).
 import { applySelection, card, freshBoard, indexLegal, menuActions } from "./board.js";
 import { h } from "./dom.js";
-import { introDismissed, introOf, rememberIntro } from "./guide.js";
+import { introDismissed, introOf, outcomeText, rememberIntro } from "./guide.js";
 import { morphChildren } from "./keyed.js";
 import { createMenu } from "./menu.js";
 import { fly, marksAfter, measure, plan, snapshot } from "./motion.js";
@@ -57,12 +57,26 @@ const CLICKS = "[data-action], [data-menu], [data-playable]";
 const usable = (e, root) => e && e !== root && e.isConnected && !e.disabled && e.getAttribute("aria-disabled") !== "true" && !e.closest("[inert]")
   && (["BUTTON", "INPUT", "SELECT", "SUMMARY"].includes(e.tagName) || e.getAttribute("tabindex") === "0");
 
+/** The Hint's answer to say, once per hint: {key, text}, or null (none, or a bot's thinking).
+ * Its verdict in the hint's own words (the last of `said`: the best move, or which are about
+ * equal), else the move it chose. */
+function hintOf(m) {
+  const a = m.analysis;
+  if (!a || typeof a !== "object" || a.kind !== "hint") return null;
+  const said = Array.isArray(a.said) ? a.said.filter((x) => typeof x === "string" && x) : [];
+  const verdict = said.length ? said[said.length - 1] : typeof a.chosen === "string" && a.chosen ? `${a.chosen}.` : "";
+  return verdict ? { key: `${m.state_id}:${verdict}`, text: `Hint: ${verdict}` } : null;
+}
+
 function render({ model, el }) {
-  const root = h("div", { class: "kum-widget", tabindex: "-1" }); // focusable: keyboard focus stays in the board
+  // focusable: keyboard focus stays in the board; a named region; and Lumino (JupyterLab,
+  // Notebook 7) runs no shortcut for a key pressed inside an element marked
+  // data-lm-suppress-shortcuts (@lumino/commands, CommandRegistry): `d d` on a card deletes no cell
+  const root = h("div", { class: "kum-widget", tabindex: "-1", role: "region", "aria-label": "Game board", "data-lm-suppress-shortcuts": "true" });
   el.appendChild(root);
   const view = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${++views}`;
   const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "", replay: true, thinking: false,
-    introOpen: false, introFor: null, marks: new Set(), announce: "", log: null, hoverGroup: null, viewer: null, step: -1 };
+    introOpen: false, introFor: null, marks: new Set(), announce: "", log: null, hoverGroup: null, viewer: null, step: -1, hintSaid: null };
   let frame = 0;
   let timer = 0;
   let priv = null; // this view's private part: {id, traits}; only ever here, never on the model
@@ -171,7 +185,8 @@ function render({ model, el }) {
     },
     "intro-close": () => {
       ui.introOpen = false;
-      rememberIntro(read(model, priv).board || {});
+      const board = read(model, priv).board || {};
+      if (introOf(board)) rememberIntro(board); // (the keys alone are no first-time panel to remember)
       draw();
       root.querySelector('[data-control="intro"]')?.focus({ preventScroll: true });
     },
@@ -192,15 +207,10 @@ function render({ model, el }) {
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 
-  /** The first-time panel opens once per game title, unless dismissed before on this browser. */
+  /** The first-time panel (a game's intro) opens once per game title, unless dismissed before on this browser. */
   function introState(board) {
-    const intro = introOf(board);
-    if (!intro) {
-      ui.introOpen = false;
-      return;
-    }
     const title = String(board.title || "");
-    if (ui.introFor !== title) {
+    if (introOf(board) && ui.introFor !== title) { // a game with no intro opens nothing by itself ("?" shows its keys)
       ui.introFor = title;
       ui.introOpen = !introDismissed(board);
     }
@@ -228,9 +238,15 @@ function render({ model, el }) {
     if (m.board && m.board.players) {
       introState(m.board);
       const lines = newLines(ui.log, m.log_lines);
-      if (ui.log !== null && lines.length) ui.announce = lines.slice(-3).join(" ");
+      // what happened, then who is to act, or the result: one text, said once
+      const then = m.board.over ? `Game over. ${outcomeText(m.board)}` : String(m.board.status || "");
+      if (ui.log !== null && lines.length) ui.announce = [...lines.slice(-3), then].filter(Boolean).join(" ");
       ui.log = Array.isArray(m.log_lines) ? m.log_lines.slice() : [];
+      root.setAttribute("aria-label", String(m.board.title || "Game board"));
     }
+    const hint = hintOf(m);
+    if (hint && drawn && hint.key !== ui.hintSaid) ui.announce = hint.text; // a hint newly answered
+    ui.hintSaid = hint ? hint.key : ui.hintSaid;
     // Not a change to mark: the board shown to someone else (a pass screen, "I am Bo"), or taken
     // back (an undo, a new game): what differs is who looks, or what was, not what happened.
     const viewer = JSON.stringify([m.board?.shown_seat, m.board?.spectator, m.pass_to, m.reveal]);
@@ -261,6 +277,7 @@ function render({ model, el }) {
     } else if (kept?.focused) restoreFocus(kept.key);
     else if (inside && wasClick && !active.matches(CLICKS)) restoreFocus(null); // a move made from it: on to the next thing to do
     else if (inside && !usable(active, root)) restoreFocus(focused);
+    else if (active === root && canAct(m)) restoreFocus(null); // parked on the board while others played: the player's turn takes it on
     if (moves) requestAnimationFrame(() => fly(root, before, moves)); // before the paint: no frame shows the new place unmoved
   }
 
@@ -268,9 +285,19 @@ function render({ model, el }) {
   // the first thing there is to do, else the board itself (never the page).
   function restoreFocus(key) {
     let next = key ? root.querySelector(`[data-key="${CSS.escape(key)}"], [data-control="${CSS.escape(key)}"]`) : null;
-    if (!usable(next, root)) next = root.querySelector(".kum-pass button, [data-action]:not([disabled]):not([aria-disabled]), [data-menu]:not([disabled]):not([aria-disabled]), [data-playable]:not([disabled])");
+    if (!usable(next, root)) next = firstToDo();
     (usable(next, root) ? next : root).focus({ preventScroll: true });
   }
+
+  // The first thing to do: the pass screen's button, else the player's own hand (a card
+  // to play, a move on it), else any move on the board.
+  function firstToDo() {
+    const todo = ":is([data-action], [data-menu], [data-playable]):not([disabled]):not([aria-disabled='true']):not(.kum-lit)";
+    return root.querySelector(".kum-pass button") || [...root.querySelectorAll(`.kum-own ${todo}`), ...root.querySelectorAll(todo)]
+      .find((e) => usable(e, root) && !e.closest("[data-transient]")) || null;
+  }
+
+  const canAct = (m) => !ui.pending && !m.board?.over && ((m.legal?.actions || []).length > 0 || Boolean(m.pass_to));
 
   function onPrivate(msg) {
     const traits = msg.traits && typeof msg.traits === "object" && !Array.isArray(msg.traits) ? msg.traits : null;
@@ -323,7 +350,21 @@ function render({ model, el }) {
     });
   }
 
-  listen(root, { ui, on, controls, menu, panel, tips, pace: () => read(model, priv).pace, draw });
+  // H: to the hand (the first thing to do); Escape with nothing to take back: out of the board
+  // to the nearest focusable part of the page around it (the notebook's cell), no keyboard trap
+  const keys = {
+    hand: () => (firstToDo() || root).focus({ preventScroll: true }),
+    leave: () => {
+      let up = root.parentNode;
+      for (; up; up = up.parentNode || up.host) { // through a shadow root (marimo) to its host
+        if (up.nodeType === 1 && up.hasAttribute("tabindex")) break;
+      }
+      if (up && up.nodeType === 1) up.focus({ preventScroll: true });
+      else activeElement()?.blur?.();
+    },
+  };
+
+  listen(root, { ui, on, controls, menu, panel, tips, keys, pace: () => read(model, priv).pace, draw });
 
   for (const name of TRAITS) model.on(`change:${name}`, changed);
   model.on("msg:custom", onMessage);

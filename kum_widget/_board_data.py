@@ -9,12 +9,15 @@ and the log as the viewer may read it: nothing else of the position reaches the 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+from .core.errors import GameFault, cut, shown
 from .core.session import Session
 
-__all__ = ["Viewer", "board_payload", "bot_label", "outcome", "last_move", "legal_payload", "log_lines", "static_path", "static_text", "view_of", "zone_ids"]
+__all__ = ["Viewer", "board_payload", "bot_label", "help_texts", "outcome", "last_move", "legal_payload", "log_lines", "static_path", "static_text",
+           "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
 _STATIC = Path(__file__).parent / "static"
@@ -86,6 +89,10 @@ def board_payload(session: Session, viewer: Viewer, *, bots: dict[int, Any] | No
     chosen = set(step[:step.index(cur)]) if len(step) > 1 and cur in step else set()  # a simultaneous step: who has chosen
     board["title"] = str(board.get("title") or game.title or game.name)
     board["status"] = status or str(board.get("status") or _status(session))
+    if over and not board["status"].startswith("Game over"):  # a line about a game going on ("Round 5 of 5") ends with it
+        board["status"] = _status(session)
+    for key, value in help_texts(game, board["title"]).items():
+        board.setdefault(key, value)  # an intro the game's board gives itself wins
     board["over"] = over
     board["players"] = [
         {
@@ -140,9 +147,44 @@ def _number(v: Any) -> Any:
 
 def _status(session: Session) -> str:
     if session.is_over:
-        won = [session.players[w] for w in session.winners()] if session.num_players > 1 else []
+        if session.num_players == 1:
+            return f"Game over: final score {_number(session.scores()[0])}."
+        won = [session.players[w] for w in session.winners()]
         return f"Game over: {' and '.join(won)} {'wins' if len(won) == 1 else 'share the win'}." if won else "Game over."
     return f"{session.players[session.current_player]} to act."
+
+
+def help_texts(game: Any, title: str) -> dict[str, Any]:
+    """The board keys the game's ``how_to_play()`` gives (``CardGame.how_to_play``): ``intro``
+    (the first-time panel: a title and its paragraphs) and ``rules`` (the same shape), each
+    only when the game has it. A text is cut into paragraphs at its blank lines.
+
+    >>> from kum_widget.gallery import Undercut
+    >>> texts = help_texts(Undercut(), "Undercut")
+    >>> texts["intro"]["title"], texts["rules"]["title"]
+    ('Undercut: how to play', 'The rules')
+    """
+    declared = getattr(game, "how_to_play", None)
+    said = declared() if callable(declared) else None
+    if said is None:
+        return {}
+    if not isinstance(said, dict) or not set(said) <= {"intro", "rules"}:
+        raise GameFault(f"{title}: how_to_play() must give None or a dict with 'intro' and 'rules', got {shown(said)}")
+    out: dict[str, Any] = {}
+    for key, heading in (("intro", f"{title}: how to play"), ("rules", "The rules")):
+        text = said.get(key)
+        if text is None:
+            continue
+        if isinstance(text, str):
+            paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
+        elif isinstance(text, list) and all(isinstance(p, str) for p in text):
+            paragraphs = [" ".join(p.split()) for p in text]
+        else:
+            raise GameFault(f"{title}: how_to_play()[{key!r}] must be a text or a list of texts, got {shown(text)}")
+        paragraphs = [p for p in paragraphs if p]
+        if paragraphs:
+            out[key] = {"title": heading, "paragraphs": paragraphs}
+    return out
 
 
 def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:
@@ -167,9 +209,18 @@ def log_lines(session: Session, viewer: Viewer, count: int = LOG_LINES) -> list[
     public = viewer.kind == "public"
     lines = []
     for events in session.recent_logs(count):
-        words = [session.describe(e, seat, spectator=public) for e in events]
+        words = [_line(session, e, seat, public) for e in events]
         lines.append(" ".join(w for w in words if w))
     return lines
+
+
+def _line(session: Session, event: Any, seat: int | None, public: bool) -> str | None:
+    """One event for the log: a line the game fails to write says so, in its place, and the
+    board goes on (the fault names a private line without its words: ``Session.describe``)."""
+    try:
+        return session.describe(event, seat, spectator=public)
+    except GameFault as exc:
+        return f"({cut(str(exc))})"
 
 
 def zone_ids(board: dict[str, Any]) -> set[str]:

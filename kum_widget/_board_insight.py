@@ -14,18 +14,20 @@ position it was asked on.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines
-from .bots import Analysis, Thoughts, analyse
-from .bots.analysis import ranked
+from ._board_thoughts import chance_range, equal_best, hidden_said, said
+from .bots import Analysis, RandomBot, Thoughts
+from .bots.analysis import analysing, ranked
 from .core.checker_why import asked_parts
 from .core.errors import GameError, cut, shown
+from .core.game import nothing_hidden
 from .core.session import Session
 
-__all__ = ["PACES", "Decision", "analysis_payload", "bot_decision", "check_pace", "drawn", "hint", "pace_delay", "shown_analysis",
+__all__ = ["PACES", "Decision", "analysis_payload", "bot_decision", "check_pace", "drawn", "hinting", "pace_delay", "shown_analysis",
            "why_not_payload"]
 
 # pace: the factor on bot_delay between two bot moves
@@ -113,6 +115,8 @@ class Decision:
     state_id: int = -1
     seed: int | None = None
     moves: tuple[int, ...] = ()
+    before: Decision | None = None  # a hint's: the bot decision it stands over, shown again once the hint is gone
+    hidden: dict[str, Any] | None = None  # a bot's: what a reader who may not see its hand is told (its "said" filled in then)
 
 
 def _figure(x: float | None) -> float | None:
@@ -126,23 +130,38 @@ def _figure(x: float | None) -> float | None:
     return round(f, 3) if math.isfinite(f) else None
 
 
-def analysis_payload(session: Session, kind: str, seat: int, name: str, thoughts: Thoughts, chosen: int | None) -> dict[str, Any]:
+def analysis_payload(session: Session, kind: str, seat: int, name: str, thoughts: Thoughts | None, chosen: int | None,
+                     random_bot: bool = False) -> dict[str, Any]:
     """The ``analysis`` trait for ``thoughts`` about the legal actions now (called before
-    the move is made: each move's text and click are those of the position decided on)."""
+    the move is made: each move's text and click are those of the position decided on),
+    with what it weighed in plain words (``said``, ``_board_thoughts``). ``thoughts`` None:
+    a bot that weighs nothing (``random_bot``: it picks at random). A hint whose best moves
+    the figures cannot tell apart names none (``chosen`` None, ``equal`` lists them)."""
     ids = session.legal_action_ids()
     clicks = dict(zip(ids, session.clicks(ids), strict=True))
+    measure = thoughts.measure if thoughts is not None else "none"
+    tries = int(thoughts.iterations) if thoughts is not None else 0
     moves = []
-    for aid, w in ranked(thoughts, ids):
+    for aid, w in ranked(thoughts or Thoughts({}), ids):
         click = clicks[aid]
         move: dict[str, Any] = {"action": session.action_text(aid),
                                 "source": click["source"] if isinstance(click.get("source"), str) else None,
                                 "target": click["target"] if isinstance(click.get("target"), str) else None,
-                                "visits": None if w is None else _figure(w.visits), "value": None if w is None else _figure(w.value)}
+                                "share": None if w is None else _figure(w.visits), "value": None if w is None else _figure(w.value)}
         if w is not None and w.score is not None:
             move["score"] = _figure(w.score)
+        span = chance_range(move["value"], move["share"], tries) if measure == "win" else None
+        if span is not None:
+            move["low"], move["high"] = _figure(span[0]), _figure(span[1])
         moves.append(move)
-    return {"kind": kind, "seat": seat, "name": name, "iterations": int(thoughts.iterations), "measure": thoughts.measure,
-            "chosen": session.action_text(chosen) if chosen is not None and chosen in ids else None, "moves": moves}
+    chosen_text = session.action_text(chosen) if chosen is not None and chosen in ids else None
+    words = said(kind, name, measure, moves, chosen_text, random_bot, unseen=not nothing_hidden(session.game))
+    ties = equal_best(moves, measure) if kind == "hint" and len(moves) > 1 else []
+    equal = [m["action"] for m in ties] if len(ties) > 1 else []
+    if equal:
+        chosen_text = None  # the figures name no best move
+    return {"kind": kind, "seat": seat, "name": name, "measure": measure, "chosen": chosen_text, "equal": equal,
+            "said": [cut(x, REASON_CHARS * 2) for x in words], "moves": moves}
 
 
 def current(decision: Decision | None, session: Session) -> bool:
@@ -156,40 +175,70 @@ def current(decision: Decision | None, session: Session) -> bool:
     return session.seed == decision.seed and session.move_number >= n and tuple(map(int, session.history[:n])) == decision.moves
 
 
+def _public_move(session: Session, decision: Decision, viewer: Viewer) -> str:
+    """The bot's move of ``decision`` as ``viewer``'s log tells it ("" when it says nothing)."""
+    back = session.move_number - (len(decision.moves) - 1)
+    if back < 1:
+        return ""
+    try:
+        events = session.recent_logs(back)[0]
+        seat = viewer.seat if viewer.kind == "seat" else None
+        words = [session.describe(e, seat, spectator=viewer.kind == "public") for e in events]
+    except Exception:  # a game's fault in its log is told elsewhere (the board's error): here the move says nothing
+        return ""
+    return cut(" ".join(w for w in words if w).strip(), REASON_CHARS)
+
+
 def shown_analysis(decision: Decision | None, session: Session, viewer: Viewer) -> dict[str, Any] | None:
-    """The ``analysis`` trait for ``viewer``: the decision while it stands, where its seat's
-    view may be shown (see the module's docstring); else None."""
+    """The ``analysis`` trait for ``viewer``: the decision while it stands (a hint gone,
+    the bot decision it stood over), in full where its seat's view may be shown (see the
+    module's docstring); to anyone else, a bot's decision in words that name nothing of its
+    hand (how it chooses, and its move as the viewer's log tells it); else None."""
+    if decision is not None and decision.kind == "hint" and not current(decision, session):
+        decision = decision.before
     if not current(decision, session):
         return None
     assert decision is not None
     if viewer.kind == "full" or (viewer.kind == "seat" and viewer.seat == decision.seat):
         return decision.payload
-    game = session.game
-    if decision.kind == "bot" and game.perfect_information and not game.simultaneous:
+    if decision.kind == "bot" and nothing_hidden(session.game):
         return decision.payload
+    if decision.kind == "bot" and decision.hidden is not None:
+        h = decision.hidden
+        said_now = hidden_said(h["name"], h["measure"], _public_move(session, decision, viewer), h["random"])
+        return {**{k: v for k, v in h.items() if k != "random"}, "said": said_now}
     return None
 
 
 def bot_decision(session: Session, seat: int, bot: Any, action: int) -> Decision | None:
     """What ``bot`` weighed for ``action``, the move it is about to make for ``seat`` (asked
-    before the move: drawn on the position decided on); None when it shows nothing."""
+    before the move: drawn on the position decided on); a bot that weighs nothing says so
+    (the random bot: at random). None only when telling it fails."""
+    seated, label = session.players[seat], bot_label(bot)
+    name = seated if seated == label else f"{seated} ({label})"  # a seat named after its bot is not named twice
+    random_bot = isinstance(bot, RandomBot)
     try:
         thoughts = bot.analysis()
-        if thoughts is None:
-            return None
-        payload = analysis_payload(session, "bot", seat, f"{session.players[seat]} ({bot_label(bot)})", thoughts, action)
+        payload = analysis_payload(session, "bot", seat, name, thoughts if isinstance(thoughts, Thoughts) else None, action, random_bot)
     except Exception:  # what a bot weighed is a bonus: failing to tell it never stops its move
         return None
-    return Decision("bot", seat, payload, seed=session.seed, moves=(*map(int, session.history), action))
+    hidden = {"kind": "bot", "seat": seat, "name": name, "measure": payload["measure"], "chosen": None, "equal": [], "moves": [],
+              "hidden": True, "random": random_bot}
+    return Decision("bot", seat, payload, seed=session.seed, moves=(*map(int, session.history), action), hidden=hidden)
 
 
-def hint(session: Session, seat: int, bot: Any) -> tuple[Analysis, Decision]:
+def hinting(session: Session, seat: int, bot: Any, before: Decision | None = None,
+            deadline: float | None = None) -> Generator[None, None, tuple[Analysis, Decision]]:
     """What ``bot`` would play for ``seat`` (the seat to act), from its view alone
-    (``kum.bots.analyse``), and its drawing for the board (kind "hint")."""
-    table = analyse(session, bot, seat=seat)
+    (``kum.bots.analyse``), and its drawing for the board (kind "hint"); ``before``: the
+    board's decision it stands over (a bot's last move: shown again once the hint is gone).
+    In steps (the search yields now and then: a board runs it a slice at a time), by
+    ``deadline`` (a ``time.perf_counter()`` time) if one is given."""
+    table = yield from analysing(session, bot, seat=seat, deadline=deadline)
     chosen = int(table.chosen) if table.chosen is not None else None
     payload = analysis_payload(session, "hint", seat, f"hint for {session.players[seat]}", table.thoughts(), chosen)
-    return table, Decision("hint", seat, payload, state_id=session.state_id)
+    kept = before.before if before is not None and before.kind == "hint" else before
+    return table, Decision("hint", seat, payload, state_id=session.state_id, before=kept)
 
 
 def drawn(session: Session, viewer: Viewer, status: str | None, actions: list[int], bots: dict[int, Any],

@@ -35,8 +35,12 @@ __all__ = ["replay_html", "save_replay", "snapshot_html"]
 
 # No request of any kind: inline scripts and styles only (and data: images, if a game draws any).
 _CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
-_PAGE_CSS = "body{margin:0;padding:16px;background:#fff;color:#1f2328}main{max-width:1040px;margin:0 auto}" \
-    "h1{font:600 17px system-ui,sans-serif;margin:0 0 4px}.kum-meta{font:13px system-ui,sans-serif;color:#656d76;margin:0 0 8px}"
+# The page is its own theme (the board reads JupyterLab's variables): its grey text at least
+# 4.5:1 (WCAG AA) on the felt too (5.3:1), where the board's fallback grey is 3.9 to 4.5; a
+# badge's text dark (its colour stays in its border: gold or green text on white is 3.2 to 3.6).
+_PAGE_CSS = ":root{--jp-ui-font-color2:#4d565f}.kum-widget.kum-static .kum-badge:not(.kum-tag){color:#1f2328}" \
+    "body{margin:0;padding:16px;background:#fff;color:#1f2328}main{max-width:1040px;margin:0 auto}" \
+    "h1{font:600 17px system-ui,sans-serif;margin:0 0 4px}.kum-meta{font:13px system-ui,sans-serif;color:#57606a;margin:0 0 8px}"
 
 
 @cache

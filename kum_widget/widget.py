@@ -26,20 +26,23 @@ for no message renders at once (static exports, other hosts).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets as t
 
-from ._board_bots import BotDriver
-from ._board_data import Viewer, static_text
+from ._board_bots import SEARCH_SECONDS, BotDriver, fault
+from ._board_data import Viewer, board_payload, log_lines, static_text
 from ._board_forms import board_repr, replay_page, snapshot_forms
-from ._board_insight import check_pace, drawn, hint, pace_delay
+from ._board_insight import Decision, check_pace, drawn, hinting, pace_delay
+from ._board_text import board_text
 from ._router import Router
 from ._seating import dealt_again, first_deal
 from ._seats_policy import Seats, check_delay
 from .bots import BOT_NAMES, Analysis
+from .bots.bot import run_through
 from .core.errors import GameError, cut, shown
 from .core.session import Session
 from .replay import save_replay
@@ -204,22 +207,57 @@ class GameWidget(anywidget.AnyWidget):
     def hint(self, bot: Any = "ismcts") -> Analysis:
         """What ``bot`` (ISMCTS by default) would play for the seat this board lets act now,
         weighed from that seat's view alone (``kum.bots.analyse``): the board shows it (the
-        ``analysis`` trait, kind "hint") and nothing is played. Refused when no seat may act here."""
+        ``analysis`` trait, kind "hint") and nothing is played. Refused when no seat may act
+        here. The search runs to its budget, here and now (Ctrl-C stops it, the board as it
+        was); the board's Hint button runs it a slice at a time instead (:meth:`start_hint`)."""
+        seat, key = self._hint_asked(bot)
+        if key is not None and self._hinted is not None and self._hinted[0] == key:
+            self._show_hint(key, self._hinted[1:])  # the same search on the same position: asked again, not run again
+            return self._hinted[1]
+        self._bots_driver.stop_search()  # a hint from a cell answers in place of the Hint button's
+        try:
+            found = run_through(hinting(self._game, seat, bot, before=self._bots_driver.decision))
+        except NotImplementedError as exc:  # a game with hidden cards and no determinize: nothing to search
+            raise GameError(f"no hint: {exc}") from None
+        self._show_hint(key, found)
+        return found[0]
+
+    def start_hint(self, bot: Any = "ismcts") -> None:
+        """The board's Hint button: :meth:`hint`, its search run a slice at a time on the
+        event loop where one runs (the board answers clicks, Undo and ``close()`` meanwhile,
+        and a change of the game stops it), and by ``SEARCH_SECONDS`` with the best it has
+        found; the board shows it when done. With no event loop, at once."""
+        seat, key = self._hint_asked(bot)
+        driver = self._bots_driver
+        if key is not None and self._hinted is not None and self._hinted[0] == key:
+            self._show_hint(key, self._hinted[1:])
+            return
+        if driver.search is not None and driver.search.kind == "hint":
+            return  # being searched already (a double click)
+        steps = hinting(self._game, seat, bot, before=driver.decision, deadline=time.perf_counter() + SEARCH_SECONDS)
+        try:
+            driver.begin("hint", steps, lambda found: self._show_hint(key, found), self._hint_failed)
+        except NotImplementedError as exc:
+            raise GameError(f"no hint: {exc}") from None
+
+    def _hint_asked(self, bot: Any) -> tuple[int, Any]:
+        """The seat a hint is for, and the key of its search (None: a bot object, which may change between calls)."""
         if not self._seats.screen().actions:
             raise GameError("no hint: it is not the turn of a player at this board")
         seat = self._game.current_player
-        key = (self._game.state_id, seat, bot) if isinstance(bot, str) else None  # a bot object may change between calls
-        if key is not None and self._hinted is not None and self._hinted[0] == key:
-            table, decision = self._hinted[1], self._hinted[2]  # the same search on the same position: asked again, not run again
-        else:
-            try:
-                table, decision = hint(self._game, seat, bot)
-            except NotImplementedError as exc:  # a game with hidden cards and no determinize: nothing to search
-                raise GameError(f"no hint: {exc}") from None
-            self._hinted = (key, table, decision) if key is not None else None
-        self._bots_driver.decision = decision
+        return seat, (self._game.state_id, seat, bot) if isinstance(bot, str) else None
+
+    def _show_hint(self, key: Any, found: tuple[Analysis, Decision]) -> None:
+        self._hinted = (key, *found) if key is not None else None
+        self._bots_driver.decision = found[1]
         self._sync()
-        return table
+
+    def _hint_failed(self, exc: BaseException) -> None:
+        """The page's Hint failed after its first slice: the board says so (as the router would)."""
+        why = str(exc) if isinstance(exc, (GameError, NotImplementedError)) else fault(exc)
+        with self.hold_sync():
+            self.error = cut(f"no hint: {why}")
+            self._sync_quietly()
 
     def run_bots(self, max_moves: int = 10_000) -> int:
         """Let bot seats move now, synchronously, until a human is to move (a redo list
@@ -300,7 +338,7 @@ class GameWidget(anywidget.AnyWidget):
 
     def _sync(self) -> None:
         game = self._game
-        screen = self._seats.screen(thinking=self._bots_driver.pending is not None)
+        screen = self._seats.screen(thinking=self._bots_driver.busy)
         self._offered = [game.action_text(a) for a in screen.actions]
         traits = self._drawn(screen.viewer, screen.status, screen.actions)
         private = None
@@ -384,6 +422,16 @@ class GameWidget(anywidget.AnyWidget):
             return None
         data, metadata = bundle  # the metadata too: Colab needs it
         return {**data, **snapshot_forms(self._game, self._seats.kept(), self._seats.bots, self.state_id)}, metadata
+
+    def text(self) -> str:
+        """The board as text, as it shows its viewer: the seat at the screen, every hand with
+        ``reveal=True``, in a hot seat the public table (``Seats.kept``, as a saved notebook's
+        picture). ``str(board.game)`` is the full table: the scripter's own, every hand in it."""
+        viewer = self._seats.kept()
+        return board_text(board_payload(self._game, viewer, bots=self._seats.bots), log_lines(self._game, viewer), last=3)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def __repr__(self) -> str:
         return board_repr(self._game, self._seats.bots, self.state_id)

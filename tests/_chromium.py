@@ -9,12 +9,13 @@ enough to need it (CI's 2 cores under the whole suite)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from labserver import LabServer
 
-__all__ = ["WAIT_MS", "new_page", "open_board", "wait_board_changed", "wait_still", "wait_until", "watched_page"]
+__all__ = ["AXE", "WAIT_MS", "axe_violations", "grave", "new_page", "open_board", "wait_board_changed", "wait_still", "wait_until", "watched_page"]
 
 # How long a page waits for what a test expects before it fails (ms): a kernel's answer, a
 # cell's run, an element, a click's target. Playwright's default (30 s), and the 5 to 20 s
@@ -101,3 +102,42 @@ def open_board(browser: Any, lab: LabServer, name: str, *, width: int = 1280, he
     board.wait_for()
     wait_idle(page)
     return page, board, errors
+
+
+# -- accessibility: axe-core (npm, a devDependency) run on the board's own DOM ------------------
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+WCAG21 = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]  # WCAG 2.1, levels A and AA
+
+_AXE_RUN = """async ([el, tags]) => {
+  const result = await window.axe.run(el, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+    where: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\\n').slice(1, 2).join('').trim())}));
+}"""
+
+
+
+def dismiss_intro(board: Any) -> None:
+    """"Got it" on a game's first-time panel, when it shows: it lies over the board, as a player
+    meets it (once dismissed, a board of the same game does not open it again in that browser)."""
+    close = board.locator("[data-control='intro-close']")
+    if close.count():
+        close.click()
+        board.locator(".kum-intro").wait_for(state="detached")
+
+def axe_violations(page: Any, element: Any) -> list[dict[str, Any]]:
+    """axe-core's WCAG 2.1 A and AA violations within ``element`` (a locator or an element
+    handle: the board's root, a replay file's host), axe injected into ``page`` once from
+    node_modules/axe-core (``npm ci`` installs it): ``[{id, impact, help, nodes, where}]``."""
+    if not AXE.exists():
+        raise RuntimeError(f"{AXE} is missing: run `npm ci` (axe-core is a devDependency in package.json)")
+    if not page.evaluate("() => typeof window.axe === 'object' && typeof window.axe.run === 'function'"):
+        page.add_script_tag(path=str(AXE))
+    handle = element.element_handle() if hasattr(element, "element_handle") else element
+    found: list[dict[str, Any]] = page.evaluate(_AXE_RUN, [handle, WCAG21])
+    return found
+
+
+def grave(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The serious and critical ones (what no state of the board may have)."""
+    return [v for v in violations if v["impact"] in ("serious", "critical")]

@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from _chromium import WAIT_MS, wait_board_changed, wait_until
+from _chromium import WAIT_MS, dismiss_intro, wait_board_changed, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 NODELAY_CONFIG = ROOT / "jupyter" / "jupyter_server_config.py"
@@ -233,7 +233,9 @@ def snapshot(board: Any, **selectors: str) -> dict[str, Any]:
 def click_once(page: Any, board: Any) -> bool:
     """One decision by clicking: a playable card then a lit target, or a target or a button
     on its own; False once the game is over. Decided from one reading of the page; with
-    nothing to click (a bot to move), after the bot's move comes in."""
+    nothing to click (a bot to move), after the bot's move comes in. The first-time panel,
+    open, is put away first (it lies over the board and would take the click)."""
+    dismiss_intro(board)
     now = snapshot(board, playable="[data-playable]:not([disabled])", direct="[data-action]:not([disabled]):not(.kum-lit)")
     if now["over"]:
         return False

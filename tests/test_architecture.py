@@ -157,7 +157,12 @@ def test_the_front_end_uses_only_anywidgets_standard_api() -> None:
 # which re-exports kum.Game and kum.Court) may.
 
 ROOT = PACKAGE.parent
-GENERIC_WORDS = {"hand": "a zone layout of the board schema (GAMES.md)"}  # an option's name that is also core vocabulary
+# an option's name that is also generic vocabulary
+GENERIC_WORDS = {
+    "hand": "a zone layout of the board schema (GAMES.md)",
+    "goal": "the design map's goal= (what a measure aims at); Connect Four's option is its line length",
+    "workers": "the lab's worker processes; the Woodcutters' option is its workers per player",
+}
 ALLOWED = {("kum_widget.lab.play", "first_player"): "FIRST_COLUMN: the lab's column of who moved first, a game's summary fills it"}
 
 

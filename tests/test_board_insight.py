@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +18,7 @@ import kum_widget as kum
 from kum_widget import core
 from kum_widget.bots import GreedyBot, ISMCTSBot, RandomBot, Thoughts, Weighed, analyse, bot_move, make_bot
 from kum_widget.core.examples import Bust, BustState
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))  # this module only: the examples are no package
-from connect_four import ConnectFour
+from kum_widget.gallery.connect_four import ConnectFour
 
 DECK = kum.Deck.standard()
 DEFENSE_4 = [c.id for c in DECK if DECK.defenses[c.id] == 4]  # mines a stack of 1-3 leaves unclaimed
@@ -238,7 +234,11 @@ def test_a_bots_thinking_shows_where_its_seat_may_be_seen_and_nowhere_else() -> 
         w.act("draw deck")  # Bo (greedy) plays and draws
         boards.append(w)
     mine, table = boards
-    assert mine.game.move_number == 4 and mine.analysis is None and mine.page["analysis"] is None
+    # Ada is told how Bo chose and its move as her log tells it, but none of its moves or figures (they name its hand)
+    told = mine.analysis
+    assert mine.game.move_number == 4 and told is not None and told["hidden"] and told["moves"] == [] and told["chosen"] is None
+    assert told["said"][0] == f"Bo (Greedy bot)'s last move: {mine.log_lines[-1]}" and "rule of thumb" in told["said"][1]
+    assert not any(str(c) in json.dumps(told) for c in mine.game.hand(1)) and mine.page["analysis"] == told
     a = table.analysis
     assert a is not None and a["kind"] == "bot" and a["seat"] == 1 and a["name"] == "Bo (Greedy bot)" and a["measure"] == "heuristic"
     game = table.game
@@ -258,7 +258,8 @@ def test_a_perfect_information_game_shows_the_bots_thinking_to_its_opponent() ->
     w = Recorded(ConnectFour(), bots={1: "ismcts"}, bot_delay=0)
     w.act(w.offered[3])
     a = w.analysis
-    assert a is not None and a["kind"] == "bot" and a["seat"] == 1 and a["iterations"] > 0 and a["measure"] == "win"
+    assert a is not None and a["kind"] == "bot" and a["seat"] == 1 and a["measure"] == "win" and sum(m["share"] for m in a["moves"]) > 0.99
+    assert "cannot see" not in " ".join(a["said"])  # nothing is hidden here: no cards are dealt at random
     assert all(m["target"] and m["target"].startswith("column ") for m in a["moves"])
     send(w, "new_game", seed=2)
     assert w.analysis is None
@@ -272,8 +273,8 @@ def test_a_hint_plays_nothing_and_is_answered() -> None:
     assert [a["id"] for a in w.answers()] == ["h"] and w.error == ""
     assert w.game.to_dict() == before and w.state_id == sid
     a = w.analysis
-    assert a["kind"] == "hint" and a["seat"] == 0 and a["name"] == "hint for Ada" and a["iterations"] > 0
-    assert a["chosen"] in w.offered and sorted(m["action"] for m in a["moves"]) == sorted(w.offered)
+    assert a["kind"] == "hint" and a["seat"] == 0 and a["name"] == "hint for Ada" and a["said"][0].startswith("The hint played the game out")
+    assert (a["chosen"] in w.offered) != bool(a["equal"]) and sorted(m["action"] for m in a["moves"]) == sorted(w.offered)
     w.act(w.offered[0])  # a move: the hint was about the position before it
     assert w.analysis is None
     table = w.hint("greedy")  # the same from a cell
@@ -431,5 +432,125 @@ def test_figures_that_are_no_numbers_reach_the_page_as_none() -> None:
     w = Recorded(ConnectFour(), players=["Ada", "NaN"], bots={1: NaNBot()}, bot_delay=0, seed=1)
     send(w, "act", action=w.offered[0])  # the bot replies; a game of perfect information shows its analysis
     moves = w.analysis["moves"]
-    assert moves and all(m["visits"] is None and m["value"] is None for m in moves)
+    assert moves and all(m["share"] is None and m["value"] is None for m in moves)
     json.dumps(w.get_state()["analysis"], allow_nan=False)  # strict JSON
+
+
+# -- 4. the bot explains itself to a student (issue 42, item 5) ---------------------------------------
+
+
+def strings(x: Any) -> list[str]:
+    """Every string a trait holds, keys too."""
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, dict):
+        return [s for k, v in x.items() for s in strings(k) + strings(v)]
+    if isinstance(x, (list, tuple)):
+        return [s for v in x for s in strings(v)]
+    return []
+
+
+def test_every_greedy_move_says_what_it_weighed_by_its_rule_of_thumb_and_never_of_chances() -> None:
+    for reveal in (False, True):  # Ada's board (Bo's hand hidden), then a teacher's (every hand shown)
+        w = Recorded(kum.Game(["Ada", "Bo"], seed=5), bots={1: "greedy"}, bot_delay=0, reveal=reveal)
+        assert w.analysis is None  # no bot has moved: nothing to tell yet
+        bot_moves = 0
+        while not w.game.is_over and bot_moves < 12:
+            w.act(w.offered[0])
+            if w.game.movers[-1] != 1:
+                continue
+            bot_moves += 1
+            a = w.analysis
+            assert a is not None and a["kind"] == "bot" and a["measure"] == "heuristic" and a["said"], (reveal, w.game.move_number)
+            words = " ".join(a["said"])
+            assert "rule of thumb" in words and "chance" not in words and "%" not in words
+            if reveal:
+                assert "rule-of-thumb score 100" in words and a["chosen"] == w.game.history[-1].text
+                assert all(m["share"] is None and 0 <= m["value"] <= 1 for m in a["moves"])  # no search: no share
+        assert bot_moves >= 6
+
+
+def test_only_a_searchs_figures_speak_of_a_chance_to_win() -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=5), bots={1: ISMCTSBot(iterations=300, seed=1)}, bot_delay=0, reveal=True)
+    w.act(w.offered[0])
+    w.act("draw deck")
+    said = " ".join(w.analysis["said"])
+    assert w.analysis["measure"] == "win" and "chance to win about" in said and "cards it cannot see dealt at random" in said
+    best = w.analysis["moves"][0]
+    assert 0 <= best["low"] <= best["value"] <= best["high"] <= 1
+
+
+def test_a_random_bot_says_it_weighs_nothing_and_no_panel_is_left_empty() -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=5), bots={1: "random"}, bot_delay=0)
+    w.act(w.offered[0])
+    w.act("draw deck")
+    a = w.analysis
+    assert a is not None and a["measure"] == "none" and "at random: it weighs nothing" in " ".join(a["said"])
+
+
+def test_no_text_the_board_sends_speaks_of_visits_or_iterations() -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4), bots={1: ISMCTSBot(iterations=200, seed=1)}, bot_delay=0, reveal=True)
+    sent: list[str] = []
+    for _ in range(3):
+        w.act(w.offered[0])
+        w.act("draw deck")
+        sent += strings(w.get_state())
+        send(w, "hint")
+        sent += strings(w.get_state())
+    assert w.analysis["kind"] == "hint" and len(sent) > 100
+    assert [s for s in sent if "visit" in s.lower() or "iteration" in s.lower()] == []
+
+
+class Teller:
+    """A bot from a cell whose figures are given: (share, chance to win) per legal move, in order."""
+
+    name = "Teller"
+
+    def __init__(self, figures: list[tuple[float, float]], tries: int) -> None:
+        self.figures, self.tries = figures, tries
+
+    def choose(self, view: Any, legal: list[Any]) -> Any:
+        self._legal = [int(a) for a in legal]
+        return legal[0]
+
+    def analysis(self) -> Thoughts:
+        moves = {a: Weighed(s, v) for a, (s, v) in zip(self._legal, self.figures + [(0.0, 0.0)] * len(self._legal), strict=False)}
+        return Thoughts(moves, self.tries, "win")
+
+
+def test_the_hint_names_a_best_move_only_when_its_range_is_clear_of_the_runner_ups() -> None:
+    w = Recorded(bust([[0, 3, 6, 8], [1, 2, 4]], [5, 7]), bot_delay=0, seat=0, bots={1: "random"})
+    texts = [m.text for m in w.game.legal_actions()]
+    assert len(texts) >= 4
+    w.hint(Teller([(0.7, 0.62), (0.2, 0.40), (0.1, 0.30)], 2000))  # 1,400 games at 62% against 400 at 40%: clear
+    a = w.analysis
+    assert a["chosen"] == texts[0] and a["equal"] == []
+    assert a["said"][-1].startswith(f"Best: {texts[0]}, chance to win about 62% (between ") and f"; next: {texts[1]} (about 40%)" in a["said"][-1]
+    w.hint(Teller([(0.4, 0.52), (0.35, 0.50), (0.25, 0.49)], 100))  # 40, 35 and 25 games: the ranges overlap
+    a = w.analysis
+    assert a["chosen"] is None and a["equal"] == texts[:3]
+    assert a["said"][1] == (f"These three are about equal: {texts[0]} (about 52%), {texts[1]} (about 50%), {texts[2]} (about 49%). "
+                            "The search cannot tell them apart: any of them is a fair choice.")
+    assert "Best" not in " ".join(a["said"])
+
+
+def test_the_bots_decision_shows_again_once_a_hint_on_it_is_gone() -> None:
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=5), bots={1: "greedy"}, bot_delay=0, reveal=True)
+    w.act(w.offered[0])
+    w.act("draw deck")
+    bots = w.analysis
+    w.hint("greedy")
+    assert w.analysis["kind"] == "hint"
+    w.act(w.offered[0])  # the hint's position is gone; Bo's last move still stands
+    assert w.analysis == bots
+
+
+def test_the_hint_stays_available_in_the_solitaire_and_a_bot_there_explains_itself() -> None:
+    w = Recorded(kum.Court(seed=3), bot_delay=0)
+    assert w.bot_seats == {}
+    table = w.hint()
+    a = w.analysis
+    assert table.measure == "score" and a["kind"] == "hint" and "solitaire" in a["said"][0] and "(about 2" in a["said"][1]
+    b = Recorded(kum.Court(seed=3), bots={0: "greedy"}, bot_delay=0)
+    b.run_bots(2)
+    assert b.bot_seats and b.analysis is not None and "rule of thumb" in " ".join(b.analysis["said"])

@@ -1,7 +1,7 @@
 """The board description's pieces, cells and places (GAMES.md, "The board"): what
 ``board_problems`` accepts, what it refuses (each message names the path of the part at
 fault), the ids a click may name, and how the kernel passes them on: the legal actions'
-``choice``, the last move's mark, the board's text. The example games (examples/) pass
+``choice``, the last move's mark, the board's text. The gallery's games (kum_widget/gallery/) pass
 ``check_game``.
 """
 
@@ -9,21 +9,18 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))  # this module only: the examples are no package
-
-from connect_four import ConnectFour
-from workers import Woodcutters
+from _gallery_helpers import code_lines
 
 from kum_widget import core
 from kum_widget._board_data import Viewer, board_payload, last_move, legal_payload, zone_ids
 from kum_widget._board_text import board_text
 from kum_widget.core.board import board_problems, click_problems
+from kum_widget.gallery.connect_four import ConnectFour
+from kum_widget.gallery.workers import Woodcutters
 
 
 def good() -> dict[str, Any]:
@@ -173,8 +170,9 @@ def test_the_examples_pass_check_game(game: core.CardGame) -> None:
 
 
 def test_the_examples_stay_short() -> None:
+    """Lines of code, the help text for the player aside (tests/_gallery_helpers.py)."""
     for name in ("connect_four.py", "workers.py"):
-        assert len((Path(__file__).resolve().parent.parent / "examples" / name).read_text().splitlines()) <= 150, name
+        assert code_lines(Path(__file__).resolve().parent.parent / "kum_widget" / "gallery" / name) <= 120, name
 
 
 def test_a_choice_and_a_label_name_the_seats() -> None:
@@ -218,3 +216,42 @@ def test_a_broken_board_is_described_never_raised_on() -> None:
         board = mutate({**good(), "players": [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bo"}]})
         assert isinstance(board_problems(board, 2)[0], list)
         assert isinstance(board_text(board), str) and isinstance(zone_ids(board), set)
+
+
+def _hands(text: str) -> list[list[str]]:
+    """Each seat's hand as its cards' texts (a card's own commas are inside its brackets)."""
+    return [re.split(r", (?![^()]*\))", line.split("Hand: ", 1)[1]) for line in text.splitlines() if line.strip().startswith("Hand: ")]
+
+
+def test_str_of_a_board_is_the_board_as_it_shows_its_viewer() -> None:
+    """`print(board)` in a notebook (issue 42, item 2): the viewer's hand and, of the bot's,
+    only the mine faces; `print(board.game)` stays the full table, the bot's hand included."""
+    import kum_widget as kum
+
+    board = kum.GameWidget(bots={1: "greedy"}, seed=42, bot_delay=0)
+    try:
+        text = str(board)
+        assert text == board.text() and text.startswith("Kings Under Mountains: Ada to play")
+        mine, bots = _hands(text)
+        assert not any(card.startswith("?") for card in mine), mine
+        assert all(card.startswith("? / mine") for card in bots) and len(bots) == len(board.game.hand(1)), bots
+        secret = [f"#{s['id']}" for s in board.game.game.secrets(board.game.state, 1)]
+        assert not any(s in text for s in secret) and all(s in str(board.game) for s in secret)
+        board.act(board.offered[0])  # the board's text follows the game, and the bot's move
+        assert board.text() != text and "Last: " in board.text()
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize(("settings", "shown"), [({}, (False, False)), ({"reveal": True}, (True, True))],
+                         ids=["hot seat: the public table", "reveal: every hand"])
+def test_str_of_a_shared_board_shows_what_all_at_the_screen_may_see(settings: dict[str, Any], shown: tuple[bool, bool]) -> None:
+    import kum_widget as kum
+
+    board = kum.GameWidget(seed=42, bot_delay=0, **settings)
+    try:
+        hands = _hands(str(board))
+        assert [not any(card.startswith("?") for card in hand) for hand in hands] == list(shown), hands
+        assert all(all(card.startswith("? / mine") for card in hand) for hand, open_ in zip(hands, shown, strict=True) if not open_)
+    finally:
+        board.close()

@@ -174,7 +174,7 @@ def test_ismcts_plays_a_solitaire_by_its_score() -> None:
                                 phase="fight", cp=3)
     bot = make_bot("ismcts", seed=1)
     bot.iterations = 200
-    assert bot_move(g, bot) == "fight place 2"
+    assert bot_move(g, bot).text == "fight place 2"
 
 
 def test_every_bot_finishes_games() -> None:

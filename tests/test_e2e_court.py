@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _chromium import open_board, wait_board_changed, wait_still
+from _chromium import dismiss_intro, open_board, wait_board_changed, wait_still
 from labserver import LabServer, code_cell, run_cell
 
 SEED = 3
@@ -49,6 +49,7 @@ def lab():  # type: ignore[no-untyped-def]
 def opened(browser, lab, name: str, height: int):  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, name, height=height)
     board.locator("[data-zone='royal court']").wait_for()
+    dismiss_intro(board)  # the first-time panel lies over the table
     return page, board, errors
 
 

@@ -1,5 +1,5 @@
 """End to end for the board's pieces, cells, places and choice menus: a real JupyterLab,
-Chromium, and the example games (examples/): Connect Four played to a win by clicking
+Chromium, and the gallery's games (kum_widget.gallery): Connect Four played to a win by clicking
 holes, a worker placed in Woodcutters, a Guard's guess asked in a menu in Whispers at
 Court, a simultaneous step of Undercut mid-pick, and a menu of three choices on one card (a game
 written in the notebook's own cell), picked by keyboard. Screenshots go to test-artifacts/
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_board_changed, wait_until
-from labserver import ROOT, LabServer, code_cell, run_cell
+from labserver import LabServer, code_cell, run_cell
 
-SETUP = f"import sys\nsys.path.insert(0, {str(ROOT / 'examples')!r})\nimport kum_widget as kum"
+SETUP = "import kum_widget as kum"
 
 COIN = '''from kum_widget import core
 
@@ -42,16 +42,16 @@ board = kum.GameWidget(Coin(), bot_delay=0)
 board'''
 
 NOTEBOOKS = {
-    "four": [SETUP + "\nfrom connect_four import ConnectFour",
+    "four": [SETUP + "\nfrom kum_widget.gallery import ConnectFour",
              "board = kum.GameWidget(ConnectFour(), reveal=True, bot_delay=0)  # both seats at one screen\nboard",
              'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
-    "workers": [SETUP + "\nfrom workers import Woodcutters",
+    "workers": [SETUP + "\nfrom kum_widget.gallery import Woodcutters",
                 'board = kum.GameWidget(Woodcutters(), bots={1: "greedy"}, seed=3, bot_delay=0.02)\nboard',
                 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
-    "undercut": [SETUP + "\nfrom undercut import Undercut",
+    "undercut": [SETUP + "\nfrom kum_widget.gallery import Undercut",
                  'board = kum.GameWidget(Undercut(), players=["Ada", "Bo"], bots={1: "random"}, seed=1, bot_delay=2.5)\nboard',
                  'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
-    "whispers": [SETUP + "\nfrom whispers import Whispers",
+    "whispers": [SETUP + "\nfrom kum_widget.gallery import Whispers",
                  'board = kum.GameWidget(Whispers(), players=["Ada", "Bo"], bots={1: "random"}, seed=0, bot_delay=0.3)\nboard',
                  'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
     "menu": [SETUP, COIN, 'print("KUM-GAME", board.game.is_over, board.game.scores(), tuple(map(int, board.game.history)))'],
@@ -70,7 +70,14 @@ def lab():  # type: ignore[no-untyped-def]
 
 
 def opened(browser, lab, name: str) -> tuple[Any, Any, list[str]]:  # type: ignore[no-untyped-def]
-    return open_board(browser, lab, f"{name}.ipynb", height=1100)
+    """The notebook run, its board drawn, and the game's first-time panel (its intro, which
+    lies over the board the first time, as a student meets it) closed by its "Got it"."""
+    page, board, errors = open_board(browser, lab, f"{name}.ipynb", height=1100)
+    close = board.locator("[data-control='intro-close']")
+    if close.count():
+        close.click()
+        board.locator(".kum-intro").wait_for(state="detached")
+    return page, board, errors
 
 
 def kernel_says(page) -> str:  # type: ignore[no-untyped-def]

@@ -1,23 +1,31 @@
 """The board's layout (issue 35, "One screen"), in a real JupyterLab and Chromium: a game of
 Kings Under Mountains for 2, 3 and 4 players in mid-game (claimed mines, creatures stacked
 on the mines) and the court solitaire fit a 1280 x 800 window whole with JupyterLab's file
-browser folded away, and so do 2 and 3 players and the court with it open (a board 848 px
-wide; 4 players there need one scroll): every seat, the shared zones, the hand, the buttons and the tools in
-view at once, the page itself not scrolled; a stacked pile shows its top card whole and its
-count; at 700 px wide nothing overflows sideways; under forced colours (a high-contrast
-theme, which drops box-shadows) each cue keeps an outline or a border of its own.
+browser folded away, and so do they and the court with it open (a board 848 px wide):
+every seat, the shared zones, the hand, the buttons and the tools in view at once, the page
+itself not scrolled; a stacked pile shows its top card whole and its count; at 700 px wide
+nothing overflows sideways; under forced colours (a high-contrast theme, which drops
+box-shadows) each cue keeps an outline or a border of its own.
 
-Screenshots go to test-artifacts/ (layout_*.png).
+Issue 42 ("One screen, first move to game over"): whole games of 2, 3 and 4 players, the
+bots played by the kernel and the human's moves clicked, stay within the notebook's visible
+height less the cell's input at every state, game over included, with the first-time panel
+over the board (not pushing it down), a title bar of one height and the other seats' values
+apart and 11 px or more.
+
+Screenshots go to test-artifacts/ (layout_*.png), the whole games' to /tmp/shots42/ (with
+each game's figures, layout_<n>p[_files].json).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from _chromium import open_board, wait_still, wait_until
-from labserver import LabServer, code_cell
+from labserver import LabServer, click_once, code_cell
 
 # The games are played on at random from a cell to mid-game before the board is shown: the
 # tallest tables are in mid-game (claimed mines with their stacks, piles that have grown).
@@ -108,7 +116,7 @@ def outside(m: dict[str, Any]) -> list[str]:
             for p in m["parts"] if p["top"] < top - 1 or p["bottom"] > bottom + 1]
 
 
-@pytest.mark.parametrize(("players", "files"), [(2, False), (3, False), (4, False), (2, True), (3, True)])
+@pytest.mark.parametrize(("players", "files"), [(2, False), (3, False), (4, False), (2, True), (3, True), (4, True)])
 def test_a_kum_table_fits_one_screen(lab, browser, artifacts: Path, players: int, files: bool) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = opened(browser, lab, f"kum{players}.ipynb", files=files)
     page.screenshot(path=str(artifacts / f"layout_kum{players}_1280{'_files' if files else ''}.png"))
@@ -191,5 +199,148 @@ def test_cues_keep_an_outline_or_border_in_forced_colours(lab, browser, artifact
     assert selected not in (plain, playable), "the chosen card"
     assert cue(".kum-zone.kum-lit")[0] != "none", "a lit target"
     page.screenshot(path=str(artifacts / "layout_forced.png"))
+    assert errors == []
+    page.close()
+
+
+# -- issue 42, item 4: one screen from the first move to game over -----------------------------
+# A whole game of 2, 3 and 4 players at 1280 x 800, the file browser open or folded: the bot
+# seats played by the kernel, the human's moves clicked. After every state id the board shows,
+# it must fit the notebook's visible height less its cell's input (the cell scrolled to the top
+# shows its code and the whole board), its title bar keep one height (no jump between turns),
+# and, at rest, the values on the other seats' strips stay apart and at least 11 px.
+
+SHOTS = Path("/tmp/shots42")
+
+
+def game_cell(players: int) -> str:
+    bots = {s: "greedy" for s in range(1, players)}
+    return (f"import kum_widget as kum\nboard = kum.GameWidget(kum.Game({NAMES[:players]!r}, seed={players}), bots={bots!r}, bot_delay=0)\n"
+            "board")
+
+
+NOTEBOOKS.update({f"game{n}.ipynb": {**notebook(game_cell(n)), "cells": [code_cell(game_cell(n))]} for n in (2, 3, 4)})
+
+# The board's height against the room it has: the notebook's visible height less its cell's
+# input (and the cell's own padding above the output); the title bar's height. Recorded in
+# the page for every state id the board shows (a bot's moves included), as it is drawn.
+WATCH = """root => {
+  const scroller = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
+  const cell = root.closest('.jp-Cell');
+  const measure = () => {
+    const output = cell.querySelector('.jp-Cell-outputWrapper').getBoundingClientRect();
+    const input = output.top - cell.getBoundingClientRect().top;  // the input and the gaps above the output
+    const board = root.getBoundingClientRect();
+    return {sid: root.dataset.stateId, over: !!root.querySelector('.kum-over'), height: board.height,
+            room: scroller.clientHeight - input - (board.top - output.top), view: scroller.clientHeight,
+            top: root.querySelector('.kum-top').getBoundingClientRect().height,
+            status: (s => s.title === s.textContent && s.scrollHeight <= s.clientHeight + 1)(root.querySelector('.kum-status')),
+            intro: !!root.querySelector('.kum-intro')};
+  };
+  const seen = root.__kumSeen = [measure()];
+  new MutationObserver(() => { if (root.dataset.stateId !== seen[seen.length - 1].sid) seen.push(measure()); })
+    .observe(root, {attributes: true, attributeFilter: ['data-state-id']});
+}"""
+
+# The values on the other seats' strips, at rest: each one's size in px as drawn (zoom
+# included), the pairs whose boxes overlap, and those not seen at their centre (covered by
+# another card). A card under another in a pile is not read (the pile shows its top card
+# and its count).
+STRIPS = """root => {
+  const values = [...root.querySelectorAll('.kum-seat:not(.kum-own) .kum-card .kum-value')].filter(v => {
+    const card = v.closest('.kum-card');
+    return v.getClientRects().length && !(card.parentElement.closest('.kum-layout-stack') && card.nextElementSibling);
+  });
+  const boxes = values.map(v => v.getBoundingClientRect());
+  const say = i => `${values[i].textContent} (seat ${values[i].closest('.kum-seat').dataset.seat})`;
+  const overlaps = [];
+  boxes.forEach((a, i) => boxes.forEach((b, j) => {
+    if (j > i && Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5)
+      overlaps.push(`${say(i)} over ${say(j)}`);
+  }));
+  const small = values.map((v, i) => [say(i), parseFloat(getComputedStyle(v).fontSize) * (v.currentCSSZoom || 1)]).filter(([, px]) => px < 11);
+  const covered = values.filter((v, i) => {
+    const b = boxes[i], x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+    if (y < 0 || y > innerHeight) return false;  // not in the window: not to be judged here
+    return !v.closest('.kum-card').contains(document.elementFromPoint(x, y));
+  }).map(v => say(values.indexOf(v)));
+  return {count: values.length, overlaps, small, covered,
+          least: Math.min(...values.map(v => parseFloat(getComputedStyle(v).fontSize) * (v.currentCSSZoom || 1)))};
+}"""
+
+# Where the game's end is shown: the banner, the scores' table and "Play again".
+ENDING = """root => {
+  const view = (root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook')).getBoundingClientRect();
+  return ['.kum-banner', '.kum-over table', "[data-control='play-again']"].map(s => {
+    const e = root.querySelector(s); if (!e) return `${s}: missing`;
+    const b = e.getBoundingClientRect();
+    return b.top >= view.top - 1 && b.bottom <= view.bottom + 1 ? null : `${s}: ${b.top.toFixed(0)}-${b.bottom.toFixed(0)} not within ${view.top.toFixed(0)}-${view.bottom.toFixed(0)}`;
+  }).filter(Boolean);
+}"""
+
+
+def fold_files(page: Any) -> None:
+    """Fold JupyterLab's file browser away (its tab, clicked again)."""
+    page.locator(".jp-SideBar.lm-TabBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").click()
+    wait_until(page, "() => !document.querySelector('#jp-left-stack') || document.querySelector('#jp-left-stack').offsetWidth === 0",
+               what="the file browser folded away")
+
+
+def cell_to_top(page: Any, board: Any) -> None:
+    """The board's cell scrolled to the top of the notebook's view: its code, then the board."""
+    board.evaluate("e => e.closest('.jp-Cell').scrollIntoView({block: 'start'})")
+    wait_still(page, board, "the board's cell scrolled to the top of the notebook")
+
+
+@pytest.mark.parametrize("files", [False, True], ids=["folded", "files"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_game_stays_one_screen(lab, browser, artifacts: Path, players: int, files: bool) -> None:  # type: ignore[no-untyped-def]
+    page, board, errors = open_board(browser, lab, f"game{players}.ipynb", height=800)
+    if not files:
+        fold_files(page)
+    # the first-time panel, open by itself on a fresh page: over the board, which it does not push down
+    board.locator(".kum-intro").wait_for()
+    cell_to_top(page, board)
+    own = "e => e.querySelector('.kum-seat.kum-own').getBoundingClientRect().top"
+    with_intro, height_with = board.evaluate(own), board.evaluate("e => e.getBoundingClientRect().height")
+    assert board.evaluate("""e => { const b = e.getBoundingClientRect(), i = e.querySelector('.kum-intro').getBoundingClientRect();
+      return i.top > e.querySelector('.kum-top').getBoundingClientRect().bottom && i.bottom <= b.bottom + 1; }"""), \
+        "the first-time panel lies over the board, below its title bar"
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"layout_{players}p_intro{'_files' if files else ''}.png"))
+    board.locator("[data-control='intro-close']").click()
+    board.locator(".kum-intro").wait_for(state="detached")
+    assert (board.evaluate(own), board.evaluate("e => e.getBoundingClientRect().height")) == (with_intro, height_with), \
+        "closing the first-time panel moved the board: it took room of its own"
+    board.evaluate(WATCH)
+    least, seen_values, moves, tallest_at_rest = 99.0, 0, 0, 0.0
+    while True:
+        cell_to_top(page, board)  # (a click scrolls what it clicks into view)
+        strips = board.evaluate(STRIPS)
+        assert strips["overlaps"] == [] and strips["small"] == [] and strips["covered"] == [], (moves, strips)
+        least, seen_values = min(least, strips["least"]), max(seen_values, strips["count"])
+        height = board.evaluate("e => e.getBoundingClientRect().height")
+        if height > tallest_at_rest:  # the tallest board yet, kept to be looked at
+            tallest_at_rest = height
+            page.screenshot(path=str(SHOTS / f"layout_{players}p_tallest{'_files' if files else ''}.png"))
+        if not click_once(page, board):
+            break
+        moves += 1
+        assert moves < 400, "the game did not end"
+    seen: list[dict[str, Any]] = board.evaluate("e => e.__kumSeen")
+    assert seen[-1]["over"] and len(seen) > moves
+    tallest = max(seen, key=lambda s: s["height"])
+    tops = {round(s["top"], 1) for s in seen}
+    record = {"players": players, "files": files, "states": len(seen), "moves": moves, "tallest": round(tallest["height"]),
+              "room": round(min(s["room"] for s in seen)), "view": round(seen[0]["view"]), "over": round(seen[-1]["height"]),
+              "toolbar": sorted(tops), "least value px": least, "strip values": seen_values}
+    (SHOTS / f"layout_{players}p{'_files' if files else ''}.json").write_text(json.dumps(record))
+    cell_to_top(page, board)
+    page.screenshot(path=str(SHOTS / f"layout_{players}p_over{'_files' if files else ''}.png"))
+    too_tall = [s for s in seen if s["height"] > s["room"] + 1]
+    assert too_tall == [], f"{len(too_tall)} of {len(seen)} states taller than the room: {record}, first {too_tall[0]}"
+    assert len(tops) == 1, f"the title bar's height changed between turns: {record}"
+    assert all(s["status"] for s in seen), "the status: one line, its whole text in its title"
+    assert board.evaluate(ENDING) == [], "the result, the scores and Play again in view"
     assert errors == []
     page.close()

@@ -67,7 +67,7 @@ def test_court_greedy_plays_as_from_the_view() -> None:
     fast, plain = GreedyBot(3), GreedyBot(3)
     while not g.is_over:
         move = bot_move(g, fast)
-        assert move == twin.action_text(plain.decide(twin.game, twin.view(0), 0, twin.legal_action_ids()))
+        assert move.text == twin.action_text(plain.decide(twin.game, twin.view(0), 0, twin.legal_action_ids()))
         g.apply(move)
         twin.apply(move)
 

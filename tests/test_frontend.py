@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from _board_helpers import Recorded, zone
 from _live_helpers import TRAITS, feed_back, mount, open_page, serve_page, traits, update
+from _returning import returning
 
 import kum_widget as kum
 
@@ -27,7 +28,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture()
 def page(browser, server):  # type: ignore[no-untyped-def]
-    yield from open_page(browser, server)
+    for page in open_page(browser, server):
+        yield returning(page)  # the first-time panels seen before: none lies over the board
 
 
 def test_renders_the_board(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -106,7 +108,7 @@ def test_error_and_names_render_as_text(page) -> None:  # type: ignore[no-untype
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     mount(page, w)
-    assert page.locator(".kum-name").first.text_content() == name
+    assert page.locator('[data-seat="0"] .kum-name').text_content() == name  # (the own seat is drawn last: below the table)
     assert page.locator(".kum-error").text_content() == w.error
     assert page.locator(".kum-widget img, .kum-widget script, .kum-widget b").count() == 0
     assert dialogs == []

@@ -21,6 +21,7 @@ import pytest
 from _board_helpers import Recorded
 from _chromium import wait_until
 from _live_helpers import deliver, feed_back, mount, open_page, sent, serve_page, traits, update
+from _returning import returning
 
 import kum_widget as kum
 
@@ -39,7 +40,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture()
 def page(browser, server):  # type: ignore[no-untyped-def]
-    yield from open_page(browser, server)
+    for page in open_page(browser, server):
+        yield returning(page)  # the first-time panels seen before: none lies over the board
 
 
 # -- a keyed update keeps the page's state ----------------------------------------------------
@@ -305,8 +307,8 @@ def analysis_for(w: kum.GameWidget, kind: str = "hint") -> dict[str, Any]:
     actions = w.legal["actions"]
     for i, a in enumerate(actions):
         moves.append({"action": a["text"], "source": a.get("source"), "target": a.get("target"),
-                      "visits": round(0.5 / (i + 1), 3), "value": round(0.7 - 0.05 * i, 3)})
-    return {"kind": kind, "seat": 0, "name": "hint for Ada", "iterations": 400, "chosen": actions[0]["text"], "moves": moves}
+                      "share": round(0.5 / (i + 1), 3), "value": round(0.7 - 0.05 * i, 3)})
+    return {"kind": kind, "seat": 0, "name": "hint for Ada", "chosen": actions[0]["text"], "moves": moves}
 
 
 def test_the_thinking_switch_shows_each_moves_figures_on_its_click_targets(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -340,10 +342,10 @@ def test_a_bots_decision_shows_on_where_its_card_went_and_its_texts_as_text(page
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w, analysis=None)
     hostile = "<img src=x onerror=alert(1)>"
-    a = {"kind": "bot", "seat": 1, "name": hostile, "iterations": 400, "chosen": "play it on mine 3",
-         "moves": [{"action": "play it on mine 3", "source": "card played and gone", "target": "mine 3", "visits": 0.7, "value": 0.6},
-                   {"action": hostile, "source": None, "target": "mine 4", "visits": 0.3, "value": 0.4},
-                   {"action": 7, "visits": "x"}, "junk"]}  # read warily: a move without an action text is left out
+    a = {"kind": "bot", "seat": 1, "name": hostile, "chosen": "play it on mine 3",
+         "moves": [{"action": "play it on mine 3", "source": "card played and gone", "target": "mine 3", "share": 0.7, "value": 0.6},
+                   {"action": hostile, "source": None, "target": "mine 4", "share": 0.3, "value": 0.4},
+                   {"action": 7, "share": "x"}, "junk"]}  # read warily: a move without an action text is left out
     update(page, analysis=a)
     page.locator('[data-control="thinking"]').check()
     assert page.locator('[data-zone="mine 3"][data-think="chosen"] > .kum-think-chosen').count() == 1  # its card has left: on the mine
@@ -355,10 +357,10 @@ def test_a_bots_decision_shows_on_where_its_card_went_and_its_texts_as_text(page
 def test_a_move_the_search_never_tried_says_so_rather_than_a_zero_chance(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w, analysis=None)
-    a = {"kind": "hint", "seat": 0, "name": "hint for Ada", "iterations": 60, "chosen": "play it on mine 3",
-         "moves": [{"action": "play it on mine 3", "source": None, "target": "mine 3", "visits": 1.0, "value": 0.6},
-                   {"action": "play it on mine 4", "source": None, "target": "mine 4", "visits": 0, "value": 0},  # pruned by the search
-                   {"action": "play it on mine 2", "source": None, "target": "mine 2", "visits": None, "value": None}]}
+    a = {"kind": "hint", "seat": 0, "name": "hint for Ada", "chosen": "play it on mine 3",
+         "moves": [{"action": "play it on mine 3", "source": None, "target": "mine 3", "share": 1.0, "value": 0.6},
+                   {"action": "play it on mine 4", "source": None, "target": "mine 4", "share": 0, "value": 0},  # pruned by the search
+                   {"action": "play it on mine 2", "source": None, "target": "mine 2", "share": None, "value": None}]}
     update(page, analysis=a)
     page.locator('[data-control="thinking"]').check()
     assert page.locator('[data-zone="mine 3"] > .kum-think .kum-think-value').text_content() == "win 60%"
@@ -367,18 +369,20 @@ def test_a_move_the_search_never_tried_says_so_rather_than_a_zero_chance(page) -
         assert "kum-think-untried" in (badge.get_attribute("class") or "") and badge.locator(".kum-think-value").text_content() == "not tried"
         assert "not tried" in (badge.get_attribute("title") or "")
     rows = {r.get_attribute("data-move"): r.locator("td").nth(1).text_content() for r in page.locator(".kum-thinking tbody tr").all()}
-    assert rows["play it on mine 3"] == "60%" and rows["play it on mine 4"] == rows["play it on mine 2"] == "not tried"
+    assert rows["play it on mine 3"] == "about 60%" and rows["play it on mine 4"] == rows["play it on mine 2"] == "not tried"
 
 
 def test_a_move_that_is_a_button_shows_its_figures_on_the_button(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(kum.Court(seed=3), bot_delay=0)
     for text in ("start place 1 to space 1.1", "start place 2 to space 1.2", "start place 3 to space 2.1"):
         w.act(text)
-    mount(page, w, analysis={"kind": "hint", "seat": 0, "name": "hint", "iterations": 50, "chosen": "pass",
-                             "moves": [{"action": "pass", "source": None, "target": None, "visits": 0.9, "value": 0.5}]})
-    page.locator('[data-control="thinking"]').check()
+    mount(page, w, analysis={"kind": "hint", "seat": 0, "name": "hint", "chosen": "pass",
+                             "moves": [{"action": "pass", "source": None, "target": None, "share": 0.9, "value": 0.5}]})
+    page.locator('[data-control="hint"]').click()  # no bot here: no switch; the Hint shows its answer
+    page.evaluate("id => window.custom({kind: 'answer', id})", page.evaluate("() => window.model.sent[0].id"))
     button = page.locator('button.kum-action[data-action="pass"]')
-    assert button.get_attribute("data-think") == "chosen" and button.locator(".kum-think-share").text_content() == "90%"
+    assert button.get_attribute("data-think") == "chosen" and "90%" in (button.locator(".kum-think-bar").get_attribute("style") or "")
+    assert "90% of the search's effort" in (button.locator(".kum-think").get_attribute("title") or "")
     assert button.get_attribute("aria-label") is None and button.text_content().startswith("Pass")  # the figures are aria-hidden
     # the figures sit beside the button's word, not on it
     apart = button.evaluate("""b => { const r = document.createRange(); r.selectNodeContents(b.firstChild);
@@ -387,13 +391,14 @@ def test_a_move_that_is_a_button_shows_its_figures_on_the_button(page) -> None: 
     assert apart
 
 
-@pytest.mark.parametrize(("measure", "column", "badge"), [("score", "Expected score", "score 22.4"), ("win", "Win chance", "win 96%"),
-                                                         ("heuristic", "Value", "value 96%"), ("__proto__", "Value", "value 96%")])
+@pytest.mark.parametrize(("measure", "column", "badge"), [("score", "Expected score", "score 22.4"), ("win", "Chance to win", "win 96%"),
+                                                         ("heuristic", "Rule-of-thumb score", "rule 96"), ("__proto__", "Value", "value 96%")])
 def test_the_figures_say_what_the_search_measured(page, measure: str, column: str, badge: str) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(kum.Court(seed=3), bot_delay=0)
-    mount(page, w, analysis={"kind": "hint", "seat": 0, "name": "hint", "iterations": 50, "measure": measure, "chosen": "x",
-                             "moves": [{"action": "x", "source": None, "target": "space 2.3", "visits": 0.9, "value": 0.957, "score": 22.4}]})
-    page.locator('[data-control="thinking"]').check()
+    mount(page, w, analysis={"kind": "hint", "seat": 0, "name": "hint", "measure": measure, "chosen": "x",
+                             "moves": [{"action": "x", "source": None, "target": "space 2.3", "share": 0.9, "value": 0.957, "score": 22.4}]})
+    page.locator('[data-control="hint"]').click()  # no bot here: no switch; the Hint shows its answer
+    page.evaluate("id => window.custom({kind: 'answer', id})", page.evaluate("() => window.model.sent[0].id"))
     assert page.locator(".kum-thinking thead th").nth(2).text_content() == column
     assert page.locator('[data-zone="space 2.3"] .kum-think-value').text_content() == badge
 

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded, zone
+from _contrast import BADGES, DARK
 from _live_helpers import feed_back, mount, open_page, sent, serve_page, update
+from _returning import new_player, returning
 
 import kum_widget as kum
 
@@ -28,7 +30,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture()
 def page(browser, server):  # type: ignore[no-untyped-def]
-    yield from open_page(browser, server)
+    for page in open_page(browser, server):
+        yield returning(page)  # the first-time panels seen before: none lies over the board
 
 
 def with_keys(w: kum.GameWidget, **keys: Any) -> dict[str, Any]:
@@ -125,8 +128,13 @@ def test_play_again_deals_at_once_with_the_same_seats(page) -> None:  # type: ig
 
 def test_the_first_time_panel_is_dismissed_once_and_reopened_by_its_button(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
-    mount(page, w, board=with_keys(w, intro=None))  # a game without one: no panel, no "?"
-    assert page.locator(".kum-intro").count() == 0 and page.locator('[data-control="intro"]').count() == 0
+    new_player(page)
+    mount(page, w, board=with_keys(w, intro=None))  # a game without one: no panel by itself, but a "?" with the board's keys
+    assert page.locator(".kum-intro").count() == 0
+    page.locator('[data-control="intro"]').click()
+    assert page.locator(".kum-intro kbd").first.text_content() == "Tab, Shift+Tab" and page.locator(".kum-intro p").count() == 0
+    page.locator('[data-control="intro-close"]').click()
+    assert page.locator(".kum-intro").count() == 0
     update(page, board=with_keys(w, intro=INTRO))
     intro = page.locator(".kum-intro")
     assert intro.locator("h3").text_content() == "How to play"
@@ -197,3 +205,67 @@ def test_every_cue_has_an_outline_or_a_border_in_forced_colours(page, artifacts:
     assert all(float(s[1][:-2]) >= 2 for k, s in styles.items() if k in outlines)
     assert styles["last"][4] == "double" and styles["current"][2] == "solid" and float(styles["current"][3][:-2]) >= 8, styles
     page.screenshot(path=str(artifacts / "live-forced-colors.png"), full_page=True)
+
+
+# -- the bot's thinking: offered where a bot sits, in words, its badges legible (issue 42, item 5) -----
+
+
+def fresh(page) -> None:  # type: ignore[no-untyped-def]
+    """The stand-in page again, with no board on it (a model keeps the traits it was given)."""
+    page.reload()
+    page.wait_for_function("() => window.ready === true")
+
+
+def test_the_thinking_switch_is_offered_where_a_bot_holds_a_seat_and_the_hint_everywhere(page) -> None:  # type: ignore[no-untyped-def]
+    for w, offered in [(Recorded(bots={1: "greedy"}, seed=3, bot_delay=0), True), (Recorded(kum.Court(seed=3), bot_delay=0), False),
+                       (Recorded(kum.Court(seed=3), bots={0: "greedy"}, bot_delay=0), True)]:
+        fresh(page)
+        mount(page, w)
+        assert page.locator('[data-control="thinking"]').count() == int(offered), w.bot_seats
+        assert page.locator('[data-control="hint"]').count() == 1  # the solitaire keeps its Hint
+    fresh(page)
+    w = Recorded(kum.Court(seed=3), bot_delay=0)
+    w.hint()
+    mount(page, w, analysis=None)
+    page.locator('[data-control="hint"]').click()  # no bot: the Hint's answer shows without a switch
+    update(page, analysis=w.analysis)
+    assert page.locator(".kum-thinking-said").count() >= 2
+    update(page, analysis=None)  # the hint's position is gone: nothing to show, and no "nothing to show" either
+    assert page.locator(".kum-thinking").count() == 0
+
+
+def test_after_a_greedy_move_the_panel_says_in_words_what_it_weighed(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    page.locator('[data-control="thinking"]').check()
+    assert "Nothing to show yet" in (page.locator(".kum-thinking-empty").text_content() or "")  # before any bot move
+    w.act(w.offered[0])
+    w.act("draw deck")  # Bo (greedy) plays and draws
+    update(page, **{k: json.loads(json.dumps(getattr(w, k))) for k in ("board", "legal", "log_lines", "analysis", "state_id")})
+    said = [p.text_content() or "" for p in page.locator(".kum-thinking-said").all()]
+    assert page.locator(".kum-thinking-empty").count() == 0 and len(said) == 2
+    assert said[0].startswith("Greedy bot's last move: Greedy bot ") and "rule of thumb" in said[1] and "chance" not in " ".join(said)
+    text = (page.locator(".kum-widget").text_content() or "").lower()
+    assert "visit" not in text and "iteration" not in text
+    page.screenshot(path=str(artifacts / "live-thinking-greedy-words.png"), full_page=True)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_thinking_badges_are_11px_at_4_5_to_1_in_both_themes_and_cover_no_value(page, artifacts: Path, theme: str) -> None:  # type: ignore[no-untyped-def]
+    if theme == "dark":
+        page.evaluate("vars => { for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v); }", DARK)
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    actions = w.legal["actions"]
+    moves = [{"action": a["text"], "source": a.get("source"), "target": a.get("target"), "share": 0.5 / (i + 1), "value": max(0.1, 0.7 - 0.05 * i),
+              "low": 0.5, "high": 0.8} for i, a in enumerate(actions)]
+    moves[-1].update(share=0, value=None)  # one the search never tried
+    mount(page, w, analysis={"kind": "hint", "seat": 0, "name": "hint for Ada", "measure": "win", "chosen": actions[0]["text"],
+                             "equal": [actions[1]["text"]], "said": ["The hint weighed your moves."], "moves": moves})
+    page.locator('[data-control="thinking"]').check()
+    page.locator('[data-zone="hand 0"] [data-playable]').first.click()  # its targets (the mines) show theirs too
+    badges = page.locator(".kum-widget").evaluate(BADGES)
+    kinds = page.evaluate("() => [...document.querySelectorAll('.kum-think')].map(b => b.className)")
+    assert len(badges) >= 4 and any("chosen" in k for k in kinds)
+    for b in badges:
+        assert b["font"] >= 11 and b["ratio"] >= 4.5 and not b["covers"], b
+    page.screenshot(path=str(artifacts / f"live-thinking-badges-{theme}.png"), full_page=True)

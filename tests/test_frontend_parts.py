@@ -10,7 +10,6 @@ texts), a column of cells that is one target, and a well (a place) with room for
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,12 +18,11 @@ from typing import Any
 import pytest
 from _board_helpers import Recorded, browser_msg
 from _live_helpers import feed_back, mount, open_page, sent, serve_page
+from _returning import returning
 
 import kum_widget as kum
 from kum_widget import core
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))  # this module only: the examples are no package
-from connect_four import ConnectFour
+from kum_widget.gallery.connect_four import ConnectFour
 
 # action id -> (text, click)
 ACTIONS = {
@@ -102,7 +100,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture()
 def page(browser, server):  # type: ignore[no-untyped-def]
-    yield from open_page(browser, server, height=1000)
+    for page in open_page(browser, server, height=1000):
+        yield returning(page)  # the first-time panels seen before: none lies over the board
 
 
 @pytest.fixture()

@@ -4,9 +4,7 @@ questions the lab cannot answer, refused with the reason."""
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,9 +14,7 @@ from _endless_game import Endless
 import kum_widget as kum
 from kum_widget.core import Session
 from kum_widget.core.errors import GameError
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-from connect_four import ConnectFour
+from kum_widget.gallery.connect_four import ConnectFour
 
 # -- Connect Four: no chance, so no luck; what wins, column by column ----------------------------
 

@@ -108,6 +108,46 @@ def test_make_lab_does_not_need_chromium(tmp_path: Path) -> None:
     assert m.calls()[:1] == ["python3 -m venv .tools"], m.calls()  # on to the bootstrap (which the fakes fail)
 
 
+def ready(m: Machine) -> None:
+    """What a first `make` leaves (uv, the synced .venv with its commands, the built front-end),
+    each newer than what it was made from: make goes straight to the goal's own command."""
+    import time
+
+    later = time.time() + 60
+    for rel in (".tools/bin/uv", ".venv/.synced", ".venv/bin/jupyter", ".venv/bin/python",
+                "kum_widget/static/widget.js", "kum_widget/static/replay.js"):
+        path = m.dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(m.bin / ".recorder", path)
+        os.utime(path, (later, later))
+
+
+def test_make_lab_serves_the_repository_and_opens_the_play_notebook(tmp_path: Path) -> None:
+    """The README's `make lab`: JupyterLab rooted at the repository (so RULES.md, COURT.md and
+    the notebooks' links to them are reachable), with the server config, on notebooks/01_play.ipynb."""
+    m = fresh(tmp_path, root=False, have=("node", "npm"))
+    ready(m)
+    result = m.make("lab")
+    assert result.returncode == 0, result.stderr
+    assert m.calls() == [f"jupyter lab --config=jupyter/jupyter_server_config.py --ServerApp.root_dir={m.dir} notebooks/01_play.ipynb"]
+    (tmp_path / "as-root").mkdir()
+    root = fresh(tmp_path / "as-root", root=True, have=("node", "npm"))
+    ready(root)
+    root.make("lab")
+    assert root.calls()[0].startswith("jupyter lab --allow-root --config=jupyter/jupyter_server_config.py --ServerApp.root_dir=")
+
+
+def test_make_html_runs_the_readmes_export_command(tmp_path: Path) -> None:
+    """README, "Send a game": `make html NB=...` is the nbconvert command written under it."""
+    m = fresh(tmp_path, root=False, have=("node", "npm"))
+    ready(m)
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("make html NB=notebooks/01_play.ipynb\n", 1)[1].split("```", 1)[0]
+    said = block.split("# that is: ", 1)[1].strip()
+    assert m.make("html", "NB=notebooks/01_play.ipynb").returncode == 0
+    assert m.calls() == [said]
+
+
 def test_root_installs_chromium_with_apt_get_then_goes_on(tmp_path: Path) -> None:
     m = fresh(tmp_path, root=True, have=("node", "npm"))
     result = m.make("test")

@@ -30,9 +30,7 @@ FAST: dict[str, dict[str, Any]] = {
     "05_make_a_game.ipynb": {"GAMES": 100, "ISMCTS_GAMES": 4, "BOT_DELAY": 0.0},
     "06_court.ipynb": {"GAMES": 40, "WORKERS": 0},
     "07_design_report.ipynb": {"GAMES": 40, "MAP_GAMES": 10, "WORKERS": 0,
-                               "REPORT_FILE": str(Path(tempfile.gettempdir()) / "kum_design_report_nbtest.html"),
-                               # a notebook the tests run elsewhere (JupyterLab's copy) finds the gallery here
-                               "EXAMPLES": str(Path(__file__).resolve().parent.parent / "examples")},
+                               "REPORT_FILE": str(Path(tempfile.gettempdir()) / "kum_design_report_nbtest.html")},
 }
 
 
@@ -104,6 +102,9 @@ def test_notebook_links_resolve(path: Path) -> None:
     ]
     missing = [link for link in links if not (path.parent / link).exists()]
     assert missing == [], f"{path.name}: links to missing files {missing}"
+    root = NOTEBOOK_DIR.parent  # what `make lab` serves (the Makefile's root_dir): a link outside it 404s
+    outside = [link for link in links if root not in (path.parent / link).resolve().parents]
+    assert outside == [], f"{path.name}: links outside the repository {outside}"
 
 
 # Numbers a notebook's text may state: rule constants and definitions, never a measurement.
@@ -150,26 +151,211 @@ def test_the_figure_scan_finds_measured_figures() -> None:
         "52.4%", "44", "54", "400"]
 
 
-def _run(path: Path) -> Any:
-    nb = nbformat.reads(json.dumps(fast_notebook(path)), as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    return nb
+# -- every notebook, run once in a fresh kernel, then read by the tests below ---------------------
+
+# Run before the notebook's first cell (the notebook never shows it): after every cell, for
+# each board the notebook holds (by a name or as a cell's result, as Out keeps it), what its
+# viewer may not see (the game's own secrets(state, seat) of the other seats): with
+# reveal=True nothing, with one human every seat but theirs, in a hot seat every seat (README:
+# `print(board)` writes what the board shows); and the names that reach its game in the
+# kernel: the board, its game, and any session dealt the same game (the same seed or start
+# position, whatever the players are called). By execution count.
+WATCH = """\
+def _kum_watch():
+    import json, weakref
+    from IPython import get_ipython
+    from kum_widget import GameWidget
+    from kum_widget.core.session import Session
+    shell, boards, hidden = get_ipython(), weakref.WeakValueDictionary(), {}
+    def deal(session):
+        return type(session.game), [x for x in session.record().splitlines() if x.startswith("[") and not x.startswith("[Player")]
+    def hidden_seats(board):
+        seats = range(len(board.game.players))
+        humans = [s for s in seats if s not in board.bots]
+        return [] if board.reveal else [s for s in seats if len(humans) > 1 or s != board.seat]
+    def after(result):
+        held = [*shell.user_ns.values(), *shell.user_ns.get("Out", {}).values()]
+        boards.update({id(v): v for v in held if isinstance(v, GameWidget)})
+        entries = []
+        for board in list(boards.values()):
+            session = board.game
+            secrets = {json.dumps(s, sort_keys=True) for seat in hidden_seats(board) for s in session.game.secrets(session.state, seat)}
+            ours = deal(session)
+            names = [k for k, v in list(shell.user_ns.items()) if not k.startswith("_") and (
+                v is board or v is session or (isinstance(v, Session) and deal(v) == ours))]
+            entries.append({"names": names, "secrets": sorted(secrets)})
+        hidden[result.execution_count] = entries
+    shell.events.register("post_run_cell", after)
+    return hidden
+_KUM_HIDDEN = _kum_watch()
+del _kum_watch"""
+HIDDEN_MARK = "KUM-HIDDEN "
+REPORT = f"import json as _json\nprint({HIDDEN_MARK!r} + _json.dumps(_KUM_HIDDEN))"
+
+
+def _run(nb_json: dict[str, Any], where: Path) -> tuple[Any, dict[int, Any]]:
+    """Run a notebook in a fresh kernel, watched (``WATCH``); its cells as they ran, and
+    what was hidden from the viewers after each (execution count -> secrets, as JSON)."""
+    nb = nbformat.reads(json.dumps(nb_json), as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(WATCH))
+    nb.cells.append(nbformat.v4.new_code_cell(REPORT))
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(where)}}).execute()
+    report = _text(nb.cells.pop())
+    nb.cells.pop(0)
+    hidden = json.loads(report.split(HIDDEN_MARK, 1)[1]) if HIDDEN_MARK in report else None
+    return nb, {int(k): v for k, v in (hidden or {}).items()}
+
+
+_RAN: dict[str, Any] = {}
+
+
+def executed(path: Path) -> tuple[Any, dict[int, Any]]:
+    """The notebook with its ``FAST`` parameters, run once for all the tests below."""
+    if path.name not in _RAN:
+        _RAN[path.name] = _run(fast_notebook(path), path.parent)
+    result: tuple[Any, dict[int, Any]] = _RAN[path.name]
+    return result
 
 
 def _text(cell: Any) -> str:
     return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
 
 
+def _shown(output: Any) -> str:
+    """Everything of an output a person may read: streams, text, HTML, an error."""
+    data = output.get("data", {})
+    parts = [output.get("text", ""), *(str(data.get(k, "")) for k in ("text/plain", "text/html", "text/markdown", "text/latex")),
+             output.get("ename", ""), output.get("evalue", ""), "\n".join(output.get("traceback", []))]
+    return "\n".join(p for p in parts if p)
+
+
+def _code(nb: Any) -> list[Any]:
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def secret_patterns(secret: Any) -> list[re.Pattern[str]]:
+    """How a secret (``CardGame.secrets``, as its view writes it) reads in an output: a text
+    as words; ``{"id": 7}`` as the card number of a card's text form (``orc 3 #7``) or as a
+    printed dict; another dict as printed."""
+    if isinstance(secret, str):
+        return [re.compile(rf"(?<![\w-]){re.escape(secret)}(?![\w-])")]
+    if isinstance(secret, dict):
+        printed = [re.compile(re.escape(form)) for form in {json.dumps(secret), repr(secret)}]
+        if set(secret) == {"id"} and isinstance(secret["id"], int):
+            n = secret["id"]
+            printed += [re.compile(rf"(?<![\w&])#{n}(?!\w)"), re.compile(rf"""['"]id['"]:\s*{n}(?![\w.])""")]
+        return printed
+    return []  # a bare number: a game writes none (GAMES.md, secrets)
+
+
+def leaks(nb: Any, hidden: dict[int, list[dict[str, Any]]]) -> list[str]:
+    """Each output that shows a secret a board hides from its viewer, in a cell that reaches
+    that board's game (its source names the board, its game or a session of the same deal),
+    as the secret stood at the end of the cell."""
+    found = []
+    for i, cell in enumerate(_code(nb)):
+        text = "\n".join(_shown(o) for o in cell.get("outputs", []))
+        for entry in hidden.get(cell.get("execution_count") or -1, []):
+            if not any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", cell.source) for name in entry["names"]):
+                continue
+            for secret in map(json.loads, entry["secrets"]):
+                if any(p.search(text) for p in secret_patterns(secret)):
+                    found.append(f"code cell {i}: {secret!r} in {cell.source[:60]!r}")
+    return found
+
+
+def deprecations(nb: Any) -> list[str]:
+    return [f"code cell {i}: {_shown(o)[:300]}" for i, cell in enumerate(_code(nb)) for o in cell.get("outputs", [])
+            if "DeprecationWarning" in _shown(o)]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path: Path) -> None:
-    nb = _run(path)
+    nb, _ = executed(path)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     errors = [o for o in outputs if o.get("output_type") == "error"]
     assert errors == []
     stderr = [o["text"] for o in outputs if o.get("name") == "stderr" and "Traceback" in o.get("text", "")]
     assert stderr == []
-    if path.name in OUTPUTS:
-        OUTPUTS[path.name](nb)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_warns_of_nothing_deprecated(path: Path) -> None:
+    """A fresh Run All shows no DeprecationWarning: the notebooks use today's API."""
+    nb, _ = executed(path)
+    assert deprecations(nb) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_says_nothing_private(path: Path) -> None:
+    """No output shows what a board on the page hides from its viewer (issue 42, item 2): a
+    class shares the screen, and a saved notebook keeps every output."""
+    nb, hidden = executed(path)
+    assert hidden, "the watch recorded nothing"
+    assert leaks(nb, hidden) == []
+
+
+def test_the_scans_find_a_printed_hand_and_a_deprecated_call(tmp_path: Path) -> None:
+    """The two scans are not vacuous: the full table printed under a board shows the bot's
+    hand, and an action compared with its text warns."""
+    cells = ["import kum_widget as kum\nboard = kum.GameWidget(bots={1: 'greedy'}, seed=42, bot_delay=0)\nboard",
+             "print(board.game)",
+             "a = board.game.legal_actions()[0]\na == a.text"]
+    nb_json = {"cells": [nbformat.v4.new_code_cell(c) for c in cells], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb, hidden = _run(nb_json, tmp_path)
+    found = leaks(nb, hidden)
+    assert found and all(f.startswith("code cell 1:") for f in found), found
+    assert [d[:12] for d in deprecations(nb)] == ["code cell 2:"]
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.name in {"01_play.ipynb", "02_rules_tour.ipynb", "03_scripting.ipynb",
+                                                                     "06_court.ipynb", "07_design_report.ipynb"}],
+                         ids=lambda p: p.name)
+def test_notebook_does_what_its_text_says(path: Path) -> None:
+    nb, _ = executed(path)
+    OUTPUTS[path.name](nb)
+
+
+def printed(nb: Any, code: str) -> str:
+    """What the one code cell holding ``code`` printed."""
+    cells = [c for c in _code(nb) if code in c.source]
+    assert len(cells) == 1, f"{len(cells)} code cells hold {code!r}"
+    return _text(cells[0])
+
+
+def _check_01(nb: Any) -> None:
+    """`print(board)` writes the board as it shows you: your hand, the bot's only as mine faces."""
+    board = printed(nb, "print(board)")
+    hands = [line.split("Hand: ", 1)[1] for line in board.splitlines() if line.strip().startswith("Hand: ")]
+    assert len(hands) == 2, board
+    mine, bots = (re.split(r", (?![^()]*\))", h) for h in hands)  # a card's own commas are inside its brackets
+    assert not any(card.startswith("? ") for card in mine) and all(card.startswith("? / mine") for card in bots), board
+
+
+def _check_02(nb: Any) -> None:
+    """The tour's sentences about what is seen and what is scored."""
+    seen = next(line for line in printed(nb, "seen_by_bo = ").splitlines() if line.startswith("Bo sees Ada's hand as:"))
+    assert "'giant 6'" in seen and "'?'" in seen, seen  # the Camp's card is known; the others are not
+    develop = printed(nb, 'show(game, "play dwarf 6 on claimed 1")')
+    assert "Score before: -3" in develop and "Score after: 3" in develop, develop
+    last = printed(nb, 'for card in ["orc 6", "dwarf 6"]:')
+    orc, dwarf = last.split("> play dwarf 6", 1)  # "orc 6: -7 for you, and Bo wins 3 to -7"; "dwarf 6: you win 0 to -4"
+    assert "Game over: Ada -7, Bo 3. Bo wins." in orc and "(0, 7)   Bo: (3, 0)" in orc, last
+    assert "Game over: Ada 0, Bo -4. Ada wins." in dwarf and "(0, 0)   Bo: (3, 7)" in dwarf, last
+
+
+def _check_03(nb: Any) -> None:
+    """The scripting notebook's claims, and its bot of your own plays its lowest creature."""
+    assert "Unchanged original: True" in printed(nb, "trial = game.clone()")
+    assert "'public': True" in printed(nb, "trial = game.clone()")
+    assert "identical: True" in printed(nb, "with tempfile.TemporaryDirectory() as folder:")
+    undo = printed(nb, "after_four = g.to_dict()")
+    assert "the same game again: True" in undo and "after a new action, can redo: False" in undo, undo
+    chose = printed(nb, "choice = LowestFirst().choose(")
+    creatures = chose.split("Ada's creatures: ", 1)[1].splitlines()[0].split(", ")
+    lowest = min(int(c.split()[1]) for c in creatures)
+    played = re.search(r"Lowest first plays: play (\w+ \d+) #", chose)
+    assert played and int(played[1].split()[1]) == lowest, chose
 
 
 def _check_07(nb: Any) -> None:
@@ -196,4 +382,47 @@ def _check_06(nb: Any) -> None:
     assert f"or better {often_words(share, low, high)}:" in line
 
 
-OUTPUTS = {"07_design_report.ipynb": _check_07, "06_court.ipynb": _check_06}
+OUTPUTS = {"01_play.ipynb": _check_01, "02_rules_tour.ipynb": _check_02, "03_scripting.ipynb": _check_03,
+           "06_court.ipynb": _check_06, "07_design_report.ipynb": _check_07}
+
+
+# -- notebook 03's bot of your own: the template students copy ------------------------------------
+
+
+def _template_bot() -> Any:
+    nb = json.loads((NOTEBOOK_DIR / "03_scripting.ipynb").read_text())
+    (source,) = [_source(c) for c in nb["cells"] if c["cell_type"] == "code" and _source(c).startswith("class LowestFirst")]
+    import kum_widget as kum
+
+    scope: dict[str, Any] = {"kum": kum}
+    exec(compile(source, "03_scripting.ipynb", "exec"), scope)
+    return scope["LowestFirst"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_bot_of_your_own_plays_the_card_it_chose(seed: int) -> None:
+    """Notebook 03's LowestFirst does what its text says at every decision: it plays its
+    lowest playable creature, and draws from the deck when it may."""
+    import kum_widget as kum
+
+    bot = _template_bot()()
+    game = kum.Game([bot.name, "Greedy"], seed=seed)
+    greedy, plays, draws = kum.bots.GreedyBot(seed=seed), 0, 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        if game.current_player == 1:
+            game.apply(kum.bots.bot_move(game, greedy))
+            continue
+        chosen = kum.bots.bot_move(game, bot)
+        move = getattr(chosen, "move", None)  # None: the bot gave something not from `legal`
+        mine = [a for a in legal if isinstance(a.move, kum.Play)]
+        if mine:
+            value = {c.id: c.value for c in game.hand(0)}
+            lowest = min(value[a.move.card] for a in mine)
+            assert isinstance(move, kum.Play) and value[move.card] == lowest, f"chose {chosen!r}, not a play of a {lowest}"
+            plays += 1
+        elif any(a.move == kum.Draw() for a in legal):
+            assert move == kum.Draw(), f"chose {chosen!r}, not the deck"
+            draws += 1
+        game.apply(chosen)
+    assert plays > 3 and draws > 3

@@ -26,7 +26,7 @@ from .events import Note
 from .kinds import MAX_KIND, check_mirror_kinds, text_kind
 from .scores import finite_scores, same_views, top_actions
 
-__all__ = ["CardGame", "RuleOptions", "action_kinds", "declares_kinds", "same_views", "top_actions"]
+__all__ = ["CardGame", "RuleOptions", "action_kinds", "declares_kinds", "nothing_hidden", "same_views", "top_actions"]
 
 State = Any  # the game's own position object
 Event = Any  # what apply returns: text, a Note, or the game's own objects (see describe)
@@ -55,7 +55,9 @@ class CardGame:
     simultaneous: ClassVar[bool] = False
     """True when some steps have several seats choose at once (see :meth:`to_act`)."""
     perfect_information: ClassVar[bool] = False
-    """True when every seat sees everything: bots then need no :meth:`determinize`."""
+    """True when every seat sees everything: bots then need no :meth:`determinize`. A game
+    with :attr:`simultaneous` steps never has it, whatever it declares (a pick is sealed until
+    the game shows it): see :func:`nothing_hidden`; ``check_game`` verifies the claim."""
     fair_heuristic: ClassVar[bool] = False
     """True when :meth:`heuristic` reads only what the player to act sees (``check_game``
     tests it: the scores of a position dealt from the player's view are the real ones).
@@ -175,9 +177,12 @@ class CardGame:
 
     def public_view(self, state: State) -> dict[str, Any]:
         """What a spectator sees (a board's pass screen): only what is public. The default,
-        for perfect-information games, is the full table."""
-        if self.perfect_information:
+        for perfect-information games (with no simultaneous steps), is the full table."""
+        if nothing_hidden(self):
             return self.view(state, None)
+        if self.perfect_information:  # the full table would show a sealed pick to the next chooser, at the pass screen
+            raise NotImplementedError(f"{self.title or self.name} has no public_view(): its simultaneous picks are sealed, "
+                                      "so a board cannot show the full table behind a pass screen")
         raise NotImplementedError(f"{self.title or self.name} has no public_view(): a board cannot hide hands behind a pass screen")
 
     # -- text forms (defaults: str(action), and reading back any legal action's text) ---
@@ -348,6 +353,16 @@ class CardGame:
         says it plainly for the cards in the seat's own hand)."""
         return None
 
+    def how_to_play(self) -> dict[str, Any] | None:
+        """The game's help, in its own words, for the board's "?" panel: ``{"intro": ...,
+        "rules": ...}``, each a text (its paragraphs apart by a blank line) or a list of
+        paragraphs, either left out if the game has none. ``intro`` is short (the goal, a
+        turn, how to read the table: the board opens it the first time the game is shown);
+        ``rules`` is the whole rules text (folded under the intro). It may read the rule
+        options (``self.rules``), never a position. None (the default): the panel shows the
+        board's keys alone (and an ``intro`` the game's :meth:`board` gives, if any)."""
+        return None
+
     # -- sessions and bots ------------------------------------------------------------------
 
     def new_session(self, players: Any = None, *, seed: int | None = None, **setup: Any) -> Any:
@@ -385,6 +400,13 @@ class CardGame:
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, repr(sorted(self.options().items()))))
+
+
+def nothing_hidden(game: CardGame) -> bool:
+    """May a bot, a hint or a spectator be handed the whole position? Only in a game of
+    perfect information with no simultaneous steps: a pick made in such a step is sealed
+    from the other seats until the game shows it, whatever the game declares."""
+    return bool(game.perfect_information) and not game.simultaneous
 
 
 def declares_kinds(game: CardGame) -> bool:

@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from kum_widget.core import CardGame, Note, register
+from kum_widget.core import CardGame, Note
 
 NAMES = {1: "Guard", 2: "Priest", 3: "Baron", 4: "Handmaid", 5: "Princess"}
 DECK = [1] * 5 + [2] * 2 + [3] * 2 + [4] * 2 + [5]
@@ -51,7 +51,6 @@ def action(card: int, target: int = NOBODY, guess: int = 0) -> int:
     return card * 100 + target * 10 + guess
 
 
-@register
 class Whispers(CardGame):
     name = "whispers"
     title = "Whispers at Court"
@@ -170,3 +169,25 @@ class Whispers(CardGame):
         source = f"card {c.turn} {c.hands[c.turn].index(card)}"
         into = f"played {c.turn}" if target == NOBODY else f"hand {target}"
         return {"source": source, "target": into, **({"choice": f"guess {NAMES[guess]}"} if guess else {})}
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The board's "?" panel: a short intro, then the rules."""
+        return {
+            "intro": "The goal: be the last player left in, or hold the highest card when the deck runs out.\n\n"
+                     "Your turn: you hold one card and draw a second; play one of the two. Click the card, then the hand "
+                     "of the player it acts on (a Guard then asks which card you guess), or your own Played pile when "
+                     "it acts on nobody.",
+            "rules": [
+                f"{len(DECK)} cards: five Guards (1), two Priests (2), two Barons (3), two Handmaids (4) and one "
+                "Princess (5). One card is set aside unseen and each player is dealt one.",
+                "On your turn you draw a card, then play one of your two cards; its effect happens at once.",
+                "Guard (1): name another player and a card other than a Guard; if they hold it, they are out.",
+                "Priest (2): look at another player's hand (only you see it).",
+                "Baron (3): compare hands with another player, in secret; the lower card is out (equal cards: nobody).",
+                "Handmaid (4): nobody can choose you until your next turn.",
+                "Princess (5): never played. Hold it to the end.",
+                "A card with nobody to act on (everyone else is out or protected) is played for nothing.",
+                "The game ends when one player is left in, or when the deck is out: then the highest card in hand wins "
+                "(equal cards share the win).",
+            ],
+        }

@@ -38,7 +38,6 @@ class YardState:
     over: bool = False
 
 
-@core.register
 class Woodcutters(core.CardGame):
     name = "woodcutters"
     title = "Woodcutters"
@@ -148,3 +147,25 @@ class Woodcutters(core.CardGame):
     def click(self, s: YardState, action: int) -> dict[str, Any]:
         space, effect, *_ = EFFECTS[action]
         return {"target": space, "choice": effect} if space == "market" else {"target": space}
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The board's "?" panel: a short intro, then the rules (read from the spaces and the options)."""
+        goal, rounds = self.rules["goal"], self.rules["rounds"]
+        spaces = "; ".join(f"{label} (room for {cap}): {' or '.join(e for sp, e, *_ in EFFECTS.values() if sp == space)}"
+                           for space, label, _, _, cap in SPACES)
+        return {
+            "intro": f"The goal: the most points when the game ends, after a round in which someone reached {goal} "
+                     f"points, or after round {rounds}.\n\n"
+                     "Your turn: send one worker to an action space with room left (click the space) and take its "
+                     "effect at once: wood, stone, points, or the first turn of the next round. The Market is a menu "
+                     "of two trades.",
+            "rules": [
+                f"Each player has {self.rules['workers']} workers and starts with 1 wood. In turn, each places one "
+                "worker on an action space with room left (its empty slots show the room) and takes its effect at once.",
+                f"The spaces: {spaces}.",
+                "When every worker is out, the round ends and all come home. Whoever took the Town hall goes first "
+                "in the next round; otherwise the first turn passes to the other player.",
+                f"The game ends after a round in which someone reached {goal} points, or after round {rounds}; the "
+                "most points wins (equal points share the win).",
+            ],
+        }

@@ -48,7 +48,6 @@ def four(grid: list[list[int | None]], row: int, col: int) -> list[tuple[int, in
     return []
 
 
-@core.register
 class ConnectFour(core.CardGame):
     name = "connect-four"
     title = "Connect Four"
@@ -138,3 +137,18 @@ class ConnectFour(core.CardGame):
 
     def click(self, s: FourState, action: int) -> dict[str, Any]:
         return {"target": f"column {action}"}
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The board's "?" panel: a short intro, then the rules."""
+        return {
+            "intro": "The goal: four of your discs in a line, across, up and down, or diagonally.\n\n"
+                     "Your turn: click any hole of a column that is not full (or choose it by keyboard and press "
+                     "Enter): your disc drops to the lowest free hole of that column.",
+            "rules": [
+                f"Two players, {COLORS[0]} and {COLORS[1]}, take turns dropping one disc each into an upright frame of "
+                f"{COLUMNS} columns of {ROWS} holes; {COLORS[0]} goes first.",
+                "A disc falls to the lowest free hole of its column. A full column takes no more discs.",
+                "The first player with four discs in a line, across, up and down, or diagonally, wins; the winning four "
+                "are marked. A full frame with no four is a draw.",
+            ],
+        }

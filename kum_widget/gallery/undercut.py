@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from kum_widget.core import CardGame, Note, register
+from kum_widget.core import CardGame, Note
 
 CARDS = (1, 2, 3, 4, 5)
 
@@ -41,7 +41,6 @@ class Table:
     rounds: list[list[int]]  # the cards shown in each round so far
 
 
-@register
 class Undercut(CardGame):
     name = "undercut"
     title = "Undercut"
@@ -84,7 +83,7 @@ class Undercut(CardGame):
         return events
 
     def is_over(self, t: Table) -> bool:
-        return len(t.rounds) >= self.rules["rounds"]
+        return len(t.rounds) >= int(self.rules["rounds"])
 
     def scores(self, t: Table) -> list[float]:
         return [float(x) for x in t.taken]
@@ -125,3 +124,22 @@ class Undercut(CardGame):
 
     def click(self, t: Table, action: int) -> dict[str, Any]:
         return {"target": f"card {self.current_player(t)} {action}"}
+
+    def how_to_play(self) -> dict[str, Any]:
+        """The board's "?" panel: a short intro, then the rules."""
+        rounds = self.rules["rounds"]
+        return {
+            "intro": f"The goal: take more of the {rounds} rounds than your opponent.\n\n"
+                     "Each round you both pick a card from 1 to 5 at the same time: click one of your cards. Your pick "
+                     "stays hidden until both have picked; then both are shown. The higher card wins, but a card exactly "
+                     "one lower undercuts it.",
+            "rules": [
+                "Two players each hold the cards 1 to 5. A card picked goes back to the hand: every card can be picked "
+                "in every round.",
+                "Every round both players pick a card at the same time, face down. When both have picked, both cards "
+                "are shown.",
+                "The higher card takes the round, unless it is exactly one higher than the other: then the lower card "
+                "undercuts it and takes the round (a 4 undercuts a 5, a 1 a 2). Equal cards: nobody takes the round.",
+                f"After {rounds} rounds the player who took more rounds wins; equal counts share the win.",
+            ],
+        }
