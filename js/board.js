@@ -144,7 +144,7 @@ function zone(z, ctx) {
     ? h("span", { class: "kum-pile-count kum-count", title: `${z.count} cards`, dataset: { key: `count:${z.id}` } }, String(z.count)) : null;
   const nothing = !cards.length && !held.length && !inner.length && !parts.length && !(layout === "pile" && z.count);
   const empty = nothing ? h("span", { class: "kum-muted" }, z.empty || "empty") : null;
-  // a named zone is a group (its name read before its cards: which card lies on which mine); an
+  // a named zone is a group (its name read before its cards: which card lies in which zone); an
   // unnamed one (a wrapper) says nothing of its own, unless it is a click
   const attrs = click ? targetAttrs(click, z.id, label, ctx, true, Boolean(open)) : groupAttrs(z.label ? label : "");
   const style = [layout === "grid" && z.columns ? `--kum-columns: ${Number(z.columns)}` : null, tint(z.color)].filter(Boolean).join("; ");

@@ -1,7 +1,7 @@
 // Small DOM helpers. Every piece of text goes in through textContent, never HTML,
 // so player names and card text always render as text.
 
-/** h("div", {class: "x", dataset: {zone: "mine"}, onclick}, child, "text") */
+/** h("div", {class: "x", dataset: {zone: "pile"}, onclick}, child, "text") */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {

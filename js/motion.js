@@ -2,7 +2,7 @@
 // what appeared, what changed face, which counter changed. Generic: a part is known by its
 // id (data-key) and by what the viewer reads on it (data-sig, its faces' titles, "?" for a
 // face the viewer cannot see), never by a game's words. Games whose ids are places ("hand 1
-// 3", "mine 1 stack 0") still show their moves: a part that left one place and a part that
+// 3", "zone 1 stack 0") still show their moves: a part that left one place and a part that
 // reads the same (or could be it: a hidden face matches any) arriving elsewhere are one part.
 //
 // plan() compares the board on the page (snapshot(), taken before the update) with the

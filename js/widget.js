@@ -84,6 +84,9 @@ function render({ model, el }) {
   let drawn = false;
   const menu = createMenu(root);
   const panel = createPanel(root, (c) => card(c, { legal: indexLegal(null), busy: false, last: "" }));
+  // The same words again are news too (two draws from the deck in a row), but a live region
+  // speaks only a change: a repeat gets a no-break space, taken off again by the next repeat.
+  const renewed = (text) => (text === ui.announce ? `${text}\u00a0` : text);
   const say = (text) => {
     ui.announce = text;
     const region = root.querySelector('[data-key="announce"]');
@@ -235,21 +238,25 @@ function render({ model, el }) {
     const wasClick = inside && active.matches(CLICKS);
     const m = read(model, priv);
     ui.drawnSince = true;
+    // who looks: the board shown to someone else (a pass screen, "I am Bo") says nothing of what
+    // the last viewer was told (a hint names their cards), only the public status
+    const viewer = JSON.stringify([m.board?.shown_seat, m.board?.spectator, m.pass_to, m.reveal]);
+    const looker = ui.viewer !== null && viewer !== ui.viewer;
     if (m.board && m.board.players) {
       introState(m.board);
       const lines = newLines(ui.log, m.log_lines);
       // what happened, then who is to act, or the result: one text, said once
       const then = m.board.over ? `Game over. ${outcomeText(m.board)}` : String(m.board.status || "");
-      if (ui.log !== null && lines.length) ui.announce = [...lines.slice(-3), then].filter(Boolean).join(" ");
+      if (looker) ui.announce = renewed(then);
+      else if (ui.log !== null && lines.length) ui.announce = renewed([...lines.slice(-3), then].filter(Boolean).join(" "));
       ui.log = Array.isArray(m.log_lines) ? m.log_lines.slice() : [];
       root.setAttribute("aria-label", String(m.board.title || "Game board"));
     }
     const hint = hintOf(m);
-    if (hint && drawn && hint.key !== ui.hintSaid) ui.announce = hint.text; // a hint newly answered
+    if (hint && drawn && hint.key !== ui.hintSaid) ui.announce = renewed(hint.text); // a hint newly answered
     ui.hintSaid = hint ? hint.key : ui.hintSaid;
-    // Not a change to mark: the board shown to someone else (a pass screen, "I am Bo"), or taken
-    // back (an undo, a new game): what differs is who looks, or what was, not what happened.
-    const viewer = JSON.stringify([m.board?.shown_seat, m.board?.spectator, m.pass_to, m.reveal]);
+    // Not a change to mark: the board shown to someone else, or taken back (an undo, a new
+    // game): what differs is who looks, or what was, not what happened.
     if (viewer !== ui.viewer || (Number.isInteger(m.step) && m.step < ui.step)) mark = false;
     ui.viewer = viewer;
     ui.step = Number.isInteger(m.step) ? m.step : ui.step;

@@ -9,14 +9,19 @@ button's) runs a slice at a time (:class:`Search`): the loop answers clicks, Und
 with the best it has found, the time looked at inside rollouts too (a variant whose games
 loop would otherwise search for minutes). With no loop (a script), and from a cell
 (``run_bots``, ``hint()``), the search runs at once, to its iteration budget, as the lab's.
+At ``bot_delay=0`` a bot answers a cell's move at once, before the cell reads the game (by
+:data:`SEARCH_SECONDS`), and the page's click a slice at a time, as the loop's own timer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
+import sys
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ._board_insight import Decision, bot_decision
@@ -56,7 +61,7 @@ class Search:
         Raises what the search raises."""
         end = time.perf_counter() + SLICE_SECONDS
         try:
-            while time.perf_counter() < end:
+            while not self.over and time.perf_counter() < end:  # (stopped meanwhile: see stop)
                 next(self.steps)
         except StopIteration as stop:
             self.over = True
@@ -71,7 +76,8 @@ class Search:
         if self.handle is not None:
             self.handle.cancel()
             self.handle = None
-        self.steps.close()  # (raises GeneratorExit inside the search, at its last yield: it keeps nothing)
+        if inspect.getgeneratorstate(self.steps) != inspect.GEN_RUNNING:  # (a kernel may handle a message on another thread while a slice runs: it ends that slice)
+            self.steps.close()  # (raises GeneratorExit inside the search, at its last yield: it keeps nothing)
 
 
 class BotDriver:
@@ -88,7 +94,18 @@ class BotDriver:
         self.search: Search | None = None  # a bot's move or a hint being searched, a slice at a time
         self.running = False
         self.closed = False
+        self.answering = False  # the page's message or the loop's own call is being handled: the board keeps answering
         self.decision: Decision | None = None
+
+    @contextmanager
+    def on_loop(self) -> Iterator[None]:
+        """Within: the page's message (or the loop's timer) is handled, so bots at no delay
+        search a slice at a time (a cell's call, outside, wants the bot's answer at once)."""
+        was, self.answering = self.answering, True
+        try:
+            yield
+        finally:
+            self.answering = was
 
     def to_move(self) -> bool:
         return not self.closed and self.seats.bot_to_move()
@@ -150,7 +167,8 @@ class BotDriver:
             return
         self.search = None
         if search.state_id == self.session.state_id:  # (a change of the game stops a search: this is a last guard)
-            finish(found)
+            with self.on_loop():
+                finish(found)
 
     def drop_stale(self) -> None:
         """The game changed: a search on the position before is of no use now."""
@@ -165,8 +183,9 @@ class BotDriver:
             return
         loop = running_loop()
         delay = self.delay()
-        if loop is None or delay == 0:
-            self.run(sliced=loop is not None)  # at once (where a loop runs, a search that takes longer goes on in slices)
+        if loop is None or delay == 0:  # at once: for a cell, the reply is there when it returns; for the page, in slices
+            self.run(sys.maxsize if loop is not None else 10_000, sliced=loop is not None and self.answering,
+                     bounded=loop is not None)  # (bounded: by time, the rest on the loop after)
             return
         self.pending = loop.call_later(delay, self.step)
         self.board.thinking = True
@@ -189,10 +208,11 @@ class BotDriver:
             return
         self.pending = loop.call_later(share * now, self.step)
 
-    def run(self, max_moves: int = 10_000, *, sliced: bool = False) -> int:
-        """``GameWidget.run_bots`` (and, ``sliced``, the bots' moves at no delay where an
-        event loop runs: a search that takes longer than a slice goes on a slice at a time,
-        and so do the moves after a slice's worth of them)."""
+    def run(self, max_moves: int = 10_000, *, sliced: bool = False, bounded: bool = False) -> int:
+        """``GameWidget.run_bots`` (and, ``bounded``, the bots' moves at no delay where an
+        event loop runs: each search answers by SEARCH_SECONDS, and the moves after that
+        long go on on the loop; ``sliced``, for the page: a search that takes longer than a
+        slice goes on a slice at a time, and so do the moves after a slice's worth of them)."""
         if type(max_moves) is not int or max_moves < 0:
             raise GameError(f"max_moves must be a whole number >= 0, got {shown(max_moves)}")
         self.cancel()
@@ -201,12 +221,12 @@ class BotDriver:
         start = time.perf_counter()
         try:
             while moves < max_moves and self.to_move():
-                if sliced and time.perf_counter() - start > SLICE_SECONDS:  # bots moving at once, on and on (a game that loops)
+                if bounded and time.perf_counter() - start > (SLICE_SECONDS if sliced else SEARCH_SECONDS):  # on and on (a game that loops)
                     self.pending = asyncio.get_running_loop().call_later(0, self.step)  # the rest after the loop's next turn
                     self.board.thinking = True
                     self.redraw()
                     break
-                if not self.move(sliced=sliced):
+                if not self.move(sliced=sliced, bounded=bounded):
                     break
                 moves += 1
         finally:
@@ -216,11 +236,13 @@ class BotDriver:
     def step(self) -> None:
         """The loop's timer: the bot's move, its search a slice at a time."""
         self.pending = None
-        self.move(sliced=True)
+        with self.on_loop():
+            self.move(sliced=True)
 
-    def move(self, sliced: bool) -> bool:
+    def move(self, sliced: bool, bounded: bool = False) -> bool:
         """One bot move (``sliced``: its search a slice at a time on the running loop, if
-        it takes longer than one); False when none was made, or it is still being searched.
+        it takes longer than one; ``bounded``: at once, by SEARCH_SECONDS); False when none
+        was made, or it is still being searched.
         Nothing escapes: on the loop an exception would only reach the loop's log, leaving
         a board that says the bot is thinking and offers nothing."""
         if not self.to_move():
@@ -230,7 +252,8 @@ class BotDriver:
         seat = game.current_player
         bot = self.seats.bots[seat]
         if not sliced:
-            return self._moved(seat, bot, *run_through(choosing(game, bot)))
+            deadline = time.perf_counter() + SEARCH_SECONDS if bounded else None
+            return self._moved(seat, bot, *run_through(choosing(game, bot, deadline)))
         made: list[bool] = []
 
         def finish(chosen: tuple[Any, str]) -> None:

@@ -9,11 +9,11 @@ and the log as the viewer may read it: nothing else of the position reaches the 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
-from .core.errors import GameFault, cut, shown
+from .core.errors import GameFault, cut
+from .core.help_text import cut_help, help_paragraphs
 from .core.session import Session
 
 __all__ = ["Viewer", "board_payload", "bot_label", "help_texts", "outcome", "last_move", "legal_payload", "log_lines", "static_path", "static_text",
@@ -157,34 +157,19 @@ def _status(session: Session) -> str:
 def help_texts(game: Any, title: str) -> dict[str, Any]:
     """The board keys the game's ``how_to_play()`` gives (``CardGame.how_to_play``): ``intro``
     (the first-time panel: a title and its paragraphs) and ``rules`` (the same shape), each
-    only when the game has it. A text is cut into paragraphs at its blank lines.
+    only when the game has it. A text is cut into paragraphs at its blank lines, and cut
+    short (``core.help_text``: the board sends it on every sync). A hook that raises or
+    gives a bad shape is a GameFault naming the game and the hook.
 
-    >>> from kum_widget.gallery import Undercut
-    >>> texts = help_texts(Undercut(), "Undercut")
-    >>> texts["intro"]["title"], texts["rules"]["title"]
-    ('Undercut: how to play', 'The rules')
+    >>> from kum_widget.core.examples import Bust
+    >>> class Told(Bust):
+    ...     def how_to_play(self): return {"intro": "Reach 21.\\n\\nOne card a turn.", "rules": ["Over 21 busts."]}
+    >>> texts = help_texts(Told(), "Bust")
+    >>> texts["intro"]["title"], texts["intro"]["paragraphs"], texts["rules"]["title"]
+    ('Bust: how to play', ['Reach 21.', 'One card a turn.'], 'The rules')
     """
-    declared = getattr(game, "how_to_play", None)
-    said = declared() if callable(declared) else None
-    if said is None:
-        return {}
-    if not isinstance(said, dict) or not set(said) <= {"intro", "rules"}:
-        raise GameFault(f"{title}: how_to_play() must give None or a dict with 'intro' and 'rules', got {shown(said)}")
-    out: dict[str, Any] = {}
-    for key, heading in (("intro", f"{title}: how to play"), ("rules", "The rules")):
-        text = said.get(key)
-        if text is None:
-            continue
-        if isinstance(text, str):
-            paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text)]
-        elif isinstance(text, list) and all(isinstance(p, str) for p in text):
-            paragraphs = [" ".join(p.split()) for p in text]
-        else:
-            raise GameFault(f"{title}: how_to_play()[{key!r}] must be a text or a list of texts, got {shown(text)}")
-        paragraphs = [p for p in paragraphs if p]
-        if paragraphs:
-            out[key] = {"title": heading, "paragraphs": paragraphs}
-    return out
+    headings = {"intro": f"{title}: how to play", "rules": "The rules"}
+    return {key: {"title": headings[key], "paragraphs": cut_help(paragraphs)} for key, paragraphs in help_paragraphs(game, title).items()}
 
 
 def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:

@@ -72,7 +72,9 @@ class GameWidget(anywidget.AnyWidget):
     (default: the first human seat) is whose hand a one-human board shows;
     ``reveal=True`` shows every hand (for teaching); ``bot_delay`` is the pause, in
     seconds, before each bot move, so a reader can follow it (``pace`` scales it: the
-    board's speed control). ``hint()`` shows what the search would play, and the board
+    board's speed control); at 0 the bots answer a cell's move before the cell goes on, and
+    a click after its answer when their search outlasts a slice of the event loop.
+    ``hint()`` shows what the search would play, and the board
     says why a part takes no move (``why_not``) and what a bot weighed (``analysis``,
     where its seat's cards may be seen): ``_board_insight``.
     """
@@ -210,7 +212,8 @@ class GameWidget(anywidget.AnyWidget):
         ``analysis`` trait, kind "hint") and nothing is played. Refused when no seat may act
         here. The search runs to its budget, here and now (Ctrl-C stops it, the board as it
         was); the board's Hint button runs it a slice at a time instead (:meth:`start_hint`)."""
-        seat, key = self._hint_asked(bot)
+        seat, asked = self._hint_asked(bot)
+        key = None if asked is None else (*asked, "to its budget")  # (never the Hint button's, which a deadline may cut)
         if key is not None and self._hinted is not None and self._hinted[0] == key:
             self._show_hint(key, self._hinted[1:])  # the same search on the same position: asked again, not run again
             return self._hinted[1]
@@ -227,10 +230,11 @@ class GameWidget(anywidget.AnyWidget):
         event loop where one runs (the board answers clicks, Undo and ``close()`` meanwhile,
         and a change of the game stops it), and by ``SEARCH_SECONDS`` with the best it has
         found; the board shows it when done. With no event loop, at once."""
-        seat, key = self._hint_asked(bot)
+        seat, asked = self._hint_asked(bot)
         driver = self._bots_driver
-        if key is not None and self._hinted is not None and self._hinted[0] == key:
-            self._show_hint(key, self._hinted[1:])
+        key = None if asked is None else (*asked, "by a deadline")
+        if asked is not None and self._hinted is not None and self._hinted[0][:-1] == asked:  # (a cell's, to its budget, too)
+            self._show_hint(self._hinted[0], self._hinted[1:])
             return
         if driver.search is not None and driver.search.kind == "hint":
             return  # being searched already (a double click)
@@ -239,6 +243,13 @@ class GameWidget(anywidget.AnyWidget):
             driver.begin("hint", steps, lambda found: self._show_hint(key, found), self._hint_failed)
         except NotImplementedError as exc:
             raise GameError(f"no hint: {exc}") from None
+
+    @property
+    def searching(self) -> str | None:
+        """What the board is searching a slice at a time now: "bot" (a bot's move), "hint"
+        (the Hint button's), or None."""
+        search = self._bots_driver.search
+        return None if search is None else search.kind
 
     def _hint_asked(self, bot: Any) -> tuple[int, Any]:
         """The seat a hint is for, and the key of its search (None: a bot object, which may change between calls)."""
@@ -323,7 +334,7 @@ class GameWidget(anywidget.AnyWidget):
 
     def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
         """A message from the page: routed (``_router``), and always answered."""
-        with self.hold_sync():  # one update per click, whatever it changes
+        with self.hold_sync(), self._bots_driver.on_loop():  # one update per click, whatever it changes
             reply = self._router.route(content)
             if reply.error is not None:
                 self.error = reply.error

@@ -50,6 +50,26 @@ def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
             context.close()
 
 
+@pytest.fixture(autouse=True)
+def _no_borrowed_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that uses no browser sees this thread as a script does, with no event loop
+    running. Playwright's sync API (the session's ``browser``, once started) leaves its own
+    loop marked as running on the thread between its calls: a board would take it for a
+    notebook's and search a slice at a time on a loop nothing turns, and ``asyncio.run``
+    would refuse to start. Browser tests keep it: their pages' calls turn it."""
+    import asyncio
+
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -148,6 +148,12 @@ def code_cell(source: str) -> dict[str, Any]:
     return {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
 
 
+def notebook_of(*cells: str | dict[str, Any]) -> dict[str, Any]:
+    """A Python 3 notebook of ``cells``: a text is a code cell, a dict a cell as it is."""
+    return {"cells": [code_cell(c) if isinstance(c, str) else c for c in cells],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}
+
+
 def wait_idle(page: Any, timeout: float = WAIT_MS) -> None:
     """Wait until the notebook's kernel is idle (the toolbar's execution indicator),
     accepting the kernel choice if JupyterLab asks for one."""

@@ -89,3 +89,25 @@ def test_bots_play_whole_games_under_every_visibility(visibility: str, players: 
     bots = [GreedyBot(1), ISMCTSBot(iterations=6, seed=2), RandomBot(3)][:players]
     game = play_out(kum.Game(players, seed=21 + players, rules=rules), bots)
     assert game.is_over and game.winners()
+
+
+@pytest.mark.parametrize("wrap", ["noisy", "restricted"])
+def test_a_wrapped_bot_in_steps_decides_as_at_once(wrap: str) -> None:
+    """A board runs a wrapped bot in steps (``deciding``): the same choices as its ``decide``,
+    NoisyBot's coin drawn first in both, so the same draws of its generator."""
+    from kum_widget.bots.bot import run_through
+    from kum_widget.bots.noisy import NoisyBot
+    from kum_widget.bots.restricted import RestrictedBot
+
+    def wrapped() -> NoisyBot | RestrictedBot:
+        inner = ISMCTSBot(iterations=40, seed=3)
+        return NoisyBot(inner, 0.4, seed=5) if wrap == "noisy" else RestrictedBot(inner, never="draw deck")
+
+    at_once, in_steps = wrapped(), wrapped()
+    game = kum.Game(2, seed=6)
+    for _ in range(12):
+        seat, ids = game.current_player, game.legal_action_ids()
+        view = game.view(seat)
+        expected = at_once.decide(game.game, view, seat, ids)
+        assert run_through(in_steps.deciding(game.game, view, seat, ids)) == expected
+        game.apply(game.legal_actions()[ids.index(expected)])

@@ -560,3 +560,69 @@ def test_a_true_claim_of_perfect_information_passes() -> None:
     report = check_game(ConnectFour(), games=4)
     assert report.ok and "perfect information holds" not in report.skipped, str(report)
     assert "perfect information holds" not in check_game(Bust(), games=2).skipped  # no claim: true as it stands
+
+
+class OpenNamingYou(ClaimsOpenQuietly):
+    """The false claim again, its views also naming their viewer: still named by seat and key."""
+
+    def view(self, s: BustState, seat: int | None) -> dict[str, Any]:
+        return {**super().view(s, seat), "you": seat}
+
+
+def test_a_view_that_names_its_viewer_is_no_hidden_information() -> None:
+    from kum_widget.gallery.connect_four import ConnectFour
+
+    class FourNamingYou(ConnectFour):
+        def view(self, s: Any, seat: int | None) -> dict[str, Any]:
+            return {**super().view(s, seat), "you": seat}  # the full table's None is no one's: nothing hidden
+
+    report = check_game(FourNamingYou(), games=4)
+    assert report.ok and "perfect information holds" not in report.skipped, str(report)
+    failure = check_game(OpenNamingYou(), games=3).failures.get("perfect information holds", "")
+    assert re.match(r"the game declares perfect_information = True, but seat 0's view does not show what the full table "
+                    r"shows at hands\[1\]\[\d\]\.(id|value) \(\d+\)", failure), failure
+
+
+# -- how to play gives text (issue 42, item 7) --------------------------------------------------------
+
+
+class Helps(Bust):
+    """Bust with a how_to_play() that gives whatever ``said`` holds (or raises it)."""
+
+    said: Any = None
+
+    def how_to_play(self) -> Any:
+        if isinstance(self.said, Exception):
+            raise self.said
+        return self.said
+
+
+def helps(said: Any) -> Helps:
+    game = Helps()
+    game.said = said
+    return game
+
+
+def test_a_how_to_play_that_raises_fails_naming_the_hook_and_the_line() -> None:
+    failure = check_game(helps(KeyError("intro")), games=2).failures.get("how to play gives text", "")
+    assert re.match(r"Bust: how_to_play\(\) raised KeyError: 'intro', at tests/test_checker\.py:\d+", failure), failure
+
+
+@pytest.mark.parametrize(("said", "named"), [({"intro": 7}, r"how_to_play\(\)\['intro'\] must be a text or a list of texts, got 7"),
+                                             ({"rules": ["ok", None]}, r"how_to_play\(\)\['rules'\] must be a text"),
+                                             ("the rules", r"how_to_play\(\) must give None or a dict"),
+                                             ({"intro": "x" * 2_000_000}, r"a paragraph of its 'intro' has 2,000,000 characters"),
+                                             ({"rules": ["word " * 300] * 100}, r"its 'rules' has 149,900 characters")])
+def test_a_how_to_play_of_a_bad_shape_or_size_fails(said: Any, named: str) -> None:
+    report = check_game(helps(said), games=2)
+    assert set(report.failures) == {"how to play gives text"}, str(report)
+    assert re.search(named, report.failures["how to play gives text"]), report.failures
+
+
+def test_a_help_the_board_can_show_passes() -> None:
+    for said in (None, {"intro": "Be done.\n\nOne move.", "rules": ["First.", "Then."]}):
+        report = check_game(helps(said), games=2)
+        assert report.ok and "how to play gives text" not in report.skipped, str(report)
+    from kum_widget.core.help_text import HELP_CHARS, PARAGRAPH_CHARS
+
+    assert f"{PARAGRAPH_CHARS:,} characters a paragraph, {HELP_CHARS:,} a key" in CHECKS["how to play gives text"]  # as the board cuts

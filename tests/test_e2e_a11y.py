@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from _chromium import axe_violations, grave, open_board, wait_board_changed, wait_until
-from labserver import LabServer, click_once, code_cell
+from labserver import LabServer, click_once, notebook_of
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 NOTEBOOKS = {
@@ -51,14 +51,9 @@ LISTEN = """el => { window.kumSaid = [];
   return regions.length; }"""
 
 
-def notebook(source: str) -> dict[str, Any]:
-    return {"cells": [code_cell(source)], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-            "nbformat": 4, "nbformat_minor": 5}
-
-
 @pytest.fixture(scope="module")
 def lab():  # type: ignore[no-untyped-def]
-    with LabServer({name: notebook(source) for name, source in NOTEBOOKS.items()}) as server:
+    with LabServer({name: notebook_of(source) for name, source in NOTEBOOKS.items()}) as server:
         yield server
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _chromium import dismiss_intro, open_board, wait_board_changed, wait_until, watched_page
-from labserver import LabServer, click_once, code_cell
+from labserver import LabServer, click_once, notebook_of
 
 NOTEBOOKS = {
     "bot.ipynb": ["import kum_widget as kum", 'board = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0.8)\nboard'],
@@ -31,14 +31,9 @@ FREEZE = """() => { const animate = Element.prototype.animate;
   }; }"""
 
 
-def notebook(cells: list[str]) -> dict[str, Any]:
-    return {"cells": [code_cell(c) for c in cells], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-            "nbformat": 4, "nbformat_minor": 5}
-
-
 @pytest.fixture(scope="module")
 def lab():  # type: ignore[no-untyped-def]
-    with LabServer({name: notebook(cells) for name, cells in NOTEBOOKS.items()}) as server:
+    with LabServer({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}) as server:
         yield server
 
 

@@ -15,22 +15,17 @@ from pathlib import Path
 
 import pytest
 from _chromium import dismiss_intro, open_board, wait_board_changed, wait_still
-from labserver import LabServer, code_cell, run_cell
+from labserver import LabServer, notebook_of, run_cell
 
 SEED = 3
 
 
-def notebook(*cells: str) -> dict:
-    return {"cells": [code_cell(c) for c in cells],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}
-
-
 NOTEBOOKS = {
-    "court.ipynb": notebook(
+    "court.ipynb": notebook_of(
         f"import kum_widget as kum\nboard = kum.GameWidget(kum.Court(seed={SEED}))\nboard",
         'print("KUM-OVER", board.game.is_over, board.game.scores(), board.game.rank())',
     ),
-    "fight.ipynb": notebook(
+    "fight.ipynb": notebook_of(
         "import kum_widget as kum\n"
         'game = kum.Court.from_scenario(row=["sun poet 3", "daemon prince 9", "moon poet 3", "earth poet 3"],\n'
         '    court=["sun general 6", "moon general 4", None, None, None, None, None, None], phase="fight", cp=5)\n'

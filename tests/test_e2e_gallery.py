@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_board_changed, wait_until
-from labserver import LabServer, code_cell, run_cell
+from labserver import LabServer, notebook_of, run_cell
 
 SETUP = "import kum_widget as kum"
 
@@ -58,14 +58,9 @@ NOTEBOOKS = {
 }
 
 
-def notebook(sources: list[str]) -> dict[str, Any]:
-    return {"cells": [code_cell(s) for s in sources], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-            "nbformat": 4, "nbformat_minor": 5}
-
-
 @pytest.fixture(scope="module")
 def lab():  # type: ignore[no-untyped-def]
-    with LabServer({f"{name}.ipynb": notebook(cells) for name, cells in NOTEBOOKS.items()}) as server:
+    with LabServer({f"{name}.ipynb": notebook_of(*cells) for name, cells in NOTEBOOKS.items()}) as server:
         yield server
 
 

@@ -19,15 +19,14 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_board_changed, wait_until, watched_page
-from labserver import LabServer, code_cell
+from labserver import LabServer, notebook_of
 
 BOARD = 'import kum_widget as kum\nboard = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)\nboard'
 
 
 def notebook() -> dict[str, Any]:
     note = {"cell_type": "markdown", "metadata": {}, "source": "A note under the board."}
-    return {"cells": [code_cell(BOARD), note, code_cell('print("KUM-AFTER")')],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}
+    return notebook_of(BOARD, note, 'print("KUM-AFTER")')
 
 
 # The notebook's cells, in order: their types (JupyterLab's and Notebook 7's DOM: every cell is

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _chromium import open_board, wait_board_changed, wait_until, watched_page
+from _chromium import dismiss_intro, open_board, wait_board_changed, wait_until, watched_page
 from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, set_parameters, snapshot, wait_idle
 
 SCORES_CELL = 'print("KUM-SCORES", board.game.scores(), board.game.is_over)'
@@ -75,11 +75,12 @@ def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  
     board = page.locator(".kum-widget").first
     board.wait_for()
     wait_idle(page)
+    dismiss_intro(board)  # the first-time panel lies over the table
 
     # The XSS board (last cell) shows its name literally and runs no script.
     xss = page.locator(".kum-widget").nth(1)
     xss.wait_for()
-    assert xss.locator(".kum-name").first.text_content() == "<img src=x onerror=alert(1)>"
+    assert xss.locator('[data-seat="0"] .kum-name').text_content() == "<img src=x onerror=alert(1)>"
     assert xss.locator("img").count() == 0
 
     # A fresh board has nothing to undo: its Undo is off (test_frontend: a refused undo

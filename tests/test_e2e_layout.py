@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_still, wait_until
-from labserver import LabServer, click_once, code_cell
+from labserver import LabServer, click_once, notebook_of
 
 # The games are played on at random from a cell to mid-game before the board is shown: the
 # tallest tables are in mid-game (claimed mines with their stacks, piles that have grown).
@@ -52,12 +52,7 @@ COURT = ("game = advance(kum.Court(seed=3), lambda g: len(g.captured) >= 3 and l
          "board = kum.GameWidget(game)\nboard")
 
 
-def notebook(cell: str) -> dict[str, Any]:
-    return {"cells": [code_cell(ADVANCE), code_cell(cell)], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-            "nbformat": 4, "nbformat_minor": 5}
-
-
-NOTEBOOKS = {**{f"kum{n}.ipynb": notebook(kum_cell(n)) for n in (2, 3, 4)}, "court.ipynb": notebook(COURT)}
+NOTEBOOKS = {**{f"kum{n}.ipynb": notebook_of(ADVANCE, kum_cell(n)) for n in (2, 3, 4)}, "court.ipynb": notebook_of(ADVANCE, COURT)}
 
 # What must be in view at once: the title bar and its controls, every seat, the shared
 # zones, the hand of the seat at the screen, and the action buttons (when there are any).
@@ -219,7 +214,7 @@ def game_cell(players: int) -> str:
             "board")
 
 
-NOTEBOOKS.update({f"game{n}.ipynb": {**notebook(game_cell(n)), "cells": [code_cell(game_cell(n))]} for n in (2, 3, 4)})
+NOTEBOOKS.update({f"game{n}.ipynb": notebook_of(game_cell(n)) for n in (2, 3, 4)})
 
 # The board's height against the room it has: the notebook's visible height less its cell's
 # input (and the cell's own padding above the output); the title bar's height. Recorded in

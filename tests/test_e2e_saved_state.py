@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import WAIT_MS, open_board, wait_board_changed
+from _chromium import WAIT_MS, dismiss_intro, open_board, wait_board_changed
 from labserver import LabServer, code_cell, wait_idle
 
 import kum_widget as kum
@@ -62,6 +62,7 @@ def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(
     page, board, errors = open_board(browser, lab, NAME)
     board.locator('.kum-pass [data-control="ready"]').click()  # "I am Ada"
     board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for()
+    dismiss_intro(board)  # the first-time panel, behind the pass screen until now
     assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
     board.screenshot(path=str(artifacts / "saved-state-hand.png"))
 

@@ -10,26 +10,20 @@ Screenshots: /tmp/shots42/thinking_greedy.png, /tmp/shots42/hint_badges.png (lig
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from _chromium import open_board, wait_until
 from _contrast import BADGES
-from labserver import LabServer, click_once, code_cell
+from labserver import LabServer, click_once, notebook_of
 
 SHOTS = Path("/tmp/shots42")
 NOTEBOOKS = {"greedy.ipynb": ["import kum_widget as kum", 'board = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)\nboard']}
 
 
-def notebook(cells: list[str]) -> dict[str, Any]:
-    return {"cells": [code_cell(c) for c in cells], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-            "nbformat": 4, "nbformat_minor": 5}
-
-
 @pytest.fixture(scope="module", params=["light", "dark"])
 def lab(request):  # type: ignore[no-untyped-def]
     theme = "JupyterLab Dark" if request.param == "dark" else None
-    with LabServer({name: notebook(cells) for name, cells in NOTEBOOKS.items()}, theme=theme) as server:
+    with LabServer({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}, theme=theme) as server:
         yield server, request.param
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from _board_helpers import Recorded, zone
-from _live_helpers import TRAITS, feed_back, mount, open_page, serve_page, traits, update
+from _chromium import wait_until
+from _live_helpers import TRAITS, deliver, feed_back, mount, open_page, serve_page, traits, update
 from _returning import returning
 
 import kum_widget as kum
@@ -269,6 +270,26 @@ def test_hot_seat_pass_screen_shows_no_hand(page, artifacts: Path) -> None:  # t
     page.locator('.kum-pass [data-control="ready"]').click()
     feed_back(page, w)
     assert page.locator(".kum-pass").count() == 0 and page.locator("[data-playable]").count() >= 1
+
+
+def test_a_pass_screen_says_nothing_the_last_player_was_told(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(kum.Game(["Ada", "Bo"], seed=4), bot_delay=0)
+    w.act(w.game.legal_actions()[0])  # Ada's turn, from a cell: Bo is next
+    w.act(w.game.legal_actions()[0])
+    mount(page, w)
+    page.locator('.kum-pass [data-control="ready"]').click()
+    feed_back(page, w)  # Bo at the screen
+    w.sent.clear()
+    w.hint()  # from a cell: the hint names Bo's cards, and is said
+    deliver(page, w)
+    wait_until(page, "labels => labels.some(l => document.querySelector('.kum-announce').textContent.includes(l))",
+               [c.label for c in w.game.hand(1)], what="the hint said, naming Bo's cards")
+    w.sent.clear()
+    w.undo()  # Ada's draw taken back: the screen goes to Ada, and no line is new
+    deliver(page, w)
+    wait_until(page, "() => document.querySelector('.kum-pass') !== null", what="the pass screen to Ada")
+    said = page.locator(".kum-announce").text_content() or ""
+    assert [m for m in private_marks(w.game, 1) if m in said] == [], said
 
 
 def test_save_replay_button_downloads_the_file_the_kernel_wrote(page, browser, tmp_path: Path, artifacts: Path) -> None:  # type: ignore[no-untyped-def]

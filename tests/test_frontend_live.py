@@ -78,6 +78,19 @@ def test_an_update_keeps_the_typed_seed_the_focus_the_closed_log_and_the_live_re
     assert page.locator('.kum-announce[aria-live="polite"]').count() == 1
 
 
+def test_the_same_words_twice_in_a_row_are_said_twice(page) -> None:  # type: ignore[no-untyped-def]
+    w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
+    mount(page, w)
+    page.evaluate("""() => { window.spoken = [];
+        new MutationObserver(() => window.spoken.push(document.querySelector('.kum-announce').textContent))
+        .observe(document.querySelector('.kum-announce'), {childList: true, characterData: true, subtree: true}); }""")
+    lines = list(w.log_lines)
+    for n in (1, 2, 3):  # a line that comes again, word for word (the bot draws from the deck, and again)
+        update(page, log_lines=[*lines, *["Bo drew from the deck."] * n])
+    spoken = page.evaluate("() => window.spoken")
+    assert len(spoken) == 3 and all("Bo drew from the deck." in s for s in spoken), spoken  # each time: a change to the region
+
+
 def test_the_error_is_not_created_again_when_it_does_not_change(page) -> None:  # type: ignore[no-untyped-def]
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     mount(page, w)

@@ -147,6 +147,19 @@ def test_the_first_time_panel_is_dismissed_once_and_reopened_by_its_button(page)
     assert page.locator(".kum-intro").count() == 1 and sent(page) == []
 
 
+def test_a_small_boards_help_panel_is_read_whole_with_its_rules_open(page, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    from kum_widget.gallery import Undercut
+
+    new_player(page)
+    mount(page, Recorded(Undercut(), bots={1: "random"}, bot_delay=0))  # a board two rows high
+    page.locator(".kum-intro summary").first.click()  # the rules, unfolded
+    box = page.evaluate("""() => { const i = document.querySelector('.kum-intro');
+        const got = i.querySelector('[data-control="intro-close"]').getBoundingClientRect(), b = i.getBoundingClientRect();
+        return {scrolls: i.scrollHeight > i.clientHeight + 1, inside: got.bottom <= b.bottom && got.top >= b.top}; }""")
+    page.screenshot(path=str(artifacts / "help-small-board.png"))
+    assert box == {"scrolls": False, "inside": True}, box  # the board makes room while it is open
+
+
 # -- keyboard focus on lit targets ------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import wait_board_changed, watched_page
+from _chromium import dismiss_intro, wait_board_changed, watched_page
 from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,6 +193,7 @@ def test_a_board_from_the_installed_package_renders_and_plays(kind: str, lab: La
         assert output.strip().startswith(str(venv)), f"kum_widget imported from outside the new environment {venv}: {output}"
         board = page.locator(BOARD).first
         before = board.get_attribute("data-state-id")
+        dismiss_intro(board)  # the first-time panel lies over the table
         board.locator("[data-playable]:not([disabled])").first.click()
         target = board.locator(".kum-lit[data-action]").first
         target.wait_for()

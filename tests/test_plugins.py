@@ -355,6 +355,33 @@ def test_a_class_registered_in_a_cell_may_replace_a_shipped_game_with_a_warning(
     assert registry.game_class("mine") is MyGame
 
 
+@pytest.mark.parametrize("loaded_first", [True, False])
+def test_a_cell_class_whose_alias_is_a_shipped_name_plays_it_whatever_was_loaded_first(registry: ModuleType, loaded_first: bool) -> None:
+    from kum_widget.core.examples import Bust
+
+    class Variant(Bust):
+        name, aliases = "my-court-variant", ("court",)
+
+    if loaded_first:
+        assert registry.game_class("court").__name__ == "CourtOfTheThreeClans"
+    with pytest.warns(UserWarning, match=r"Variant replaces the shipped game 'court' .* now play Variant"):
+        registry.register(Variant)
+    assert registry.game_class("court") is Variant is registry.game_class("my-court-variant")
+
+
+@pytest.mark.parametrize("module", [None, 7])
+def test_a_class_whose_module_is_not_text_registers_as_a_cell_class(registry: ModuleType, module: object) -> None:
+    from kum_widget.core.examples import Bust
+
+    class Odd(Bust):
+        name = "bust"
+
+    Odd.__module__ = module  # type: ignore[assignment]  # (a class made by type() or exec may have any)
+    with pytest.warns(UserWarning, match="Odd replaces the shipped game 'bust'"):
+        registry.register(Odd)
+    assert registry.game_class("bust") is Odd
+
+
 def test_every_alias_of_a_shipped_game_is_an_entry_point_of_its_own() -> None:
     import importlib
     import tomllib

@@ -12,6 +12,7 @@ from _board_helpers import Recorded
 
 from kum_widget import core
 from kum_widget._board_data import Viewer, board_payload
+from kum_widget.core.help_text import HELP_CHARS, PARAGRAPH_CHARS
 from kum_widget.gallery import ConnectFour, Undercut, Whispers, Woodcutters
 
 
@@ -66,10 +67,28 @@ def test_a_games_intro_and_rules_go_to_the_board_as_paragraphs() -> None:
     assert {"intro", "rules"}.isdisjoint(Recorded(told(None)).board)  # nothing declared: the board's "?" shows its keys alone
 
 
-@pytest.mark.parametrize("said", [["a list"], {"intro": 3}, {"rules": ["ok", 4]}, {"how": "what"}])
+@pytest.mark.parametrize("said", [["a list"], "just text", 7, {"intro": 7}, {"intro": 3}, {"rules": ["ok", 4]}, {"how": "what"}])
 def test_a_bad_help_is_named(said: Any) -> None:
-    with pytest.raises(core.GameError, match="how_to_play"):
+    with pytest.raises(core.GameError, match=r"Told: how_to_play\(\)"):
         Recorded(told(said))
+
+
+class Broken(Told):
+    def how_to_play(self) -> Any:
+        return {"intro": {}["missing"]}
+
+
+def test_a_how_to_play_that_raises_is_a_game_fault_naming_the_game_and_the_hook() -> None:
+    with pytest.raises(core.GameFault, match=r"^Told: how_to_play\(\) raised KeyError: 'missing', at tests/test_widget_help\.py:\d+"):
+        Recorded(Broken())
+
+
+def test_a_huge_help_text_is_cut_per_paragraph_and_in_total() -> None:
+    w = Recorded(told({"intro": "x" * 2_000_000, "rules": ["word " * 1_000] * 1_000}))
+    intro, rules = w.board["intro"]["paragraphs"], w.board["rules"]["paragraphs"]
+    assert len(intro) == 1 and len(intro[0]) == PARAGRAPH_CHARS and intro[0].endswith("...")
+    assert all(len(p) <= PARAGRAPH_CHARS for p in rules)
+    assert len("".join(rules)) <= HELP_CHARS < len("word " * 1_000) * 1_000
 
 
 def test_a_board_that_gives_its_own_intro_keeps_it() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numbers
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Generator, Hashable, Sequence
 from typing import Any
 
 from ..core.errors import GameError, shown
@@ -51,6 +51,15 @@ class NoisyBot(Wrapped):
             return legal[i]
         aid = self.bot.decide(game, view, seat, legal, position=position)
         self._asked = aid is None  # bot_move asks choose() next: the coin is already drawn
+        return aid
+
+    def deciding(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
+                 position: Any = None, deadline: float | None = None) -> Generator[None, None, int | None]:
+        i = self._random(len(legal))  # the coin first, as in decide: the same draws, at once or in steps
+        if i is not None:
+            return legal[i]
+        aid = yield from self.bot.deciding(game, view, seat, legal, position=position, deadline=deadline)
+        self._asked = aid is None
         return aid
 
     def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:

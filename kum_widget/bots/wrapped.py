@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Generator, Hashable, Sequence
 from typing import Any
 
 from ..core.game import CardGame
@@ -31,6 +31,11 @@ class Wrapped(Bot):
     def decide(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
                position: Any = None) -> int | None:
         return self.bot.decide(game, view, seat, legal, position=position)
+
+    def deciding(self, game: CardGame, view: dict[str, Any] | None, seat: int, legal: Sequence[int], *,
+                 position: Any = None, deadline: float | None = None) -> Generator[None, None, int | None]:
+        # (the wrapped bot's own steps: a search inside yields and keeps the board's deadline)
+        return (yield from self.bot.deciding(game, view, seat, legal, position=position, deadline=deadline))
 
     def pick(self, ids: Sequence[int], scores: Sequence[float] | None) -> int:
         return self.bot.pick(ids, scores)

@@ -25,6 +25,7 @@ from .checker_why import WhyNot
 from .errors import GameError, GameFault, cut, shown
 from .events import event_problems
 from .game import CardGame, declares_kinds, nothing_hidden, same_views, top_actions
+from .help_text import help_paragraphs, too_long
 from .kinds import MAX_KIND
 from .scores import finite_scores
 from .session import Session
@@ -79,11 +80,28 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
         report.ran.add("action kinds are text")
     if played and not game.perfect_information:  # true as it stands: the game claims nothing
         report.ran.add("perfect information holds")
+    if played:  # (after setup: a game that cannot be dealt has all its other checks not run)
+        _check_help(game, report)
     if dealt:
         _check_chance(game, dealt[0], seed, max_steps, report)
     why.close(played)
     report.not_run(setup_failed=not played)
     return report
+
+
+def _check_help(game: CardGame, report: CheckReport) -> None:
+    """``how_to_play()``, read as the board reads it (core.help_text): it does not raise, gives
+    the shape the board shows, and nothing the board would have to cut."""
+    try:
+        long = too_long(help_paragraphs(game, str(game.title or game.name)))
+    except GameFault as exc:
+        report.fail("how to play gives text", str(exc))
+        return
+    if long is not None:
+        report.fail("how to play gives text", f"how_to_play() gives more than the board shows: {long}; give the "
+                    "whole rules text in paragraphs, and a short intro")
+        return
+    report.ran.add("how to play gives text")
 
 
 def _check_chance(game: CardGame, players: int, seed: int, max_steps: int, report: CheckReport) -> None:

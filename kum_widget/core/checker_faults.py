@@ -13,7 +13,7 @@ from typing import Any
 from .checker_report import CheckReport
 from .errors import GameError, cut, shown
 
-__all__ = ["Guard", "crash", "explain", "first_difference", "not_json", "contains", "click_collisions"]
+__all__ = ["Guard", "crash", "explain", "first_difference", "key_path", "not_json", "contains", "click_collisions"]
 
 _CORE = os.path.dirname(os.path.realpath(__file__))
 _PACKAGE = os.path.dirname(_CORE)
@@ -138,7 +138,8 @@ class Guard:
 _MISSING = object()
 
 
-def _key(path: str, key: Any) -> str:
+def key_path(path: str, key: Any) -> str:
+    """The path of ``key`` inside the value at ``path``, as a message names it (``hands[1].id``)."""
     if isinstance(key, str) and key.isidentifier():
         return f"{path}.{key}" if path else key
     return f"{path}[{shown(key, 30)}]"
@@ -152,12 +153,12 @@ def _difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
     if isinstance(a, dict) and isinstance(b, dict):
         for k, v in a.items():
             if k not in b:
-                return _key(path, k), v, _MISSING
-            found = _difference(v, b[k], _key(path, k))
+                return key_path(path, k), v, _MISSING
+            found = _difference(v, b[k], key_path(path, k))
             if found:
                 return found
         k = next(k for k in b if k not in a)
-        return _key(path, k), _MISSING, b[k]
+        return key_path(path, k), _MISSING, b[k]
     if isinstance(a, (list, tuple)) and type(a) is type(b):
         for i, (x, y) in enumerate(zip(a, b, strict=False)):
             found = _difference(x, y, f"{path}[{i}]")

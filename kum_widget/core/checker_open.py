@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from .checker_faults import _key, first_difference
+from .checker_faults import first_difference, key_path
 from .checker_report import CheckReport
 from .errors import shown
 from .game import CardGame, same_views
@@ -34,7 +34,7 @@ def _leaves(tree: Any) -> Iterator[tuple[str, tuple[str, Any]]]:
     while stack:  # (a loop, not recursion: a deep view is the JSON check's to name)
         path, node = stack.pop()
         if isinstance(node, dict):
-            stack.extend((_key(path, k), v) for k, v in reversed(list(node.items())))
+            stack.extend((key_path(path, k), v) for k, v in reversed(list(node.items())))
         elif isinstance(node, list):
             stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(node))))
         else:
@@ -43,9 +43,14 @@ def _leaves(tree: Any) -> Iterator[tuple[str, tuple[str, Any]]]:
 
 def unseen(full: Any, view: Any) -> tuple[str, Any] | None:
     """The first value of ``full`` that ``view`` does not hold (each value counted: a count
-    standing for three cards holds one number, not six), with its path; None if it holds all."""
-    have = Counter(leaf for _, leaf in _leaves(view))
+    standing for three cards holds one number, not six), with its path; None if it holds all.
+    A None in ``full`` where ``view`` has a value at that path is about the viewer (``"you":
+    seat``, None in the full table): no one's to hide."""
+    seen = list(_leaves(view))
+    have, at = Counter(leaf for _, leaf in seen), dict(seen)
     for path, leaf in _leaves(full):
+        if leaf[1] is None and at.get(path, leaf)[1] is not None:
+            continue
         if have[leaf] > 0:
             have[leaf] -= 1
         else:

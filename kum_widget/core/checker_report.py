@@ -43,6 +43,8 @@ CHECKS = {
                           "action uses), does not raise and gives None or words whose {player}, {seat1}... name seats the game has",
     "why not keeps secrets": "no reason why_not() gives names a text secret of another seat ('red 5', as whole words) that the "
                              "seat's own view does not show",
+    "how to play gives text": "how_to_play() does not raise, and gives None or a dict of 'intro' and 'rules', each a text or a "
+                              "list of texts, none longer than the board shows (2,000 characters a paragraph, 20,000 a key)",
 }
 
 # A check that never ran because another failed first, and the one it waits on.

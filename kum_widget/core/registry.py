@@ -13,11 +13,16 @@ metadata. A registered class wins over an entry point of the same name. A game m
 other names (``aliases = ("kum",)`` on its class); an installed game gives each alias an
 entry point of its own, to the same class, so finding it imports nothing else.
 
-The games kum_widget ships keep their names: an installed plug-in whose entry point, class
-name or alias is a shipped game's name is not given that name (a warning names both), while
-:func:`register` in a cell may replace a shipped game (a student's own ``court`` variant is a
-teaching use), with a warning. A plug-in whose import fails in any way (SystemExit too; not
-Ctrl-C) is an error for its own name only.
+The games kum_widget ships keep their names. An installed plug-in's entry point named as a
+shipped game is ignored, with a warning naming both entry points; a plug-in class whose
+``name`` or an alias is a shipped game's name is known by its entry point's name only, with a
+warning naming the class, its entry point and the names it was refused. :func:`register` in
+a cell may replace a shipped game, by ``name`` or alias, whichever was loaded first (a
+student's own ``court`` variant is a teaching use), with a warning. A plug-in whose import
+fails in any way (SystemExit too; not Ctrl-C) is an error for its own name only:
+:func:`game_names` still lists it (it reads entry points without importing them, so
+``import kum_widget`` stays fast), and :func:`game_class` raises an InvalidOptionError naming
+its entry point and what the import raised.
 """
 
 from __future__ import annotations
@@ -50,15 +55,19 @@ def register(cls: type[CardGame]) -> type[CardGame]:
     if not cls.name or not isinstance(cls.name, str):
         raise InvalidOptionError(f"{cls.__name__} needs a name (class attribute name = 'my-game') to be registered")
     aliases = _aliases_of(cls)
-    if not _is_shipped(cls.__module__):  # the shipped classes themselves may be registered again, silently
-        shipped = _shipped(_entry_points())
-        for taken in dict.fromkeys((cls.name, *aliases)):
-            if taken in shipped:
-                warnings.warn(f"{cls.__name__} replaces the shipped game {taken!r} ({shipped[taken]}) in this session: "
-                              f"game_class({taken!r}) and simulate(game={taken!r}) now play {cls.__name__}",
-                              UserWarning, stacklevel=2)
     _GAMES[cls.name] = cls
     _ALIASES.update(dict.fromkeys(aliases, cls.name))
+    if _is_shipped(getattr(cls, "__module__", None)):  # the shipped classes themselves may be registered again, silently
+        return cls
+    shipped = _shipped(_entry_points())
+    for taken in dict.fromkeys((cls.name, *aliases)):
+        if taken in shipped:
+            warnings.warn(f"{cls.__name__} replaces the shipped game {taken!r} ({shipped[taken]}) in this session: "
+                          f"game_class({taken!r}) and simulate(game={taken!r}) now play {cls.__name__}",
+                          UserWarning, stacklevel=2)
+    for alias in aliases:  # an alias that is another game's name takes it over, whether that game was loaded before or after
+        if alias in shipped or alias in _GAMES:
+            _GAMES[alias] = cls
     return cls
 
 
@@ -146,9 +155,10 @@ def _entry_points() -> dict[str, list[str]]:
     return found
 
 
-def _is_shipped(where: str) -> bool:
-    """Whether a module, or an entry point's value (``module:attr``), is inside kum_widget."""
-    return where.partition(":")[0].strip().partition(".")[0] == _PACKAGE
+def _is_shipped(where: object) -> bool:
+    """Whether a module, or an entry point's value (``module:attr``), is inside kum_widget (a
+    class's ``__module__`` may be anything: None, or not text, is not)."""
+    return isinstance(where, str) and where.partition(":")[0].strip().partition(".")[0] == _PACKAGE
 
 
 def _shipped(points: dict[str, list[str]]) -> dict[str, str]:
