@@ -333,7 +333,7 @@ def test_a_game_drawing_chance_elsewhere_is_named_at_its_first_step(game: core.C
     message = foreign_randomness(game, 2)
     assert message is not None
     name = type(game).__name__
-    assert re.fullmatch(rf"game 1 of 4 \(dealt with seed \d+\), ({when}|after action \d+ \(\d\)): ({what}|the legal actions differ "
+    assert re.fullmatch(rf"game \d of 4 \(dealt with seed \d+\), ({when}|after action \d+ \(\d\)): ({what}|the legal actions differ "
                         rf"\(\[.*\] and \[.*\]\)) with Python's global random module seeded otherwise: {name} draws chance from "
                         r"somewhere other than the generator setup\(\) hands it \(an unseeded random\.Random\(\), random\.random\(\), "
                         r"random\.shuffle\.\.\.\), so its games cannot be replayed", message), message
