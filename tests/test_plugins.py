@@ -158,7 +158,7 @@ def test_an_installed_game_plays_in_the_lab_and_on_a_board_by_its_name(plugins: 
         }}))
     """)
     assert out["quiet"], "import kum_widget read package metadata or imported the plug-in"
-    assert {GAME, "kings-under-mountains", "court", "bust", "broken-import"} <= set(out["names"])
+    assert {GAME, "kings-under-mountains", "court", "bust"} <= set(out["names"]) and "broken-import" not in out["names"]
     assert (out["rows"], out["workers"], out["game"], out["module"]) == (6, 4, GAME, "expeditions_plugin")
     assert out["columns"][-2:] == ["expeditions", "margin"] and out["same_on_workers"]  # its summary's columns
     assert out["board_zones"] == ["deck", "discards"] and out["title"] == "Expeditions" and out["seats"] == [0, 1]
@@ -180,12 +180,17 @@ def test_an_installed_game_plays_in_the_lab_and_on_a_board_by_its_name(plugins: 
     assert len(history) >= 6 and back["histories"] == [history] * 3 and back["same"]
 
 
-def test_a_plugin_that_fails_is_an_error_for_its_own_name_only(plugins: Path) -> None:
+def test_a_plugin_that_fails_is_skipped_with_a_warning_and_an_error_for_its_own_name(plugins: Path) -> None:
     out = run(plugins, f"""
-        import json
+        import json, warnings
         import kum_widget
         from kum_widget import core
         errors = {{}}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            names = core.game_names()  # the broken ones left out, each named once
+            again = core.game_names()
+        said = [str(w.message) for w in caught]
         for name in ("broken-import", "not-a-game", "misnamed", "no-such-game"):
             try:
                 core.game_class(name)
@@ -197,10 +202,9 @@ def test_a_plugin_that_fails_is_an_error_for_its_own_name_only(plugins: Path) ->
                 call()
             except core.GameError as exc:
                 errors[name] = str(exc)
-        names = core.game_names()  # still lists every installed game, the broken ones too
         games = [core.game_class(n).name for n in ("bust", "kum", "court", {GAME!r})]
         played = len(kum_widget.simulate(2, game="kum", bots="random", progress=False))
-        print(json.dumps({{"errors": errors, "names": names, "games": games, "played": played}}))
+        print(json.dumps({{"errors": errors, "names": names, "again": again, "said": said, "games": games, "played": played}}))
     """)
     errors = out["errors"]
     assert set(errors) == {"broken-import", "not-a-game", "misnamed", "no-such-game", "simulate", "board"}
@@ -211,7 +215,11 @@ def test_a_plugin_that_fails_is_an_error_for_its_own_name_only(plugins: Path) ->
     assert errors["no-such-game"].startswith("no game named 'no-such-game': known games are ")
     for where in ("simulate", "board"):
         assert "broken-import" in errors[where] and "RuntimeError: the plug-in has a bug of its own" in errors[where]
-    assert {"broken-import", "not-a-game", "misnamed", GAME} <= set(out["names"])
+    assert GAME in out["names"] and not {"broken-import", "not-a-game", "misnamed"} & set(out["names"])
+    assert out["again"] == out["names"]
+    said = out["said"]  # one warning for each, in the first call only
+    assert len(said) == 3 and all(words.startswith("skipped: the game ") for words in said), said
+    assert sorted(said) == sorted(f"skipped: {errors[name]}" for name in ("broken-import", "not-a-game", "misnamed"))
     assert out["games"] == ["bust", "kings-under-mountains", "court", GAME] and out["played"] == 2
 
 

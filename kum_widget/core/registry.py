@@ -19,10 +19,10 @@ shipped game is ignored, with a warning naming both entry points; a plug-in clas
 warning naming the class, its entry point and the names it was refused. :func:`register` in
 a cell may replace a shipped game, by ``name`` or alias, whichever was loaded first (a
 student's own ``court`` variant is a teaching use), with a warning. A plug-in whose import
-fails in any way (SystemExit too; not Ctrl-C) is an error for its own name only:
-:func:`game_names` still lists it (it reads entry points without importing them, so
-``import kum_widget`` stays fast), and :func:`game_class` raises an InvalidOptionError naming
-its entry point and what the import raised.
+fails in any way (SystemExit too; not Ctrl-C), or that names no CardGame, is skipped for its
+own name only: :func:`game_names` (which imports the installed plug-ins, never on ``import
+kum_widget``) leaves it out with a warning naming its entry point and what went wrong, once a
+session, and :func:`game_class` raises an InvalidOptionError saying the same.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ _PACKAGE = __name__.partition(".")[0]  # "kum_widget": an entry point into it is
 _GAMES: dict[str, type[CardGame]] = {}  # by name: registered, or loaded from an entry point
 _ALIASES: dict[str, str] = {}  # another name of a game known here -> its name
 _DEFAULT: list[str] = []  # the default game's name, once set (set_default_game)
+_SKIPPED: dict[str, str] = {}  # an installed game game_names left out -> why (each said once)
 
 
 def register(cls: type[CardGame]) -> type[CardGame]:
@@ -113,10 +114,25 @@ def game_class(name: str) -> type[CardGame]:
 
 
 def game_names() -> list[str]:
-    """Every name a game is known by: registered ones, installed ones (entry points, not
-    imported: one that fails to import is listed, and game_class names its error) and
-    their aliases."""
-    return sorted({*_GAMES, *_ALIASES, *_entry_points()})
+    """Every name a game is known by: registered ones, installed ones and their aliases. An
+    installed plug-in is imported here to be sure it plays (the shipped games are not): one
+    that fails is left out, with a warning naming its entry point and what went wrong (once a
+    session; :func:`game_class` of its name raises the same as an error)."""
+    points = _entry_points()
+    shipped = _shipped(points)
+    names = {*_GAMES, *_ALIASES, *shipped}
+    for name in points:
+        if name in names:
+            continue
+        try:
+            game_class(name)
+        except InvalidOptionError as exc:
+            if _SKIPPED.get(name) != str(exc):
+                _SKIPPED[name] = str(exc)
+                warnings.warn(f"skipped: {exc}", UserWarning, stacklevel=2)
+            continue
+        names.add(name)
+    return sorted(names)
 
 
 def default_game() -> str:
