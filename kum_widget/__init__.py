@@ -60,7 +60,7 @@ __all__ = [
 def __getattr__(name: str) -> object:
     # The widget (anywidget, ipywidgets), the bots and the lab load on first use.
     if name == "GameWidget":
-        from .widget import GameWidget
+        from .board.widget import GameWidget
 
         return GameWidget
     if name in ("Court", "CourtRules"):  # the court solitaire (games/court)
@@ -75,8 +75,8 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
-    if name in ("save_replay", "replay_html"):  # a game as one HTML file (kum_widget/replay.py)
-        from . import replay
+    if name in ("save_replay", "replay_html"):  # a game as one HTML file (kum_widget/board/replay.py)
+        from .board import replay
 
         return getattr(replay, name)
     if name == "simulate":  # the design lab; pandas and tqdm load when it runs

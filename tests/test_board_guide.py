@@ -16,7 +16,7 @@ from test_board_insight import OVERSEER_2, bust, kum_game
 
 import kum_widget as kum
 from kum_widget import core
-from kum_widget._board_text import board_text
+from kum_widget.board.text import board_text
 from kum_widget.bots import analyse
 from kum_widget.core.board import board_problems
 from kum_widget.core.examples import Bust

@@ -16,8 +16,8 @@ import pytest
 from _gallery_helpers import code_lines
 
 from kum_widget import core
-from kum_widget._board_data import Viewer, board_payload, last_move, legal_payload, zone_ids
-from kum_widget._board_text import board_text
+from kum_widget.board.drawing import Viewer, board_payload, last_move, legal_payload, zone_ids
+from kum_widget.board.text import board_text
 from kum_widget.core.board import board_problems, click_problems
 from kum_widget.gallery.connect_four import ConnectFour
 from kum_widget.gallery.workers import Woodcutters

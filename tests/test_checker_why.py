@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 import pytest
 
 from kum_widget import core
-from kum_widget._board_data import legal_payload
-from kum_widget._board_insight import why_not_payload
+from kum_widget.board.drawing import legal_payload
+from kum_widget.board.insight import why_not_payload
+from kum_widget.core.board import unclicked_parts
 from kum_widget.core.checker import CHECKS, check_game
-from kum_widget.core.checker_why import GIVES, KEEPS, asked_parts, names_secret
+from kum_widget.core.checker_why import GIVES, KEEPS, names_secret
 from kum_widget.core.examples import Bust, BustState, value
 
 HERE = os.path.relpath(__file__) if os.path.realpath(__file__).startswith(os.path.realpath(os.getcwd()) + os.sep) else __file__
@@ -105,7 +106,7 @@ def test_it_asks_the_seat_to_act_with_its_own_view_about_parts_no_legal_action_u
     for view, seat, part in Records.calls:
         assert view["turn"] == seat and view["loser"] is None  # the seat to act, the game not over
         assert all(isinstance(h, list) == (p == seat) for p, h in enumerate(view["hands"]))  # its own view: only its hand
-        assert part in asked_parts(Records().board(view, seat), [])  # a part of the board drawn for the seat
+        assert part in unclicked_parts(Records().board(view, seat), [])  # a part of the board drawn for the seat
 
 
 def test_the_parts_asked_are_those_the_board_asks() -> None:
@@ -119,21 +120,21 @@ def test_the_parts_asked_are_those_the_board_asks() -> None:
         while not s.is_over:
             ids, seat = s.legal_action_ids(), s.current_player
             board = game.board(s.view(seat), seat)
-            asked = asked_parts(board, s.clicks(ids))
+            asked = unclicked_parts(board, s.clicks(ids))
             assert set(asked) == set(why_not_payload(s, seat, board, legal_payload(s, ids)))
             seen += len(asked)
             s.apply(ids[rng.randrange(len(ids))])
     assert seen > 50
 
 
-def test_asked_parts_reads_any_board_and_skips_a_used_group() -> None:
+def test_unclicked_parts_reads_any_board_and_skips_a_used_group() -> None:
     board = {"zones": [{"id": "grid", "cells": [{"id": "a1", "group": "col a"}, {"id": "b1", "group": "col b", "pieces": [{"id": "p"}]}],
                         "zones": [{"id": "inner", "cards": [{"id": "c"}, {"id": "c"}, "junk"]}]}],
              "seats": [{"seat": 0, "zones": [{"id": "hand", "places": [{"id": "spot"}]}]}, 5]}
-    assert asked_parts(board, [{"target": "col a"}, {"source": "p", "target": "hand"}, {}]) == ["grid", "b1", "inner", "c", "spot"]
-    assert asked_parts(None, []) == [] and asked_parts({"zones": 3, "seats": "x"}, []) == []
+    assert unclicked_parts(board, [{"target": "col a"}, {"source": "p", "target": "hand"}, {}]) == ["grid", "b1", "inner", "c", "spot"]
+    assert unclicked_parts(None, []) == [] and unclicked_parts({"zones": 3, "seats": "x"}, []) == []
     odd = {"zones": [{"id": "z", "cards": 5, "cells": {"a": 1}, "pieces": "xy", "zones": 7}, {"id": "y", "places": [{"id": "p", "pieces": 3}]}]}
-    assert asked_parts(odd, [None, 4]) == ["z", "y", "p"]  # what the schema check names costs no crash here
+    assert unclicked_parts(odd, [None, 4]) == ["z", "y", "p"]  # what the schema check names costs no crash here
 
 
 # -- only a game that declares why_not, with a board, is asked --------------------------------------

@@ -3,7 +3,7 @@
 axe-core (WCAG 2.1 A and AA, run on the board's own DOM) finds no serious or critical
 violation in any state a game passes through: the start (its first-time panel open), mid-game,
 a hint shown, a pile opened, the pass screen of a hot seat, game over; for Kings Under
-Mountains with 2 and 4 players and for the court; nor in a replay file (kum_widget/replay.py).
+Mountains with 2 and 4 players and for the court; nor in a replay file (kum_widget/board/replay.py).
 
 The games are played by keyboard alone: after each bot's turn the focus is back on the
 player's hand (and the key H takes it there from anywhere in the board); the Tab order

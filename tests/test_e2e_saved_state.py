@@ -72,7 +72,7 @@ def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(
     page.keyboard.press("Control+s")  # File > Save (docmanager:save), with the widget state
     text, nb = saved_widget_state(path, old)
     states = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    boards = [m["state"] for m in states.values() if m["state"].get("_anywidget_id") == "kum_widget.widget.GameWidget"]
+    boards = [m["state"] for m in states.values() if m["state"].get("_anywidget_id") == "kum_widget.board.widget.GameWidget"]
     assert len(boards) == 1 and boards[0]["board"]["players"]  # the board's state was saved ...
     assert boards[0]["private_id"] > 0 and boards[0]["legal"] == {"actions": []}
     marks = private_marks(kum.Game(["Ada", "Bo"], seed=SEED), 0)

@@ -22,7 +22,7 @@ from test_notebooks import NOTEBOOK_DIR, fast_notebook
 from test_replay import offline_page
 
 import kum_widget as kum
-from kum_widget._board_data import Viewer, board_payload
+from kum_widget.board.drawing import Viewer, board_payload
 
 NO_STATE = "--ExecutePreprocessor.store_widget_state=False"
 

@@ -18,8 +18,8 @@ from _board_helpers import Recorded, send, unpack_replay
 from _chromium import new_page
 
 import kum_widget as kum
-from kum_widget._board_data import Viewer, board_payload
-from kum_widget._board_text import board_text
+from kum_widget.board.drawing import Viewer, board_payload
+from kum_widget.board.text import board_text
 from kum_widget.core.errors import GameError
 
 HOSTILE = '<img src=x onerror="pwned=1">&amp;"M"'  # a name's limit is 40 characters

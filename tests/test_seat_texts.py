@@ -16,10 +16,10 @@ import pytest
 from _board_helpers import send
 
 from kum_widget import core
-from kum_widget._board_data import Viewer, log_lines
+from kum_widget.board.drawing import Viewer, log_lines
+from kum_widget.board.widget import GameWidget
 from kum_widget.core import GameFault, IllegalMoveError, InvalidOptionError, Note, Session
 from kum_widget.core.events import event_problems, placeholder_problems, render
-from kum_widget.widget import GameWidget
 
 SAY = 20  # action ids: q (the Priest on seat q), 10 + q (compare hands with q), SAY
 

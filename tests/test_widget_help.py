@@ -11,7 +11,7 @@ import pytest
 from _board_helpers import Recorded
 
 from kum_widget import core
-from kum_widget._board_data import Viewer, board_payload
+from kum_widget.board.drawing import Viewer, board_payload
 from kum_widget.core.help_text import HELP_CHARS, PARAGRAPH_CHARS
 from kum_widget.gallery import ConnectFour, Undercut, Whispers, Woodcutters
 

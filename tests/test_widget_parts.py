@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kum_widget as kum
-from kum_widget._board_data import Viewer
-from kum_widget._router import Reply, Router
-from kum_widget._seats_policy import Seats
+from kum_widget.board.drawing import Viewer
+from kum_widget.board.router import Reply, Router
+from kum_widget.board.seats import Seats
 from kum_widget.core import GameError, Session
 from kum_widget.core.errors import GameFault, IllegalMoveError
 from kum_widget.core.examples import DRAW, Bust
@@ -29,8 +29,8 @@ PACKAGE = Path(kum.__file__).parent
 
 
 def widget_modules() -> list[Path]:
-    """The widget and every helper module beside it (kum_widget/_*.py)."""
-    return [PACKAGE / "widget.py", *sorted(p for p in PACKAGE.glob("_*.py") if p.name != "__init__.py")]
+    """Every module of the board (kum_widget/board/)."""
+    return sorted((PACKAGE / "board").glob("*.py"))
 
 
 def private_reads(source: str) -> list[str]:

@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kum_widget as kum
-from kum_widget._board_data import Viewer, board_payload, legal_payload, log_lines, zone_ids
-from kum_widget._board_insight import why_not_payload
+from kum_widget.board.drawing import Viewer, board_payload, legal_payload, log_lines, zone_ids
+from kum_widget.board.insight import why_not_payload
 from kum_widget.bots import Thoughts, Weighed
 from kum_widget.core.examples import DRAW, Bust, value
 

@@ -42,7 +42,7 @@ def run_notebook(cells: list[str], **params: Any) -> Any:
 
 def board_states(nb: Any) -> list[dict[str, Any]]:
     states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    return [m["state"] for m in states.values() if m["state"].get("_anywidget_id") == "kum_widget.widget.GameWidget"]
+    return [m["state"] for m in states.values() if m["state"].get("_anywidget_id") == "kum_widget.board.widget.GameWidget"]
 
 
 def test_a_saved_hot_seat_notebook_holds_no_hand_of_the_seat_at_the_screen() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import shown
 
-__all__ = ["LAYOUTS", "SIZES", "COLORS", "SHAPES", "CELL_SHAPES", "board_problems", "click_problems"]
+__all__ = ["LAYOUTS", "SIZES", "COLORS", "SHAPES", "CELL_SHAPES", "board_problems", "click_problems", "unclicked_parts"]
 
 LAYOUTS = ("row", "grid", "pile", "stack", "hand", "cells", "places")
 SHAPES = ("disc", "chip", "cube", "meeple", "pawn")  # a piece's shape
@@ -287,3 +287,52 @@ def click_problems(click: Any, ids: set[str], text: str) -> list[str]:
     if "choice" in click and not (isinstance(click["choice"], str) and 0 < len(click["choice"]) <= 60):
         problems.append(f"click of {text!r}: 'choice' (its entry in the click's menu) must be text of 1-60 characters, got {shown(click['choice'])}")
     return problems
+
+
+def _parts(zones: Any, out: list[tuple[str, str | None]]) -> None:
+    """Add (id, group) of every part of ``zones`` to ``out``, in the board's order (as the
+    board reads it)."""
+    stack = [zones]
+    while stack:  # (a loop, not recursion: a board nested deep costs no RecursionError)
+        z = stack.pop()
+        if isinstance(z, list):
+            stack.extend(reversed(z))  # depth first, in order: a zone, then its inner zones, then the next
+            continue
+        if not isinstance(z, dict):
+            continue
+        if isinstance(pid := z.get("id"), str):
+            out.append((pid, None))
+        for key in ("cards", "pieces"):
+            for part in parts if isinstance(parts := z.get(key), list) else ():
+                if isinstance(part, dict) and isinstance(pid := part.get("id"), str):
+                    out.append((pid, None))
+        for key in ("cells", "places"):
+            for part in parts if isinstance(parts := z.get(key), list) else ():
+                if isinstance(part, dict) and isinstance(pid := part.get("id"), str):
+                    group = part.get("group")
+                    out.append((pid, group if isinstance(group, str) else None))
+                    for piece in pieces if isinstance(pieces := part.get("pieces"), list) else ():
+                        if isinstance(piece, dict) and isinstance(pid := piece.get("id"), str):
+                            out.append((pid, None))
+        if z.get("zones"):
+            stack.append(z["zones"])
+
+
+def unclicked_parts(board: Any, clicks: list[Any]) -> list[str]:
+    """The parts of ``board`` (a board description) that no legal action uses, given the
+    legal actions' ``clicks``: each id on it that no click names as its ``source`` or
+    ``target`` (nor, for a cell or place, names its group), each once, in the board's order.
+    These are the parts a board asks ``CardGame.why_not`` about (and ``check_game`` too)."""
+    if not isinstance(board, dict):
+        return []
+    used = {c[k] for c in clicks if isinstance(c, dict) for k in ("source", "target") if isinstance(c.get(k), str)}
+    seats = board.get("seats")
+    zones = [board.get("zones")] + [s.get("zones") for s in (seats if isinstance(seats, list) else ()) if isinstance(s, dict)]
+    found: list[tuple[str, str | None]] = []
+    for where in zones:
+        _parts(where, found)
+    out: dict[str, None] = {}
+    for part, group in found:
+        if part not in used and (group is None or group not in used):
+            out.setdefault(part)
+    return list(out)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .board import unclicked_parts
 from .checker_faults import crash
 from .errors import shown
 from .events import placeholder_problems
@@ -23,58 +24,10 @@ if TYPE_CHECKING:
     from .checker_report import CheckReport, Where
     from .session import Session
 
-__all__ = ["GIVES", "KEEPS", "WhyNot", "asked_parts", "names_secret"]
+__all__ = ["GIVES", "KEEPS", "WhyNot", "names_secret"]
 
 GIVES = "why not gives text"
 KEEPS = "why not keeps secrets"
-
-
-def _parts(zones: Any, out: list[tuple[str, str | None]]) -> None:
-    """Add (id, group) of every part of ``zones`` to ``out``, in the board's order (as the
-    board reads it)."""
-    stack = [zones]
-    while stack:  # (a loop, not recursion: a board nested deep costs no RecursionError)
-        z = stack.pop()
-        if isinstance(z, list):
-            stack.extend(reversed(z))  # depth first, in order: a zone, then its inner zones, then the next
-            continue
-        if not isinstance(z, dict):
-            continue
-        if isinstance(pid := z.get("id"), str):
-            out.append((pid, None))
-        for key in ("cards", "pieces"):
-            for part in parts if isinstance(parts := z.get(key), list) else ():
-                if isinstance(part, dict) and isinstance(pid := part.get("id"), str):
-                    out.append((pid, None))
-        for key in ("cells", "places"):
-            for part in parts if isinstance(parts := z.get(key), list) else ():
-                if isinstance(part, dict) and isinstance(pid := part.get("id"), str):
-                    group = part.get("group")
-                    out.append((pid, group if isinstance(group, str) else None))
-                    for piece in pieces if isinstance(pieces := part.get("pieces"), list) else ():
-                        if isinstance(piece, dict) and isinstance(pid := piece.get("id"), str):
-                            out.append((pid, None))
-        if z.get("zones"):
-            stack.append(z["zones"])
-
-
-def asked_parts(board: Any, clicks: list[Any]) -> list[str]:
-    """The parts of ``board`` (a board description) the board asks ``why_not`` about, given
-    the legal actions' ``clicks``: each id on it that no click names as its ``source`` or
-    ``target`` (nor, for a cell or place, names its group), each once, in the board's order."""
-    if not isinstance(board, dict):
-        return []
-    used = {c[k] for c in clicks if isinstance(c, dict) for k in ("source", "target") if isinstance(c.get(k), str)}
-    seats = board.get("seats")
-    zones = [board.get("zones")] + [s.get("zones") for s in (seats if isinstance(seats, list) else ()) if isinstance(s, dict)]
-    found: list[tuple[str, str | None]] = []
-    for where in zones:
-        _parts(where, found)
-    out: dict[str, None] = {}
-    for part, group in found:
-        if part not in used and (group is None or group not in used):
-            out.setdefault(part)
-    return list(out)
 
 
 def _problem(reason: Any, players: int, seat: int) -> str | None:
@@ -128,7 +81,7 @@ class WhyNot:
         if not self.asks or not clicks or report.failed(GIVES):  # no legal action: the board asks nothing
             return
         secrets: list[tuple[int, str]] | None = None  # the other seats' text secrets, looked up at the first reason
-        parts = asked_parts(board, clicks)
+        parts = unclicked_parts(board, clicks)
         for part in parts:
             try:
                 reason = game.why_not(view, seat, part)

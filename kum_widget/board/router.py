@@ -21,14 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ._board_bots import fault
-from ._board_forms import replay_name, replay_page
-from .bots import BOT_NAMES
-from .core.errors import GameError, GameFault, cut, shown, shown_names
-from .core.session import Session
+from ..bots import BOT_NAMES
+from ..core.errors import GameError, GameFault, cut, shown, shown_names
+from ..core.session import Session
+from .bot_driver import fault
+from .replay import replay_name, replay_page
 
 if TYPE_CHECKING:
-    from ._seats_policy import Seats
+    from .seats import Seats
 
 __all__ = ["Board", "Reply", "Router"]
 

@@ -1,6 +1,6 @@
 """What the board is sent: the payloads ``GameWidget`` syncs, built for one viewer.
 
-Kept apart from the widget so the rules of *who sees what* (widget.py) read on their
+Kept apart from the seats so the rules of *who sees what* (``seats``) read on their
 own, and the shapes of *what is sent* live here. Everything is built from the view
 the viewer may see (``CardGame.board(view, seat)``), the viewer's own legal actions,
 and the log as the viewer may read it: nothing else of the position reaches the page.
@@ -12,15 +12,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .core.errors import GameFault, cut
-from .core.help_text import cut_help, help_paragraphs
-from .core.session import Session
+from ..core.errors import GameFault, cut
+from ..core.help_text import cut_help, help_paragraphs
+from ..core.session import Session
 
 __all__ = ["Viewer", "board_payload", "bot_label", "help_texts", "outcome", "last_move", "legal_payload", "log_lines", "static_path", "static_text",
            "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
-_STATIC = Path(__file__).parent / "static"
+_STATIC = Path(__file__).parent.parent / "static"  # kum_widget/static, where the build puts the bundle
 
 
 def static_path(name: str) -> Path:

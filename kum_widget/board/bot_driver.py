@@ -24,14 +24,14 @@ from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ._board_insight import Decision, bot_decision
-from .bots.base import bot_moving
-from .bots.bot import run_through
-from .core.errors import GameError, GameFault, cut, shown
-from .core.session import Session
+from ..bots.base import bot_moving
+from ..bots.bot import run_through
+from ..core.errors import GameError, GameFault, cut, shown
+from ..core.session import Session
+from .insight import Decision, bot_decision
 
 if TYPE_CHECKING:
-    from ._seats_policy import Seats
+    from .seats import Seats
 
 __all__ = ["SEARCH_SECONDS", "SLICE_SECONDS", "BotDriver", "Search", "bot_choice", "fault"]
 
@@ -48,7 +48,7 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
 
 class Search:
     """A search on the board (``kind`` "bot" or "hint", on the position ``state_id``): a
-    generator of steps (``bots.bot_moving``, ``_board_insight.hinting``) run a slice of
+    generator of steps (``bots.bot_moving``, ``insight.hinting``) run a slice of
     :data:`SLICE_SECONDS` at a time."""
 
     def __init__(self, kind: str, state_id: int, steps: Generator[None, None, Any]) -> None:

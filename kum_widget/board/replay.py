@@ -3,8 +3,13 @@
 ``kum.save_replay(game, "game.html")`` writes every position of the record, as one
 viewer saw it, into a page that needs no kernel and no network (the renderer, its
 styles and the positions are inlined; a Content-Security-Policy forbids every fetch).
-The same pieces draw a notebook output's static snapshot (``GameWidget``'s HTML form),
-which an exported notebook shows where no widget manager runs.
+The same pieces draw what a board leaves where no kernel runs: a notebook output's
+picture of itself (``GameWidget``'s HTML form, which an exported notebook shows where no
+widget manager runs) beside its text board, and its "Save replay" button's file. These
+outlast the moment (a saved notebook keeps its outputs; a file is sent on), so a board
+draws them for whom a replay may be (``Seats.kept``): one human's seat, the full table
+with ``reveal``, and in a hot seat the public table, never a hand only the player at the
+screen may see.
 
 Who sees what is the board's rule: the full table by default (a record holds every
 card anyway: anyone can deal it again from the seed), ``seat=k`` for what seat ``k``
@@ -25,13 +30,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ._board_data import Viewer, board_payload, last_move, log_lines, static_path
-from ._board_text import board_text
-from .core.errors import GameError, InvalidOptionError, shown
-from .core.files import write_text_file
-from .core.session import Session
+from ..core.errors import GameError, InvalidOptionError, shown
+from ..core.files import write_text_file
+from ..core.session import Session
+from .drawing import Viewer, board_payload, last_move, log_lines, static_path
+from .text import board_text
 
-__all__ = ["replay_html", "save_replay", "snapshot_html"]
+__all__ = ["replay_html", "replay_name", "replay_page", "save_replay", "snapshot_forms", "snapshot_html"]
 
 # No request of any kind: inline scripts and styles only (and data: images, if a game draws any).
 _CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
@@ -188,3 +193,30 @@ def snapshot_html(board: dict[str, Any], log: list[str], last: dict[str, Any], *
         f"<script>if(!window.kumReplay){{{_script_text(_asset('replay.js'))}\nwindow.kumReplay=kumReplay}}"
         "window.kumReplay.mountAll();</script>"
     )
+
+
+# -- what a board leaves (its "Save replay" button, its display beside the live view) --------
+
+
+def replay_page(session: Session, viewer: Viewer, bots: dict[int, Any]) -> str:
+    """The replay file of the game, drawn for ``viewer`` (the board's "Save replay" button)."""
+    return document(replay_data(session, viewer, bots=bots))
+
+
+def replay_name(session: Session) -> str:
+    """A file name for the game's replay: its title in lower-case words ("kings-under-mountains-replay.html")."""
+    words = "".join(ch if ch.isalnum() else " " for ch in session.title.lower()).split()
+    return f"{'-'.join(words) or 'game'}-replay.html"
+
+
+def snapshot_forms(session: Session, viewer: Viewer, bots: dict[int, Any], state_id: int) -> dict[str, str]:
+    """The board as it is now for viewers without a kernel: a picture drawn by its renderer
+    (HTML) and the text board (plain text); none for a board these forms cannot carry (the
+    live view still shows it)."""
+    try:
+        board = board_payload(session, viewer, bots=bots)
+        lines = log_lines(session, viewer)
+        return {"text/plain": board_text(board, lines, last=3),
+                "text/html": snapshot_html(board, lines, last_move(session, bots, board), state_id=state_id)}
+    except Exception:  # a display must never fail: the live view is still there
+        return {}

@@ -3,13 +3,13 @@
 The kernel is the only writer of what the board shows. Traitlets carry the view for
 the viewer the kernel chose, the legal actions of the human to move (and why the other
 parts take none), the log, what a bot weighed, an error text and the state id; the browser may not write any of them (a write is
-refused and reverted). It sends one custom message per click, checked (``_router``) before
+refused and reverted). It sends one custom message per click, checked (``router``) before
 anything changes, and every message gets an answer (``{"kind": "answer", "id": ...}``)
 so the page never waits for a change that will not come.
 
 The widget is a small anywidget around two plain objects: the seats
-(``_seats_policy.Seats``: who sits where, whose view the board shows, the pass screen,
-when bots move) and the router (``_router.Router``: the page's messages). It keeps the
+(``seats.Seats``: who sits where, whose view the board shows, the pass screen,
+when bots move) and the router (``router.Router``: the page's messages). It keeps the
 traits, the private part below and the bots' timer.
 
 What may be kept: the synced traits outlive the moment (nbclient's ``store_widget_state``
@@ -33,19 +33,18 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ._board_bots import SEARCH_SECONDS, BotDriver, fault
-from ._board_data import Viewer, board_payload, log_lines, static_text
-from ._board_forms import board_repr, replay_page, snapshot_forms
-from ._board_insight import Decision, check_pace, drawn, hinting, pace_delay
-from ._board_text import board_text
-from ._router import Router
-from ._seating import dealt_again, first_deal
-from ._seats_policy import Seats, check_delay
-from .bots import BOT_NAMES, Analysis
-from .bots.bot import run_through
-from .core.errors import GameError, cut, shown
-from .core.session import Session
-from .replay import save_replay
+from ..bots import BOT_NAMES, Analysis
+from ..bots.bot import run_through
+from ..core.errors import GameError, cut, shown
+from ..core.session import Session
+from .bot_driver import SEARCH_SECONDS, BotDriver, fault
+from .dealing import dealt_again, first_deal
+from .drawing import Viewer, board_payload, log_lines, static_text
+from .insight import Decision, check_pace, drawn, hinting, pace_delay
+from .replay import replay_page, save_replay, snapshot_forms
+from .router import Router
+from .seats import Seats, check_delay
+from .text import board_text
 
 __all__ = ["GameWidget"]
 
@@ -76,7 +75,7 @@ class GameWidget(anywidget.AnyWidget):
     a click after its answer when their search outlasts a slice of the event loop.
     ``hint()`` shows what the search would play, and the board
     says why a part takes no move (``why_not``) and what a bot weighed (``analysis``,
-    where its seat's cards may be seen): ``_board_insight``.
+    where its seat's cards may be seen): ``insight``.
     """
 
     _esm = static_text("widget.js")  # text, not a Path: see static_text (a closed board must be freed)
@@ -112,7 +111,7 @@ class GameWidget(anywidget.AnyWidget):
     game's words (empty but on that seat's turn)."""
     analysis = t.Dict(allow_none=True, default_value=None).tag(sync=True)
     """What a bot weighed at its last decision (shown where that seat's view may be), or the
-    hint last asked for on this position; None: nothing to show (``_board_insight``)."""
+    hint last asked for on this position; None: nothing to show (``insight``)."""
     pace = _Checked("normal").tag(sync=True)
     """How fast the bots move: "slow" (twice ``bot_delay``), "normal", "fast" (a quarter)
     or "instant"; the board's speed control sets it."""
@@ -333,7 +332,7 @@ class GameWidget(anywidget.AnyWidget):
             self.send_state(known)  # a plain update: the page takes the kernel's values back
 
     def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        """A message from the page: routed (``_router``), and always answered."""
+        """A message from the page: routed (``router``), and always answered."""
         with self.hold_sync(), self._bots_driver.on_loop():  # one update per click, whatever it changes
             reply = self._router.route(content)
             if reply.error is not None:
@@ -373,7 +372,7 @@ class GameWidget(anywidget.AnyWidget):
             self.private_id = self._private_serial if private is not None else 0
 
     def _drawn(self, viewer: Viewer, status: str | None, actions: list[int]) -> dict[str, Any]:
-        """The traits that draw the board for ``viewer`` (``_board_insight.drawn``)."""
+        """The traits that draw the board for ``viewer`` (``insight.drawn``)."""
         return drawn(self._game, viewer, status, actions, self._seats.bots, self._bots_driver.decision)
 
     def _sync_quietly(self) -> None:
@@ -445,4 +444,6 @@ class GameWidget(anywidget.AnyWidget):
         return self.text()
 
     def __repr__(self) -> str:
-        return board_repr(self._game, self._seats.bots, self.state_id)
+        bots = self._seats.bots
+        seats = ", ".join(f"{name} (bot)" if s in bots else name for s, name in enumerate(self._game.players))
+        return f"<GameWidget: {self._game.title}; {seats}; state {self.state_id}>"

@@ -1,5 +1,5 @@
 """What the board says of a bot's decision or a hint, in plain words for a student
-(``said``: a sentence or three), and the figures a move is shown with (``_board_insight``
+(``said``: a sentence or three), and the figures a move is shown with (``insight``
 builds the ``analysis`` trait from them).
 
 The words follow what the figures are: the greedy bot's are the game's rule of thumb,

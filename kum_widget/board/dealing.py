@@ -1,17 +1,17 @@
 """Setting a board up: checking its game, ``bots`` and game options, naming the seats,
 dealing its first game and each new one. Who sees what once all are seated is the
-seats' policy (``_seats_policy``)."""
+seats' policy (``seats``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .bots import BOT_NAMES, make_bot
-from .core.errors import GameError, cut, shown, shown_names
-from .core.game import CardGame
-from .core.registry import default_game, game_class
-from .core.session import Session, new_session
+from ..bots import BOT_NAMES, make_bot
+from ..core.errors import GameError, cut, shown, shown_names
+from ..core.game import CardGame
+from ..core.registry import default_game, game_class
+from ..core.session import Session, new_session
 
 __all__ = ["SESSION_OPTIONS", "board_game", "bot_kind", "check_bots", "check_game_options", "default_names", "dealt_again", "first_deal", "new_rules"]
 

@@ -1,7 +1,7 @@
 """What the board tells a player beyond the table: why a part takes no move now
 (``why_not``), what a bot weighed at its last decision or for a hint (``analysis``), and
 how fast the bots move (``pace``). Built, like the rest of what is sent, for one viewer
-from what that viewer may see (``_board_data``), through public ``Session`` methods.
+from what that viewer may see (``drawing``), through public ``Session`` methods.
 
 Who may see a bot's analysis: it lists the legal actions of the bot's seat and how the
 search valued them from that seat's view, so it says what that seat knows (its hand).
@@ -18,14 +18,14 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ._board_data import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines
-from ._board_thoughts import chance_range, equal_best, hidden_said, said
-from .bots import Analysis, RandomBot, Thoughts
-from .bots.analysis import analysing, ranked
-from .core.checker_why import asked_parts
-from .core.errors import GameError, cut, shown
-from .core.game import nothing_hidden
-from .core.session import Session
+from ..bots import Analysis, RandomBot, Thoughts
+from ..bots.analysis import analysing, ranked
+from ..core.board import unclicked_parts
+from ..core.errors import GameError, cut, shown
+from ..core.game import nothing_hidden
+from ..core.session import Session
+from .drawing import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines
+from .thoughts import chance_range, equal_best, hidden_said, said
 
 __all__ = ["PACES", "Decision", "analysis_payload", "bot_decision", "check_pace", "drawn", "hinting", "pace_delay", "shown_analysis",
            "why_not_payload"]
@@ -87,7 +87,7 @@ def why_not_payload(session: Session, seat: int, board: dict[str, Any], legal: l
     seats = board.get("seats")
     own = {part for s in (seats if isinstance(seats, list) else ()) if isinstance(s, dict) and s.get("seat") == seat for part in _own(s.get("zones"))}
     out: dict[str, str] = {}
-    for part in asked_parts(board, legal):  # the parts the checker asks about too (check_game)
+    for part in unclicked_parts(board, legal):  # the parts the checker asks about too (check_game)
         try:
             reason = game.why_not(view, seat, part)
             reason = session.named(reason, seat) if isinstance(reason, str) and reason.strip() else None
@@ -134,7 +134,7 @@ def analysis_payload(session: Session, kind: str, seat: int, name: str, thoughts
                      random_bot: bool = False) -> dict[str, Any]:
     """The ``analysis`` trait for ``thoughts`` about the legal actions now (called before
     the move is made: each move's text and click are those of the position decided on),
-    with what it weighed in plain words (``said``, ``_board_thoughts``). ``thoughts`` None:
+    with what it weighed in plain words (``said``, ``thoughts``). ``thoughts`` None:
     a bot that weighs nothing (``random_bot``: it picks at random). A hint whose best moves
     the figures cannot tell apart names none (``chosen`` None, ``equal`` lists them)."""
     ids = session.legal_action_ids()

@@ -29,11 +29,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._board_data import Viewer, bot_label
-from ._seating import bot_kind
-from .bots import make_bot
-from .core.errors import GameError, shown
-from .core.session import Session
+from ..bots import make_bot
+from ..core.errors import GameError, shown
+from ..core.session import Session
+from .dealing import bot_kind
+from .drawing import Viewer, bot_label
 
 __all__ = ["Screen", "Seats", "check_delay"]
 
@@ -80,7 +80,7 @@ class Seats:
         return dict(self._bots)
 
     def seat_bots(self, specs: Mapping[int, Any], *, seed: int | None) -> None:
-        """Seat new bots (checked specs, ``_seating.check_bots``), each seeded from the
+        """Seat new bots (checked specs, ``dealing.check_bots``), each seeded from the
         game's ``seed`` and its seat, so a game dealt again plays the same."""
         self.specs = dict(specs)
         self._bots = {s: make_bot(spec, seed=(seed or 0) + s) for s, spec in specs.items()}
