@@ -8,7 +8,7 @@
 import { h } from "./dom.js";
 import { banner, helpPanel, tools } from "./guide.js";
 import { morphChildren } from "./keyed.js";
-import { badge, cellsBody, clickOf, colorClass, colorStyle, groupAttrs, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
+import { actionData, badge, cellsBody, clickOf, colorClass, colorStyle, groupAttrs, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
 import { decorateThinking, thinkingList } from "./thinking.js";
 import { decorateWhy } from "./tips.js";
 
@@ -95,7 +95,7 @@ export function card(c, ctx) {
     {
       type: "button",
       class: `${cls}${click ? " kum-target" : ""}`,
-      dataset: { ...hooks, ...(action ? { action } : {}), ...(click?.menu ? { menu: c.id } : {}), ...(source ? { playable: "" } : {}) },
+      dataset: { ...hooks, ...actionData(click), ...(click?.menu ? { menu: c.id } : {}), ...(source ? { playable: "" } : {}) },
       "aria-label": action ? `${label}. Click to ${action}` : click ? `${label}. ${menuLabel(click.menu)}` : `${label}. Click to choose where it goes`,
       "aria-pressed": source ? "false" : null,
       "aria-haspopup": click?.menu ? "menu" : null,
@@ -176,6 +176,7 @@ export function applySelection(root, m, ui) {
   for (const el of root.querySelectorAll(".kum-lit")) {
     el.classList.remove("kum-lit", "kum-target");
     delete el.dataset.action;
+    delete el.dataset.actionId;
     delete el.dataset.menu;
     for (const name of ["aria-haspopup", "aria-expanded"]) el.removeAttribute(name);
     if (el.tagName !== "BUTTON") {
@@ -197,7 +198,7 @@ export function applySelection(root, m, ui) {
       if (el.dataset.action || el.dataset.menu !== undefined) continue; // a click of its own already
       el.classList.add("kum-lit", "kum-target");
       if (click.action) {
-        el.dataset.action = click.action;
+        Object.assign(el.dataset, actionData(click));
         el.setAttribute("aria-label", `${el.dataset.label || id}. Click to ${click.action}`);
       } else {
         el.dataset.menu = id;
@@ -306,7 +307,7 @@ export function describeBoard(m, ui) {
   const others = shownSeats.filter((s) => s.seat !== board.shown_seat);
   const own = shownSeats.filter((s) => s.seat === board.shown_seat);
   const buttons = ctx.legal.buttons.map((a) =>
-    h("button", { type: "button", class: "kum-action", dataset: { action: a.text, key: `action:${a.text}` }, disabled: busy }, a.label || a.text));
+    h("button", { type: "button", class: "kum-action", dataset: { ...actionData(clickOf([a])), key: `action:${a.text}` }, disabled: busy }, a.label || a.text));
   const passScreen = m.pass_to
     ? h("div", { class: "kum-pass", role: "dialog", "aria-label": `Pass to ${m.pass_to}`, dataset: { key: "pass" } },
         h("p", {}, `Pass the board to ${m.pass_to}.`),

@@ -1,5 +1,5 @@
 // The board's listeners, all delegated to its root: an element with data-action performs
-// it; a playable card or piece selects itself as the source; a control does its part; a
+// that action (the page sends its data-action-id); a playable card or piece selects itself as the source; a control does its part; a
 // part with a reason says why (tips.js); a pile opens (panel.js). Zones that are targets
 // are role="button" (or a focusable group when they hold a control): Enter and Space click them, as for a real button.
 import { sourceId } from "./board.js";
@@ -27,7 +27,7 @@ export function listen(root, { ui, on, controls, menu, panel, tips, keys, pace, 
     if (!el || el.disabled || el.getAttribute("aria-disabled") === "true") return;
     if (el.dataset.control) return controls[el.dataset.control]?.(el);
     if (el.dataset.menu !== undefined) on.menu(el);
-    else if (el.dataset.action) on.act(el.dataset.action);
+    else if (el.dataset.action) on.act(el.dataset.actionId);
     else if (el.dataset.playable !== undefined) on.select(sourceId(el), byKeyboard);
   }
   root.addEventListener("click", (event) => {

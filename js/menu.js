@@ -39,7 +39,7 @@ export function createMenu(root) {
     close(false);
     const label = (opener.dataset.label || opener.dataset.menu || "").slice(0, 80);
     const items = actions.map((a) => h("button", {
-      type: "button", role: "menuitem", tabindex: "-1", class: "kum-menu-item", dataset: { action: a.text },
+      type: "button", role: "menuitem", tabindex: "-1", class: "kum-menu-item", dataset: { action: a.text, actionId: a.id },
     }, a.choice || a.text));
     // A popover is drawn in the top layer: no notebook output area (an overflow: hidden box) cuts it
     // off, though it stays in the board's DOM (its clicks, keys and styles are the board's).

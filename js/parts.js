@@ -28,10 +28,17 @@ export function badge(b, extra = "") {
   return h("span", { class: `kum-badge${colorClass(b.color)}${extra}`, title: b.title || null, style: colorStyle(b.color) }, String(b.text));
 }
 
-/** The actions of one click: several (or one with a menu entry of its own among others) open a menu. */
+/** The actions of one click: several (or one with a menu entry of its own among others) open a menu.
+ * One action: its text (what the player reads) and its id (what a click sends). */
 export function clickOf(actions) {
   if (!actions || !actions.length) return null;
-  return actions.length === 1 ? { action: actions[0].text } : { menu: actions };
+  return actions.length === 1 ? { action: actions[0].text, id: actions[0].id } : { menu: actions };
+}
+
+/** The data attributes of an element that performs `click`'s one action: data-action (its
+ * text, the tests' hook) and data-action-id (the id the page sends). */
+export function actionData(click) {
+  return click?.action ? { action: click.action, actionId: click.id } : {};
 }
 
 export function menuLabel(actions) {
@@ -51,7 +58,7 @@ export function groupAttrs(label) {
 export function targetAttrs(click, target, label, ctx, focusable = true, holds = false) {
   if (!click) return groupAttrs(label);
   const attrs = { role: holds ? "group" : "button", tabindex: ctx.busy || !focusable ? "-1" : "0", "aria-disabled": ctx.busy ? "true" : null };
-  if (click.action) return { ...attrs, "aria-label": `${label}. Click to ${click.action}`, dataset: { action: click.action } };
+  if (click.action) return { ...attrs, "aria-label": `${label}. Click to ${click.action}`, dataset: actionData(click) };
   return { ...attrs, "aria-label": `${label}. ${menuLabel(click.menu)}`, "aria-haspopup": "menu", "aria-expanded": "false", dataset: { menu: target } };
 }
 
@@ -80,7 +87,7 @@ export function piece(p, ctx) {
   return h("button", {
     type: "button",
     class: `${cls}${click ? " kum-target" : ""}`,
-    dataset: { ...hooks, ...(click?.action ? { action: click.action } : {}), ...(click?.menu ? { menu: p.id } : {}), ...(source ? { playable: "" } : {}) },
+    dataset: { ...hooks, ...actionData(click), ...(click?.menu ? { menu: p.id } : {}), ...(source ? { playable: "" } : {}) },
     "aria-label": click?.action ? `${label}. Click to ${click.action}` : click ? `${label}. ${menuLabel(click.menu)}` : `${label}. Click to choose where it goes`,
     "aria-pressed": source ? "false" : null,
     "aria-haspopup": click?.menu ? "menu" : null,

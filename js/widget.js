@@ -1,5 +1,5 @@
 // kum_widget front-end: a thin view. It renders the synced view, marks the legal
-// actions the kernel sent, and sends the chosen action with the state id. It never
+// actions the kernel sent, and sends the chosen action's id with the state id. It never
 // writes a trait: the kernel answers every message ({kind: "answer", id}), so a
 // click is released even when nothing changes (a refusal, an undo with nothing to undo).
 //
@@ -128,10 +128,10 @@ function render({ model, el }) {
       // by keyboard, the focus goes to the first place the card can go: Tab goes on through the others
       if (byKeyboard && ui.selected !== null) root.querySelector(".kum-lit[tabindex='0'], button.kum-lit:not([disabled])")?.focus({ preventScroll: true });
     },
-    act(action) {
+    act(actionId) {
       if (ui.pending) return;
       menu.close(true); // a menu's entry: focus goes back to what opened it
-      on.send({ kind: "act", action });
+      on.send({ kind: "act", action_id: Number(actionId) }); // the id the kernel offered (data-action-id), never the text
     },
     menu(el) {
       if (menu.isOpenOn(el)) return menu.close(true); // its own click again: a toggle

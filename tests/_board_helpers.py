@@ -7,7 +7,7 @@ from typing import Any
 
 import kum_widget as kum
 
-__all__ = ["Recorded", "browser_msg", "browser_write", "hand_ids", "run_on_own_loop", "send", "unpack_replay", "zone"]
+__all__ = ["Recorded", "browser_msg", "browser_write", "hand_ids", "offered_id", "run_on_own_loop", "send", "unpack_replay", "zone"]
 
 
 class Recorded(kum.GameWidget):
@@ -67,6 +67,15 @@ def browser_msg(w: kum.GameWidget, content: Any) -> None:
 def browser_write(w: kum.GameWidget, state: dict[str, Any]) -> None:
     """A trait write from the page (``model.set(...); model.save_changes()``)."""
     w._handle_msg({"content": {"data": {"method": "update", "state": state}}, "buffers": []})
+
+
+def offered_id(w: kum.GameWidget, text: str) -> int:
+    """The id the page sends for ``text``, an action the board offers (what its element's
+    ``data-action-id`` holds); a text the board does not offer fails the test here."""
+    for aid in w.offered_ids:
+        if w.game.action_text(aid) == text:
+            return aid
+    raise AssertionError(f"the board does not offer {text!r}: it offers {w.offered}")
 
 
 def send(w: kum.GameWidget, kind: str, token: str = "t", **fields: Any) -> None:

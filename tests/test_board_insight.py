@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 import pytest
-from _board_helpers import Recorded, run_on_own_loop, send, zone
+from _board_helpers import Recorded, offered_id, run_on_own_loop, send, zone
 
 import kum_widget as kum
 from kum_widget import core
@@ -397,7 +397,7 @@ def test_in_a_hot_seat_a_move_the_game_fails_on_is_not_named_on_the_public_table
     send(w, "ready")  # Ada at the screen; the synced traits stay the public table (a saved notebook keeps them)
     play = next(a for a in w.offered if a.startswith("play"))
     before = (w.game.state_id, w.game.history)
-    send(w, "act", action=play)
+    send(w, "act", action_id=offered_id(w, play))
     assert w.error == "the game's own code failed on that move (ValueError: cannot play that card); nothing changed"
     assert play not in w.synced["error"] and (w.game.state_id, w.game.history) == before
 
@@ -430,7 +430,7 @@ class NaNBot:
 
 def test_figures_that_are_no_numbers_reach_the_page_as_none() -> None:
     w = Recorded(ConnectFour(), players=["Ada", "NaN"], bots={1: NaNBot()}, bot_delay=0, seed=1)
-    send(w, "act", action=w.offered[0])  # the bot replies; a game of perfect information shows its analysis
+    send(w, "act", action_id=w.offered_ids[0])  # the bot replies; a game of perfect information shows its analysis
     moves = w.analysis["moves"]
     assert moves and all(m["share"] is None and m["value"] is None for m in moves)
     json.dumps(w.get_state()["analysis"], allow_nan=False)  # strict JSON

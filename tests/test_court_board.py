@@ -221,7 +221,7 @@ def test_the_widget_plays_a_court_to_the_end_through_its_payload(seed: int) -> N
             assert all(a[k] in ids for k in ("source", "target") if k in a), a
         assert not card_ids(board) & set(w.game._state.pile)
         a = rng.choice([x for x in legal if "target" in x] or legal) if rng.random() < 0.7 else rng.choice(legal)
-        browser_msg(w, {"kind": "act", "action": a["text"], "state_id": w.state_id, "id": f"t{step}"})
+        browser_msg(w, {"kind": "act", "action_id": a["id"], "state_id": w.state_id, "id": f"t{step}"})
         answer = w.answers()[-1]
         assert (answer["kind"], answer["id"], w.error) == ("answer", f"t{step}", "")
     assert w.game.is_over and w.page["board"]["over"]

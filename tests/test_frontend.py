@@ -89,9 +89,11 @@ def test_click_sends_action_with_state_id_and_rerenders(page) -> None:  # type: 
     page.locator("[data-playable]").first.click()
     target = page.locator(".kum-target[data-action]").first
     action = target.get_attribute("data-action")
+    assert target.get_attribute("data-action-id") == str(w.offered_ids[w.offered.index(action)])  # the text shown, the id sent
     target.click()
     sent = page.evaluate("() => window.model.sent")
-    assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [{"kind": "act", "action": action, "state_id": w.state_id}]
+    assert [{k: v for k, v in m.items() if k != "id"} for m in sent] == [{"kind": "act", "action_id": w.offered_ids[w.offered.index(action)],
+                                                                            "state_id": w.state_id}]
     assert isinstance(sent[0]["id"], str) and sent[0]["id"]
     feed_back(page, w)
     assert w.game.phase == "draw"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _board_helpers import Recorded, browser_msg
+from _board_helpers import Recorded, browser_msg, offered_id
 from _live_helpers import feed_back, mount, open_page, sent, serve_page
 from _returning import returning
 
@@ -134,7 +134,7 @@ def test_a_click_that_actions_share_opens_a_menu_and_an_entry_plays_its_action(p
     assert abs(menu["y"] - (box["y"] + box["height"])) < 10 and abs(menu["x"] - box["x"]) < 10  # anchored on the coin
     page.screenshot(path=str(artifacts / "frontend-parts-menu.png"), full_page=True)
     page.locator('.kum-menu [data-action="call tails"]').click()
-    assert sent(page) == [{"kind": "act", "action": "call tails", "state_id": board.state_id}]
+    assert sent(page) == [{"kind": "act", "action_id": offered_id(board, "call tails"), "state_id": board.state_id}]
     assert page.locator(".kum-menu").count() == 0
     feed_back(page, board)
     assert board.game.history == (1,)
@@ -155,7 +155,7 @@ def test_the_menu_by_keyboard_arrows_enter_and_escape(page, board) -> None:  # t
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    assert sent(page) == [{"kind": "act", "action": "call tails", "state_id": board.state_id}]
+    assert sent(page) == [{"kind": "act", "action_id": offered_id(board, "call tails"), "state_id": board.state_id}]
     assert focused(page) == "card:coin"  # back on what was clicked, until the reply redraws
     feed_back(page, board)
     assert board.game.history == (1,)
@@ -188,7 +188,7 @@ def test_a_shared_click_without_choices_is_a_menu_of_the_action_texts(page, boar
     lit.click()
     assert entries(page) == [["step up", "step up"], ["leap up", "leap up"]]
     page.locator('.kum-menu [data-action="leap up"]').click()
-    assert sent(page) == [{"kind": "act", "action": "leap up", "state_id": board.state_id}]
+    assert sent(page) == [{"kind": "act", "action_id": offered_id(board, "leap up"), "state_id": board.state_id}]
     feed_back(page, board)
     assert board.game.history == (4,)
 
@@ -223,7 +223,7 @@ def test_cells_pieces_and_places_are_drawn_with_their_hooks(page, board) -> None
     assert well.locator(".kum-place-label").text_content() == "Well" and well.locator(".kum-place-room").text_content() == "1/2"
     assert well.locator("[data-piece='worker']").count() == 1 and well.locator(".kum-slot").count() == 1  # one free slot
     well.click()
-    assert sent(page) == [{"kind": "act", "action": "draw water", "state_id": board.state_id}]
+    assert sent(page) == [{"kind": "act", "action_id": offered_id(board, "draw water"), "state_id": board.state_id}]
     feed_back(page, board)
     assert board.game.history == (7,)
 
@@ -235,7 +235,7 @@ def test_any_cell_of_a_group_plays_the_groups_action_and_lights_the_group(page, 
     page.locator('[data-cell="cell 1 2"]').hover()
     assert page.locator('.kum-hover[data-group="column 2"]').count() == 2
     page.locator('[data-cell="cell 1 2"]').click()
-    assert sent(page) == [{"kind": "act", "action": "fill column 3", "state_id": board.state_id}]
+    assert sent(page) == [{"kind": "act", "action_id": offered_id(board, "fill column 3"), "state_id": board.state_id}]
 
 
 def test_pieces_differ_without_their_colours_in_forced_colours(page, board) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _board_helpers import send
+from _board_helpers import offered_id, send
 
 from kum_widget import core
 from kum_widget.board.drawing import Viewer, log_lines
@@ -293,7 +293,7 @@ def test_the_board_offers_named_texts_and_applies_them() -> None:
     try:
         assert w.offered[:2] == ["Cy plays the Priest on Ada", "Cy plays the Priest on Bo"]
         assert [e["text"] for e in w.legal["actions"]] == w.offered
-        send(w, "act", action="Cy plays the Priest on Bo")  # the page sends the text it shows
+        send(w, "act", action_id=offered_id(w, "Cy plays the Priest on Bo"))  # the page sends the id of the text it shows
         assert w.error == "" and s.history[2] == 1
     finally:
         w.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from _board_helpers import Recorded, hand_ids, zone
+from _board_helpers import Recorded, hand_ids, offered_id, zone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +21,8 @@ def send(w: kum.GameWidget, **content: object) -> None:
 
 
 def click(w: kum.GameWidget, text: str) -> None:
-    send(w, kind="act", action=text)
+    """A click on the offered action ``text``: the page sends its id."""
+    send(w, kind="act", action_id=offered_id(w, text))
 
 
 def synced(w: kum.GameWidget) -> str:
@@ -36,6 +37,7 @@ def test_widget_starts_on_human_turn_with_legal_actions() -> None:
     assert w.game.current_player == 0 and w.offered
     assert w.offered == [w.game.action_text(a) for a in w.game.legal_actions()]
     assert [a["text"] for a in w.legal["actions"]] == w.offered
+    assert [a["id"] for a in w.legal["actions"]] == w.offered_ids == w.game.legal_action_ids()  # the ids the page sends back
     plays = [a for a in w.legal["actions"] if a["text"].startswith("play")]
     assert plays and all(a["source"].startswith("card ") and a["target"].startswith(("mine ", "claimed ")) for a in plays)
     assert w.board["shown_seat"] == 0 and w.state_id == w.game.state_id
@@ -55,7 +57,7 @@ def test_click_play_then_draw_then_bot_replies() -> None:
 def test_stale_state_id_is_refused_and_game_unchanged() -> None:
     w = kum.GameWidget(bots={1: "random"}, seed=3, bot_delay=0)
     before = w.game.to_dict()
-    send(w, kind="act", action=w.offered[0], state_id=w.state_id - 1)
+    send(w, kind="act", action_id=w.offered_ids[0], state_id=w.state_id - 1)
     assert "old board" in w.error
     assert w.game.to_dict() == before
 
@@ -65,10 +67,10 @@ def test_stale_state_id_is_refused_and_game_unchanged() -> None:
     [
         ("not a dict", "not an object"),
         ({"kind": "hack"}, "unknown kind"),
-        ({"kind": "act", "action": None}, "action text"),
-        ({"kind": "act", "action": "x" * 500}, "action text"),
-        ({"kind": "act", "action": "draw deck"}, "not a legal action"),
-        ({"kind": "act", "action": "play orc 9 #19 on mine 9"}, "not a legal action"),
+        ({"kind": "act", "action_id": None}, "'action_id' must be the id of an action the board offers"),
+        ({"kind": "act", "action_id": "3"}, "'action_id' must be the id of an action the board offers"),
+        ({"kind": "act", "action": "draw deck"}, "unknown field action (a move names its action by id: 'action_id')"),  # text is for people: the page sends ids
+        ({"kind": "act", "action_id": 10**6}, "not an action the board offers now"),
         ({"kind": "new_game", "seed": "abc"}, "seed"),
         ({"kind": "new_game", "bot": "<script>"}, "unknown bot"),
     ],
@@ -90,7 +92,7 @@ def test_browser_cannot_move_for_a_bot_seat() -> None:
     assert game.current_player == 1
     assert w.offered == []
     before = game.to_dict()
-    click(w, game.action_text(game.legal_actions()[0]))
+    send(w, kind="act", action_id=game.legal_action_ids()[0])  # the human's legal move, sent from a board that does not offer it
     assert "not your turn" in w.error and game.to_dict() == before
 
 
@@ -221,7 +223,7 @@ def test_bad_constructor_arguments() -> None:
         st.text(max_size=30),
         st.lists(st.integers(), max_size=3),
         st.dictionaries(
-            st.sampled_from(["kind", "action", "state_id", "seed", "bot", "x"]),
+            st.sampled_from(["kind", "action_id", "action", "state_id", "seed", "bot", "x"]),
             st.one_of(st.none(), st.integers(-5, 5), st.text(max_size=40), st.sampled_from(["act", "undo", "new_game", "ready", "draw deck"])),
             max_size=5,
         ),

@@ -14,12 +14,12 @@ import weakref
 from typing import Any
 
 import pytest
-from _board_helpers import Recorded, browser_msg, run_on_own_loop, send
+from _board_helpers import Recorded, browser_msg, offered_id, run_on_own_loop, send
 from ipywidgets.widgets.widget import _instances
 
 import kum_widget as kum
 from kum_widget import core
-from kum_widget.core.examples import Bust
+from kum_widget.core.examples import DRAW, Bust
 
 LONG = "x" * 20_000
 MOST = 400  # an error message quoting a value says what it is in a line, not 20k characters
@@ -215,7 +215,7 @@ def deep_call(depth: int, fn: Any) -> Any:
 
 
 @pytest.mark.parametrize("depth", [980, 5_000])
-@pytest.mark.parametrize("field", ["kind", "bot", "action", "seed", "id", "state_id"])
+@pytest.mark.parametrize("field", ["kind", "bot", "action_id", "seed", "id", "state_id"])
 def test_a_deeply_nested_message_field_is_refused_by_name(field: str, depth: int) -> None:
     w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
     before = w.game.to_dict()
@@ -230,12 +230,12 @@ def test_a_deeply_nested_message_field_is_refused_by_name(field: str, depth: int
     "content, words",
     [
         ({"kind": LONG}, "unknown kind"),
-        ({"kind": "act", "action": LONG}, "action text"),
+        ({"kind": "act", "action_id": LONG}, "'action_id' must be the id of an action"),
         ({"kind": "act", LONG: 1}, "unknown field"),
         ({"kind": LONG, LONG + "y": 1}, "unknown kind"),
         ({"kind": "new_game", "bot": LONG}, "unknown bot"),
         ({"kind": "new_game", "seed": LONG}, "seed"),
-        ({"kind": "act", "action": "x" * 199}, "not a legal action"),
+        ({"kind": "act", "action": LONG}, "unknown field action"),
     ],
 )
 def test_browser_messages_with_20k_values_are_refused_in_a_line(content: dict[str, Any], words: str) -> None:
@@ -311,7 +311,7 @@ class BadBoard(Bust):
 def test_a_board_that_fails_to_draw_after_a_move_is_reported_in_a_line() -> None:
     w = Recorded(BadBoard(), bots={1: "random"}, bot_delay=0, seed=4)
     play = next(t for t in w.offered if t.startswith("play"))
-    send(w, "act", action=play)
+    send(w, "act", action_id=offered_id(w, play))
     assert w.error and len(w.error) < MOST, w.error[:300]
     assert len(w.answers()) == 1
 
@@ -346,8 +346,8 @@ def test_board_calls_and_messages_with_huge_and_hostile_values_are_refused_by_na
             raise AssertionError(f"{name}: {type(exc).__name__} escaped: {str(exc)[:200]}") from exc
         else:
             w.error = error
-    for content in ({"kind": "act", "action": value}, {"kind": "new_game", "seed": value}, {"kind": "pace", "value": value},
-                    {"kind": "act", "state_id": value, "action": "draw deck"}, {"kind": "new_game", "bot": value}):
+    for content in ({"kind": "act", "action_id": value}, {"kind": "new_game", "seed": value}, {"kind": "pace", "value": value},
+                    {"kind": "act", "state_id": value, "action_id": w.offered_ids[0]}, {"kind": "new_game", "bot": value}):
         if value is None and content["kind"] == "new_game":
             continue  # a new deal, the bots kept: good input
         before = w.game.to_dict()
@@ -509,8 +509,8 @@ def test_at_no_delay_a_bot_answers_a_cells_move_at_once_and_a_click_in_slices() 
         w.act(w.offered[0])  # a cell: Ada plays
         w.act(w.offered[0])  # and draws: the bot's turn
         out["cell"] = (w.game.current_player, w.searching, w.thinking, len(w.game.history) > 2)
-        send(w, "act", action=w.offered[0], token="p")
-        send(w, "act", action=w.offered[0], token="a")  # a click: the bot's turn
+        send(w, "act", action_id=w.offered_ids[0], token="p")
+        send(w, "act", action_id=w.offered_ids[0], token="a")  # a click: the bot's turn
         out["click"] = (w.answers()[-1]["id"], w.game.current_player, w.searching)
         await until(lambda: w.game.current_player == 0, 10)
         out["replied"] = (w.game.current_player, w.searching, w.thinking, w.error)
@@ -613,7 +613,7 @@ def test_a_click_handled_while_a_slice_of_the_hint_runs_stops_it_and_the_bot_mov
     async def scenario() -> dict[str, Any]:
         w = Recorded(ClickDuringSlice(limit=100), players=["Ada", "Bo"], bots={1: "greedy"}, seed=1, bot_delay=0.01)
         ClickDuringSlice.deals = 0
-        ClickDuringSlice.letting_in = lambda: send(w, "act", action="draw", token="d")
+        ClickDuringSlice.letting_in = lambda: send(w, "act", action_id=DRAW, token="d")
         try:
             send(w, "hint", token="h")
             await until(lambda: w.game.current_player == 0 and len(w.game.history) >= 2, 10)
@@ -627,3 +627,109 @@ def test_a_click_handled_while_a_slice_of_the_hint_runs_stops_it_and_the_bot_mov
     out = run_on_own_loop(scenario())
     assert out["clicked"] and out["moves"] == 2 and out["error"] == "" and out["searching"] is None, out
     assert out["hint"] != "hint", out  # the hint's position is gone: it never showed
+
+
+# -- issue 43, item 3: one wire: a click sends the id of an action the board offered ---------------
+
+
+class TwinTexts(Bust):
+    """Bust whose every action reads "move", and whose text reader fails: only an id can say
+    which action a click meant, and nothing may read the text back."""
+
+    name = "bust-twin-texts"
+
+    def action_text(self, s: Any, action: int) -> str:
+        super().action_text(s, action)  # (an id the game does not know still fails)
+        return "move"
+
+    def parse_action(self, s: Any, text: str) -> int:
+        raise AssertionError(f"the board parsed {text!r}: a click is applied by its id")
+
+
+def the_game(w: kum.GameWidget) -> tuple[Any, ...]:
+    """All there is of the game: its record, position, redo list and state id."""
+    g = w.game
+    return g.to_dict(), g.state_id, g.history, g.redo_count, str(g)
+
+
+def test_a_click_is_applied_by_the_id_it_sends_and_no_text_is_read() -> None:
+    w = Recorded(TwinTexts(), players=["Ada", "Bo"], bots={1: "random"}, bot_delay=0, seed=1)
+    ids = w.offered_ids
+    assert len(ids) > 1 and set(w.offered) == {"move"}  # the texts cannot tell the actions apart
+    assert [(a["id"], a["text"]) for a in w.legal["actions"]] == [(aid, "move") for aid in ids]
+    chosen = ids[-1]
+    send(w, "act", action_id=chosen, token="c")
+    assert w.error == "" and w.answers()[-1]["id"] == "c"
+    assert w.game.history[0] == chosen  # the very action clicked, not the first that reads "move"
+
+
+@pytest.mark.parametrize("value, words", [
+    (True, "got True"), (False, "got False"),  # a bool is no id, though Python counts it an int
+    (2.0, "got 2.0"), (math.nan, "got nan"), ("2", "got '2'"), ("play 3", "got 'play 3'"), (None, "got None"),
+    ([2], "got [2]"), ({"id": 2}, "got {'id': 2}"),
+    (2**53, "beyond"), (-(2**53), "beyond"), (10**100, "beyond"), (10**4000, "beyond"),
+    (-1, "refused action id -1: not an action the board offers now"),
+    (999, "refused action id 999: not an action the board offers now"),
+])
+def test_a_malformed_action_id_gets_a_clear_answer_and_leaves_the_game_as_it_was(value: Any, words: str) -> None:
+    w = Recorded(Bust(), players=["Ada", "Bo"], bots={1: "random"}, bot_delay=0, seed=1)
+    before, page = the_game(w), dict(w.page)
+    browser_msg(w, {"kind": "act", "action_id": value, "state_id": w.state_id, "id": "x"})
+    assert words in w.error and len(w.error) < MOST and "internal" not in w.error, w.error[:300]
+    assert [a["id"] for a in w.answers()] == ["x"] and the_game(w) == before
+    assert {k: v for k, v in w.page.items() if k != "error"} == {k: v for k, v in page.items() if k != "error"}  # nothing redrawn
+
+
+@pytest.mark.parametrize("content, words", [
+    ({"kind": "act"}, "'action_id' must be the id of an action the board offers, got None"),  # no id at all
+    ({"kind": "act", "action": "draw"}, "unknown field action (a move names its action by id: 'action_id')"),  # text: for people
+    ({"kind": "act", "action": "draw", "action_id": DRAW}, "unknown field action"),  # both: still refused whole
+])
+def test_a_move_without_an_id_or_by_its_text_is_refused(content: dict[str, Any], words: str) -> None:
+    w = Recorded(Bust(), players=["Ada", "Bo"], bots={1: "random"}, bot_delay=0, seed=1)
+    before = the_game(w)
+    browser_msg(w, {**content, "state_id": w.state_id, "id": "x"})
+    assert words in w.error and [a["id"] for a in w.answers()] == ["x"] and the_game(w) == before
+
+
+def test_an_id_offered_on_an_older_state_is_refused_even_where_it_is_legal_now() -> None:
+    w = Recorded(Bust(), players=["Ada", "Bo"], bots={1: "random"}, bot_delay=0, seed=1)
+    old_state, old_ids = w.state_id, w.offered_ids
+    assert DRAW in old_ids
+    w.act(w.offered_ids[0])  # from a cell: Ada plays, the bot answers; Ada may draw again now
+    assert w.game.current_player == 0 and DRAW in w.offered_ids
+    before = the_game(w)
+    browser_msg(w, {"kind": "act", "action_id": DRAW, "state_id": old_state, "id": "old"})
+    assert "old board" in w.error and the_game(w) == before
+    for sid in (True, float(w.state_id), str(w.state_id), w.state_id + 1, 10**4000, None):  # a state id is the board's own int
+        browser_msg(w, {"kind": "act", "action_id": DRAW, "state_id": sid, "id": "s"})
+        assert "old board" in w.error and the_game(w) == before, sid
+    assert [a["id"] for a in w.answers()] == ["old"] + ["s"] * 6
+
+
+def test_a_legal_id_the_board_does_not_offer_is_refused() -> None:
+    """A hot seat behind its pass screen offers nothing, and a bot's seat is not the page's to
+    move: the player to act's legal ids, sent anyway, change nothing."""
+    w = Recorded(Bust(), players=["Ada", "Bo"], bot_delay=0, seed=1)  # two humans: a pass screen first
+    legal = w.game.legal_action_ids()
+    assert w.pass_to == "Ada" and w.offered_ids == [] and legal
+    before = the_game(w)
+    for aid in legal:
+        browser_msg(w, {"kind": "act", "action_id": aid, "state_id": w.state_id, "id": "p"})
+        assert "not your turn" in w.error and the_game(w) == before
+    b = Recorded(Bust(), players=["Ada", "Bo"], seat=0, bots={0: "random"}, bot_delay=0, seed=1)  # the board shows the bot's seat
+    assert b.offered_ids == [] and b.game.legal_action_ids()
+    before = the_game(b)
+    browser_msg(b, {"kind": "act", "action_id": b.game.legal_action_ids()[0], "state_id": b.state_id, "id": "b"})
+    assert "not your turn" in b.error and the_game(b) == before
+
+
+def test_an_id_the_page_cannot_carry_is_never_offered() -> None:
+    class HugeIds(Bust):
+        name = "bust-huge-ids"
+
+        def legal_actions(self, s: Any) -> list[int]:
+            return [2**60 + a for a in super().legal_actions(s)]
+
+    with pytest.raises(core.GameError, match=r"beyond ±\(2\*\*53 - 1\)"):
+        kum.GameWidget(HugeIds(), players=["Ada", "Bo"], bots={1: "random"}, bot_delay=0, seed=1)

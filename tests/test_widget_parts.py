@@ -244,9 +244,9 @@ def test_the_bot_seats_as_the_page_lists_them() -> None:
 class FakeBoard:
     """What the router may ask of a board, and nothing else: it keeps what it was asked."""
 
-    def __init__(self, session: Session, offered: list[str] | None = None) -> None:
+    def __init__(self, session: Session, offered: list[int] | None = None) -> None:
         self.game = session
-        self.offered = offered if offered is not None else [session.action_text(a) for a in session.legal_actions()]
+        self.offered_ids = offered if offered is not None else session.legal_action_ids()
         self.calls: list[tuple[Any, ...]] = []
         self.undone = 1
 
@@ -269,7 +269,7 @@ class FakeBoard:
         self.calls.append(("new_game", seed, bots))
 
 
-def router(bots: dict[int, Any] | None = None, offered: list[str] | None = None) -> tuple[Router, FakeBoard]:
+def router(bots: dict[int, Any] | None = None, offered: list[int] | None = None) -> tuple[Router, FakeBoard]:
     s = bust()
     board = FakeBoard(s, offered)
     return Router(board, Seats(s, bots or {})), board
@@ -281,19 +281,20 @@ def msg(board: FakeBoard, kind: str, **fields: Any) -> dict[str, Any]:
 
 def test_a_click_on_an_offered_action_is_played_and_answered() -> None:
     r, board = router()
-    reply = r.route(msg(board, "act", action="draw"))
-    assert reply == Reply("t1") and board.calls == [("act", "draw")]  # the error line is the board's to clear
+    reply = r.route(msg(board, "act", action_id=DRAW))
+    assert reply == Reply("t1") and board.calls == [("act", DRAW)]  # applied by id; the error line is the board's to clear
     assert reply.answer(board.game.state_id) == {"kind": "answer", "id": "t1", "state_id": board.game.state_id}
 
 
 @pytest.mark.parametrize("content, words", [
     ("hello", "not an object"),
     ({"kind": "hack", "id": "t1"}, "unknown kind"),
-    ({"kind": "act", "action": "draw", "cheat": 1}, "unknown field cheat"),
-    ({"kind": "act", "action": "draw", "state_id": -1}, "old board"),
-    ({"kind": "act", "action": "draw", "state_id": "0"}, "old board"),
-    ({"kind": "act", "action": 100}, "must be action text"),
-    ({"kind": "act", "action": "play 10"}, "not a legal action now"),
+    ({"kind": "act", "action_id": DRAW, "cheat": 1}, "unknown field cheat"),
+    ({"kind": "act", "action_id": DRAW, "state_id": -1}, "old board"),
+    ({"kind": "act", "action_id": DRAW, "state_id": "0"}, "old board"),
+    ({"kind": "act", "action": "draw"}, "unknown field action (a move names its action by id: 'action_id')"),
+    ({"kind": "act", "action_id": "draw"}, "'action_id' must be the id of an action the board offers, got 'draw'"),
+    ({"kind": "act", "action_id": 10}, "refused action id 10: not an action the board offers now"),
     ({"kind": "new_game", "seed": -1}, "seed must be"),
     ({"kind": "new_game", "bot": "deep blue"}, "unknown bot"),
     ({"kind": "new_game", "bot": "greedy"}, "no bot seat to change"),
@@ -312,7 +313,7 @@ def test_a_bad_message_is_refused_with_its_reason_and_changes_nothing(content: A
 
 def test_only_the_player_to_act_at_this_board_may_click() -> None:
     r, board = router(offered=[])
-    reply = r.route(msg(board, "act", action="draw"))
+    reply = r.route(msg(board, "act", action_id=DRAW))
     assert reply.error == "it is not your turn to act on this board" and board.calls == []
 
 
@@ -347,7 +348,7 @@ def test_an_unexpected_failure_is_told_and_the_board_redrawn() -> None:
         raise KeyError("deep inside")
 
     board.act = broken  # type: ignore[method-assign]
-    reply = r.route(msg(board, "act", action="draw"))
+    reply = r.route(msg(board, "act", action_id=DRAW))
     assert reply.broke and reply.error == "internal error (KeyError): 'deep inside'" and reply.token == "t1"
 
 
@@ -361,8 +362,8 @@ def test_a_token_that_is_not_short_text_comes_back_as_null(token: Any) -> None:
 @given(content=st.one_of(
     st.none(), st.integers(), st.text(max_size=20), st.lists(st.integers(), max_size=3),
     st.dictionaries(
-        st.sampled_from(["kind", "action", "state_id", "seed", "bot", "id", "x"]),
-        st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=30),
+        st.sampled_from(["kind", "action_id", "action", "state_id", "seed", "bot", "id", "x"]),
+        st.one_of(st.none(), st.integers(-3, 3), st.just(DRAW), st.text(max_size=30),
                   st.sampled_from(["act", "undo", "redo", "ready", "new_game", "replay", "view", "draw", "random"])),
         max_size=5),
 ))

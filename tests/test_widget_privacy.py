@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 import pytest
-from _board_helpers import Recorded, hand_ids, run_on_own_loop, send, unpack_replay
+from _board_helpers import Recorded, hand_ids, offered_id, run_on_own_loop, send, unpack_replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,7 +227,8 @@ async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> dict
 
     for op, n in ops:
         if op == "act":
-            send("act", action=w.offered[n % len(w.offered)] if w.offered else "draw deck")
+            ids = w.offered_ids  # none offered: a legal move sent anyway, from a board that does not offer it
+            send("act", action_id=ids[n % len(ids)] if ids else (w.game.legal_action_ids() or [0])[0])
         elif op == "ready":
             if w.pass_to:
                 tracker.confirmed = game.players.index(w.pass_to)  # the page's "I am X"
@@ -382,7 +383,7 @@ def test_a_private_line_the_game_fails_to_write_reaches_no_public_trait_and_the_
     Ada's view, so her line is written, and fails."""
     w = Recorded(PrivateTypo(), players=["Ada", "Bo", "Cy"], bots={1: "greedy"}, bot_delay=0, seed=1)
     send(w, "ready")
-    send(w, "act", action="draw")
+    send(w, "act", action_id=offered_id(w, "draw"))
     assert w.game.move_number >= 2 and w.game.movers[1] == 1, (w.game.movers, w.error)  # Bo moved
     assert w.pass_to == "Cy"
     public = json.dumps([w.synced, w.updates(), w.answers()])

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 import pytest
-from _board_helpers import Recorded, browser_msg, browser_write, hand_ids, run_on_own_loop, send
+from _board_helpers import Recorded, browser_msg, browser_write, hand_ids, offered_id, run_on_own_loop, send
 
 import kum_widget as kum
 from kum_widget import core
@@ -87,9 +87,9 @@ def hot_seat(players: list[str], bots: dict[int, str] | None = None, seed: int =
 
 
 def take_turn(w: kum.GameWidget) -> None:
-    send(w, "act", action=next(t for t in w.offered if not t.startswith("draw")))
+    send(w, "act", action_id=offered_id(w, next(t for t in w.offered if not t.startswith("draw"))))
     if w.offered and w.offered[0].startswith("draw"):
-        send(w, "act", action=w.offered[0])
+        send(w, "act", action_id=w.offered_ids[0])
 
 
 def test_undo_after_ready_shows_the_pass_screen_again() -> None:
@@ -105,7 +105,7 @@ def test_undo_after_ready_shows_the_pass_screen_again() -> None:
     assert w.pass_to == "Ada" and w.offered == [] and w.legal == {"actions": []}
     assert all(i is None for p in (0, 1) for i in hand_ids(w.page["board"], p))
     before = w.game.to_dict()
-    send(w, "act", action="draw camp orc")  # Bo tries to draw for Ada
+    send(w, "act", action_id=w.game.action_id("draw camp orc"))  # Bo tries to draw for Ada: her legal move, not offered here
     assert "not your turn" in w.error and w.game.to_dict() == before
 
 
@@ -159,11 +159,12 @@ def test_ready_without_a_pass_screen_is_refused() -> None:
     [
         {"kind": "undo"},  # a fresh board: nothing to undo
         {"kind": "redo"},
-        {"kind": "act", "action": "draw deck"},
+        {"kind": "act", "action_id": 10**6},  # an id the board does not offer
         {"kind": "new_game", "seed": 99999999999},
         {"kind": ["act"]},
-        {"kind": "act", "action": ["x"]},
-        {"kind": "act", "action": "draw deck", "extra": 1},
+        {"kind": "act", "action_id": ["x"]},
+        {"kind": "act", "action": "draw deck"},  # text: the page sends ids
+        {"kind": "act", "action_id": 0, "extra": 1},
         {"kind": "ready"},
     ],
 )
@@ -189,7 +190,7 @@ def test_malformed_messages_are_answered_too(content: Any) -> None:
 def test_an_accepted_click_sends_one_update_then_the_answer() -> None:
     w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
     w.sent.clear()
-    send(w, "act", action=w.offered[0])
+    send(w, "act", action_id=w.offered_ids[0])
     assert [m["method"] for m in w.sent] == ["update", "custom"]
 
 

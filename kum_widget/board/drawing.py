@@ -16,10 +16,11 @@ from ..core.errors import GameFault, cut
 from ..core.help_text import cut_help, help_paragraphs
 from ..core.session import Session
 
-__all__ = ["Viewer", "board_payload", "bot_label", "help_texts", "outcome", "last_move", "legal_payload", "log_lines", "static_path", "static_text",
+__all__ = ["Viewer", "board_payload", "bot_label", "help_texts", "outcome", "last_move", "legal_payload", "log_lines", "MAX_ACTION_ID", "static_path", "static_text",
            "view_of", "zone_ids"]
 
 LOG_LINES = 20  # the board shows this many; fewer bytes per move
+MAX_ACTION_ID = 2**53 - 1  # the page sends an action's id as a JavaScript number, exact up to this
 _STATIC = Path(__file__).parent.parent / "static"  # kum_widget/static, where the build puts the bundle
 
 
@@ -173,11 +174,15 @@ def help_texts(game: Any, title: str) -> dict[str, Any]:
 
 
 def legal_payload(session: Session, actions: list[int]) -> list[dict[str, Any]]:
-    """The legal actions as the page clicks them: text, and where (``CardGame.click``); a
-    ``choice`` is the action's entry in the menu its click opens when actions share it."""
+    """The legal actions as the page clicks them: id (what a click sends back), text, and
+    where (``CardGame.click``); a ``choice`` is the action's entry in the menu its click
+    opens when actions share it."""
     out = []
     for aid, click in zip(actions, session.clicks(actions) if actions else [], strict=True):
-        entry: dict[str, Any] = {"text": session.action_text(aid)}
+        if not -MAX_ACTION_ID <= aid <= MAX_ACTION_ID:
+            raise GameFault(f"{session.title} offers an action id beyond ±(2**53 - 1), which a page cannot send back exactly: "
+                            "the board takes ids within that range")
+        entry: dict[str, Any] = {"id": aid, "text": session.action_text(aid)}
         for key in ("source", "target"):
             if isinstance(click.get(key), str):
                 entry[key] = click[key]

@@ -4,7 +4,9 @@ change that will not come. The page can write nothing else (``GameWidget.set_sta
 
 A message is ``{"kind": ..., "state_id": ..., "id": ...}`` and the fields of its kind
 (``_FIELDS``); ``id`` is the page's token for the answer. A click names the state it was
-made on: a stale ``state_id`` is refused (the game has moved on). Two messages are not
+made on: a stale ``state_id`` is refused (the game has moved on). A move is ``{"kind":
+"act", "action_id": n}``: the id of an action the board offered on that state (the
+``legal`` trait's ``id``, the page's ``data-action-id``), applied by id: no text is read. Two messages are not
 clicks on the position, so they come from any state: ``{"kind": "view"}``, from a view
 that has not got the private part the traits name (a hot seat's hand), which changes
 nothing (the private part is sent again before its answer), and ``{"kind": "pace",
@@ -25,6 +27,7 @@ from ..bots import BOT_NAMES
 from ..core.errors import GameError, GameFault, cut, shown, shown_names
 from ..core.session import Session
 from .bot_driver import fault
+from .drawing import MAX_ACTION_ID
 from .replay import replay_name, replay_page
 
 if TYPE_CHECKING:
@@ -34,7 +37,7 @@ __all__ = ["Board", "Reply", "Router"]
 
 # What each message may carry besides "kind", "state_id" and "id".
 _FIELDS = {
-    "act": {"action"},
+    "act": {"action_id"},
     "undo": set(),
     "redo": set(),
     "ready": set(),
@@ -52,7 +55,7 @@ class Board(Protocol):
     @property
     def game(self) -> Session: ...
     @property
-    def offered(self) -> list[str]: ...
+    def offered_ids(self) -> list[int]: ...
     def act(self, action: Any) -> list[Any]: ...
     def ready(self) -> None: ...
     def undo(self) -> int: ...
@@ -112,7 +115,8 @@ class Router:
             raise GameError(f"refused a message from the board: unknown kind {shown(kind, 50)}")
         extra = set(content) - _FIELDS[kind] - {"kind", "state_id", "id"}
         if extra:
-            raise GameError(f"refused a {shown(kind)} message: unknown field {shown_names(extra, 1)}")
+            moved = " (a move names its action by id: 'action_id')" if kind == "act" and "action" in extra else ""
+            raise GameError(f"refused a {shown(kind)} message: unknown field {shown_names(extra, 1)}{moved}")
         if kind == "view":  # changes nothing, so it may come from any state
             return Reply(token, resend_private=True)
         if kind == "pace":  # the bots' speed, not a move: whatever the state
@@ -141,19 +145,20 @@ class Router:
             session, seats = board.game, self.seats
             return Reply(token, extra={"replay": replay_page(session, seats.kept(), seats.bots), "filename": replay_name(session)})
         else:
-            board.act(self._action(content.get("action")))
+            board.act(self._action(content.get("action_id")))
         return Reply(token)
 
-    def _action(self, text: Any) -> str:
-        """An action the board offers now, by its text (the page sends nothing else)."""
-        if not isinstance(text, str) or len(text) > 200:
-            raise GameError("refused a message from the board: 'action' must be action text")
-        offered = self.board.offered
-        if text not in offered:
+    def _action(self, aid: Any) -> int:
+        """An action the board offers now, by its id (the page sends nothing else)."""
+        if type(aid) is not int or not -MAX_ACTION_ID <= aid <= MAX_ACTION_ID:  # (a bool, a float, text: none is an id)
+            got = "a number beyond ±(2**53 - 1)" if type(aid) is int else shown(aid, 40)
+            raise GameError(f"refused a message from the board: 'action_id' must be the id of an action the board offers, got {got}")
+        offered = self.board.offered_ids
+        if aid not in offered:
             if not offered:
                 raise GameError("it is not your turn to act on this board")
-            raise GameError(f"refused {text[:80]!r}: not a legal action now")
-        return text
+            raise GameError(f"refused action id {aid}: not an action the board offers now")
+        return aid
 
     @staticmethod
     def _seed(seed: Any) -> int | None:

@@ -3,7 +3,7 @@
 The kernel is the only writer of what the board shows. Traitlets carry the view for
 the viewer the kernel chose, the legal actions of the human to move (and why the other
 parts take none), the log, what a bot weighed, an error text and the state id; the browser may not write any of them (a write is
-refused and reverted). It sends one custom message per click, checked (``router``) before
+refused and reverted). It sends one custom message per click (a move names its action by id), checked (``router``) before
 anything changes, and every message gets an answer (``{"kind": "answer", "id": ...}``)
 so the page never waits for a change that will not come.
 
@@ -126,7 +126,7 @@ class GameWidget(anywidget.AnyWidget):
         self._bots_driver = BotDriver(session, self._seats, self, self._sync, self._sync_quietly,
                                       lambda: pace_delay(self.bot_delay, self.pace))
         self._closed = False
-        self._offered: list[str] = []
+        self._offered: tuple[int, list[int]] = (-1, [])  # (state id, the action ids offered on it)
         self._hinted: tuple[Any, Analysis, Any] | None = None  # the last hint: (state id, seat, bot), its table, its drawing
         self._private: dict[str, Any] | None = None  # the private part the traits name (never a trait)
         self._private_serial = 0
@@ -159,7 +159,14 @@ class GameWidget(anywidget.AnyWidget):
     @property
     def offered(self) -> list[str]:
         """The action texts the board offers now (empty when no human here may act)."""
-        return list(self._offered)
+        return [self._game.action_text(a) for a in self.offered_ids]
+
+    @property
+    def offered_ids(self) -> list[int]:
+        """The ids of the actions the board offers now, as the page clicks them (``legal``'s
+        ``id``): a click is one of these, on the state they were offered on."""
+        state_id, ids = self._offered
+        return list(ids) if state_id == self._game.state_id else []
 
     def act(self, action: Any) -> list[Any]:
         """Apply an action (text, object or id) for the player to move, as from a cell."""
@@ -349,7 +356,7 @@ class GameWidget(anywidget.AnyWidget):
     def _sync(self) -> None:
         game = self._game
         screen = self._seats.screen(thinking=self._bots_driver.busy)
-        self._offered = [game.action_text(a) for a in screen.actions]
+        self._offered = (game.state_id, list(screen.actions))
         traits = self._drawn(screen.viewer, screen.status, screen.actions)
         private = None
         if screen.kept != screen.viewer:  # a hot seat's seat at the screen
