@@ -10,7 +10,6 @@ import json
 import pickle
 import random
 import re
-import warnings
 from typing import Any
 
 import pytest
@@ -40,14 +39,6 @@ GAMES: dict[str, Any] = {
 
 def kum_move(a: Action) -> bool:
     return isinstance(a.move, (kum.Play, kum.Draw, kum.Discard))
-
-
-@pytest.fixture(autouse=True)
-def _no_deprecated_path() -> Any:
-    # The library's own paths never touch what is deprecated (the tests that do say so).
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", DeprecationWarning)
-        yield
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -176,28 +167,17 @@ def test_bad_input_is_still_named_and_changes_nothing(name: str) -> None:
     assert s.to_dict() == before and s.state_id == sid
 
 
-def test_old_code_reading_a_kum_action_s_fields_still_works_with_a_warning() -> None:
+def test_an_action_is_its_id_not_its_text_nor_the_game_s_object() -> None:
     g = GAMES["kum"](2)
     play = next(a for a in g.legal_actions() if isinstance(a.move, kum.Play))
-    with pytest.warns(DeprecationWarning, match=r"write `action.move.card` for `action.card`"):
-        assert play.card == play.move.card  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match=r"action.move == Play\(card="):
-        assert play == play.move and play.move in g.legal_actions()
-    g.apply(play)
-    draw = g.legal_actions()[0]
-    with pytest.warns(DeprecationWarning, match=r"action.move == Draw"):
-        assert kum.Draw(draw.move.race) == draw
-    assert not isinstance(draw, kum.Draw) and isinstance(draw.move, kum.Draw)  # the one thing that changed silently
-
-
-def test_old_code_comparing_a_court_action_with_its_text_still_works_with_a_warning() -> None:
+    assert play != play.move and play.move not in g.legal_actions() and play == int(play)
+    with pytest.raises(AttributeError, match="card"):
+        getattr(play, "card")  # noqa: B009  # the move's field: play.move.card
     c = GAMES["court"](2)
     first = c.legal_actions()[0]
-    with pytest.warns(DeprecationWarning, match="write `action.text == 'start place 1 to space 1.1'`"):
-        assert first == "start place 1 to space 1.1" and "start place 1 to space 1.1" in c.legal_actions()
-    with pytest.warns(DeprecationWarning, match=r"write `action.text.startswith` for `action.startswith`"):
-        assert first.startswith("start")  # type: ignore[attr-defined]
-    assert (first == "pass") is False and (first != "pass") is True  # another text: not equal, and nothing to warn of
+    assert first.text == "start place 1 to space 1.1" and first != first.text and first.text not in c.legal_actions()
+    with pytest.raises(AttributeError, match="startswith"):
+        first.startswith("start")  # type: ignore[attr-defined]  # the text's method: first.text.startswith
 
 
 def test_a_session_subclass_that_handed_out_its_own_objects_gives_actions_with_them_as_move() -> None:

@@ -241,3 +241,71 @@ def test_the_game_name_check_catches_every_form() -> None:
     for source in ('"""The court solitaire and kings-under-mountains, in a docstring."""', 'host = "kum-replay"',
                    'layout = "hand"', 'x = "courtyard"', 'y = f"kum.Game {n}"', 'z = "hand_sizes"'):
         assert not named_games(source, words), source
+
+
+STRICT_FOLDERS = ("kum_widget.core", "kum_widget.games.kum")  # no cycle at all inside, no sibling's private name
+
+
+def folder_imports(path: Path) -> list[tuple[str, str]]:
+    """(module, name) for every ``from X import name`` in ``path``, type-only and local imports
+    included, ``from . import records`` read as the module ``records``."""
+    tree = ast.parse(path.read_text())
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                full = f"{target}.{alias.name}"
+                out.append((full, "") if full in MODULES else (target, alias.name))
+        elif isinstance(node, ast.Import):
+            out += [(alias.name, "") for alias in node.names]
+    return out
+
+
+def strict_graph(folder: str) -> tuple[dict[str, set[str]], list[str]]:
+    """The imports between the modules of ``folder`` (its __init__ left out: it re-exports),
+    and each import of a sibling's private name."""
+    members = {m for m in MODULES if m.rpartition(".")[0] == folder}
+    graph: dict[str, set[str]] = {m: set() for m in members}
+    private = []
+    for module in members:
+        for target, name in folder_imports(MODULES[module]):
+            if target in members and target != module:
+                graph[module].add(target)
+                if name.startswith("_"):
+                    private.append(f"{module} imports {target}.{name}")
+    return graph, private
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` (its modules in order, the first again at the end), or []."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> list[str]:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                return [*stack[stack.index(t):], t]
+            if t not in state and (found := visit(t)):
+                return found
+        stack.pop()
+        state[m] = 2
+        return []
+
+    for m in sorted(graph):
+        if m not in state and (found := visit(m)):
+            return found
+    return []
+
+
+def test_the_strict_folders_have_no_cycle_even_for_types_and_share_no_private_name() -> None:
+    for folder in STRICT_FOLDERS:
+        graph, private = strict_graph(folder)
+        assert len(graph) > 10 and private == [], private
+        assert a_cycle(graph) == [], "import cycle: " + " -> ".join(a_cycle(graph))
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]

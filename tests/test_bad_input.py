@@ -1,6 +1,6 @@
 """Bad input to Kings Under Mountains' own API gets a clear error and leaves the game exactly
 as it was: its action notation, its own calls (play, draw, discard, hand...), its error
-classes and messages, its scenarios, deck tables, rule options and old save formats.
+classes and messages, its scenarios, deck tables, rule options and saved games.
 
 Every error the public API raises for bad input must be a ``kum.KumError`` (a
 ``ValueError``) whose message names what is wrong, never a bare KeyError, IndexError,
@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from _hostile_helpers import HOSTILE as HOSTILE_VALUES
 from _kum_helpers import ALL_RULE_COMBOS, FORBIDDEN, check_conservation, max_action_id, play_out
-from _kum_legacy import old_dict, old_record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -381,11 +380,24 @@ def test_small_deck_is_refused_for_many_players() -> None:
 
 
 # -- from_dict ----------------------------------------------------------------------------------
-# (of the old saved dicts, "kum-game": their reader, games/kum/legacy.py, reads them forever;
-# the core's saves of the game are hostile-tested below, test_from_dict_hostile_value_at_every_field)
+# (hostile values at every field are test_from_dict_hostile_value_at_every_field's, below)
 
 def saved(turns: int = 4) -> dict[str, Any]:
-    return json.loads(json.dumps(old_dict(fresh(turns=turns))))
+    return json.loads(json.dumps(fresh(turns=turns).to_dict()))
+
+
+def edited(d: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    """A copy of saved game ``d`` with ``value`` at ``path``; a start position given to a
+    dealt game makes it one built by hand (no seed, no setup)."""
+    d = json.loads(json.dumps(d))
+    node = d
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    if path[0] == "start":
+        d["seed"] = None
+        d.pop("setup", None)
+    return d
 
 
 @pytest.mark.parametrize("bad", [None, [], "x", 5, 3.5, True, b"{}"], ids=repr)
@@ -393,52 +405,54 @@ def test_from_dict_not_a_dict(bad: Any) -> None:
     expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError)
 
 
-@pytest.mark.parametrize("field", ["players", "kings", "rules", "actions"])
-def test_from_dict_missing_field(field: str) -> None:
+@pytest.mark.parametrize(("field", "words"), [("players", ["players"]), ("actions", ["actions"]), ("game", ["game"]),
+                                            ("format", ["format"]), ("version", ["version"]), ("seed", ["seed"])])
+def test_from_dict_missing_field(field: str, words: list[str]) -> None:
     d = saved()
     del d[field]
-    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "missing", field)
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, *words)
 
 
-@pytest.mark.parametrize(("field", "value", "words"), [
-    ("format", "chess", ["format"]),
-    ("format", None, ["format"]),
-    ("version", 2, ["version"]),
-    ("version", "1", ["version"]),
-    ("version", None, ["version"]),
-    ("players", 1, ["players"]),
-    ("players", ["Ada"], ["players"]),
-    ("players", ["Ada", "Ada"], ["players"]),
-    ("players", "Ada", ["players"]),
-    ("kings", ["orc"], ["races"]),
-    ("kings", ["elf", "orc"], ["elf"]),
-    ("kings", None, ["kings"]),
-    ("kings", "orc dwarf", ["races"]),
-    ("kings", 5, ["races"]),
-    ("rules", {"refill": "x"}, ["refill"]),
-    ("rules", {"bogus": 1}, ["bogus"]),
-    ("rules", "x", ["rules"]),
-    ("rules", None, ["rules"]),
-    ("rules", {"deck": 5}, ["deck"]),
-    ("rules", {"deck": "id,race\n0,orc\n"}, ["deck"]),
-    ("seed", -1, ["seed"]),
-    ("seed", "11", ["seed"]),
-    ("seed", None, ["seed"]),
-    ("seed", 1.5, ["seed"]),
-    ("first_player", 5, ["first_player"]),
-    ("first_player", "0", ["first_player"]),
-    ("actions", "draw deck", ["actions"]),
-    ("actions", {"0": "draw deck"}, ["actions"]),
-    ("actions", [5], ["actions[0]"]),
-    ("actions", [None], ["actions[0]"]),
-    ("redo", "x", ["redo"]),
-    ("redo", ["play nonsense"], ["actions"]),
-    ("layout", 5, ["layout"]),
-    ("layout", {"hands": "x"}, ["layout"]),
-])
-def test_from_dict_bad_field(field: str, value: Any, words: list[str]) -> None:
-    d = saved()
-    d[field] = value
+@pytest.mark.parametrize(("path", "value", "words"), [
+    (("format",), "chess", ["format"]),
+    (("format",), None, ["format"]),
+    (("version",), 2, ["version"]),
+    (("version",), "1", ["version"]),
+    (("version",), None, ["version"]),
+    (("game",), "bust", ["game", "bust"]),
+    (("players",), 1, ["players"]),
+    (("players",), ["Ada"], ["players"]),
+    (("players",), ["Ada", "Ada"], ["players"]),
+    (("players",), "Ada", ["players"]),
+    (("setup", "races"), ["orc"], ["races"]),
+    (("setup", "races"), ["elf", "orc"], ["elf"]),
+    (("setup", "races"), "orc dwarf", ["races"]),
+    (("setup", "races"), 5, ["races"]),
+    (("setup", "first_player"), 5, ["first_player"]),
+    (("setup", "first_player"), "0", ["first_player"]),
+    (("setup", "bogus"), 1, ["setup", "bogus"]),
+    (("setup",), 5, ["setup"]),
+    (("options",), {"refill": "x"}, ["refill"]),
+    (("options",), {"bogus": 1}, ["bogus"]),
+    (("options",), "x", ["options"]),
+    (("options",), None, ["options"]),
+    (("options",), {"deck": 5}, ["deck"]),
+    (("options",), {"deck": "id,race\n0,orc\n"}, ["deck"]),
+    (("seed",), -1, ["seed"]),
+    (("seed",), "11", ["seed"]),
+    (("seed",), None, ["seed"]),
+    (("seed",), 1.5, ["seed"]),
+    (("actions",), "draw deck", ["actions"]),
+    (("actions",), {"0": "draw deck"}, ["actions"]),
+    (("actions",), [5], ["actions[0]"]),
+    (("actions",), [None], ["actions[0]"]),
+    (("redo",), "x", ["redo"]),
+    (("redo",), ["play nonsense"], ["actions"]),
+    (("start",), 5, ["start position"]),
+    (("start",), {"hands": "x"}, ["start position"]),
+], ids=lambda v: ".".join(v) if isinstance(v, tuple) else repr(v)[:30])
+def test_from_dict_bad_field(path: tuple[str, ...], value: Any, words: list[str]) -> None:
+    d = edited(saved(), path, value)
     expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, *words)
 
 
@@ -474,19 +488,19 @@ def test_from_dict_tampered_state() -> None:
 
 def test_from_dict_bad_scenario_layout() -> None:
     game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], hands=[["goblin 7"], None])
-    d = json.loads(json.dumps(old_dict(game)))
-    assert d["seed"] is None and isinstance(d["layout"], dict)
+    d = json.loads(json.dumps(game.to_dict()))
+    assert d["seed"] is None and isinstance(d["start"], dict)
     bad = json.loads(json.dumps(d))
-    del bad["layout"]["deck"]
+    del bad["start"]["deck"]
     expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "deck")
     bad = json.loads(json.dumps(d))
-    bad["layout"]["hands"][0].append(bad["layout"]["hands"][1][0])  # a card in two hands
+    bad["start"]["hands"][0].append(bad["start"]["hands"][1][0])  # a card in two hands
     expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "already placed")
     bad = json.loads(json.dumps(d))
-    bad["layout"]["bogus"] = 1
+    bad["start"]["bogus"] = 1
     expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "bogus")
     bad = json.loads(json.dumps(d))
-    bad["layout"]["current"] = 7
+    bad["start"]["current"] = 7
     expect_error(lambda: kum.Game.from_dict(bad), kum.InvalidStateError, "current")
 
 
@@ -499,19 +513,19 @@ def strict_dict(rules: kum.Rules, layout: dict[str, Any], **changes: Any) -> dic
     """A saved scenario game (its layout strict: every field present, every card placed)
     with ``changes`` made to its start layout, as a file edited by hand would be."""
     game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules, **layout)
-    d = json.loads(json.dumps(old_dict(game)))
-    d["layout"].update(changes)
+    d = json.loads(json.dumps(game.to_dict()))
+    d["start"].update(changes)
     del d["state"]
     return d
 
 
 def layout_record(d: dict[str, Any]) -> str:
-    """The record of saved game ``d``, with its (edited) start layout in the Layout tag."""
-    rules = kum.Rules.from_dict(d["rules"])
-    lines = old_record(kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules)).splitlines()
-    n = next(i for i, line in enumerate(lines) if line.startswith("[Layout "))
-    text = json.dumps(d["layout"], separators=(",", ":")).replace("\\", "\\\\").replace('"', '\\"')
-    lines[n] = f'[Layout "{text}"]'
+    """The record of saved game ``d``, with its (edited) start position in the Start tag."""
+    rules = kum.KingsUnderMountains(**d["options"]).kum_rules
+    lines = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules).record().splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("[Start "))
+    text = json.dumps(d["start"], separators=(",", ":")).replace("\\", "\\\\").replace('"', '\\"')
+    lines[n] = f'[Start "{text}"]'
     return "\n".join(lines) + "\n"
 
 
@@ -528,7 +542,7 @@ def test_dead_position_is_refused() -> None:
         expect_error(lambda layout=layout: kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules, **layout),
                      kum.InvalidStateError, "no legal action", f"seat {seat}", ["Ada", "Bo"][seat], "draw")
     d = strict_dict(rules, _EVERY_CARD, phase="draw")
-    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "no legal action", "seat 0", "Ada", "draw")
+    expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "no legal action", "seat 0", "draw")  # (read before its names)
     expect_error(lambda: kum.Game.from_record(layout_record(d)), kum.InvalidRecordError, "no legal action", "seat 0")
     # With a card in the Camp the same draw can go on: it is accepted, and plays to the end.
     game = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "dwarf"], rules=rules,
@@ -547,7 +561,7 @@ def test_scenario_camp_with_two_names_for_one_pile_is_refused() -> None:
                      kum.InvalidStateError, "camp", repr(first), repr(second))
     # strict from_dict: the orc pile split over two names for it
     d = strict_dict(kum.Rules(), {"camp": {"orc": ["orc 1", "orc 2"]}})
-    d["layout"]["camp"]["orcs"] = [d["layout"]["camp"]["orc"].pop()]
+    d["start"]["camp"]["orcs"] = [d["start"]["camp"]["orc"].pop()]
     expect_error(lambda: kum.Game.from_dict(d), kum.InvalidStateError, "camp", "'orc'", "'orcs'")
 
 
@@ -600,12 +614,16 @@ def test_scenario_pending_slots_are_refilled_once_each_and_keep_every_card() -> 
 
 
 # -- records -----------------------------------------------------------------------------------
-# (of the old records, "kum-record 1", read forever by games/kum/legacy.py; the core's records of
-# the game are fuzzed below, test_fuzz_from_record_mutated)
+# (the records of the game are fuzzed below too, test_fuzz_from_record_mutated)
 
 def record_lines(turns: int = 4) -> tuple[kum.Game, list[str]]:
     game = fresh(turns=turns)
-    return game, old_record(game).splitlines()
+    return game, game.record().splitlines()
+
+
+def tag(value: Any) -> str:
+    """``value`` as JSON in a record's tag (its quotes escaped)."""
+    return json.dumps(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def line_of(lines: list[str], prefix: str) -> int:
@@ -667,97 +685,79 @@ def test_record_move_after_the_end() -> None:
     expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, f"line {len(lines)}", "over")
 
 
-@pytest.mark.parametrize(("tag", "value", "words"), [
-    ("Kings", "orc orc", ["races"]),
-    ("Kings", "elf dwarf", ["elf"]),
-    ("Kings", "orc", ["races"]),
+_SETUP = {"races": ["orc", "dwarf"], "first_player": 0}
+
+
+@pytest.mark.parametrize(("name", "value", "words"), [
+    ("Setup", tag({**_SETUP, "races": ["orc", "orc"]}), ["races"]),
+    ("Setup", tag({**_SETUP, "races": ["elf", "dwarf"]}), ["elf"]),
+    ("Setup", tag({**_SETUP, "races": ["orc"]}), ["races"]),
+    ("Setup", tag({**_SETUP, "first_player": 7}), ["first_player"]),
+    ("Setup", tag({**_SETUP, "first_player": "x"}), ["first_player"]),
+    ("Setup", tag({**_SETUP, "x": 1}), ["setup", "'x'"]),
+    ("Setup", tag([1]), ["setup"]),
+    ("Setup", "{", ["Setup", "JSON"]),
     ("Seed", "-1", ["seed"]),
     ("Seed", "abc", ["seed"]),
     ("Seed", "", ["seed"]),
-    ("FirstPlayer", "7", ["first_player"]),
-    ("FirstPlayer", "x", ["first_player"]),
+    ("Seed", "\u00b2", ["seed"]),  # str.isdigit accepts it, int does not
     ("Player1", "Ada", ["differ"]),
     ("Player1", "", ["players[1]"]),
-])
-def test_record_bad_header_values(tag: str, value: str, words: list[str]) -> None:
+    ("Game", "chess", ["game", "chess"]),
+    ("Format", "kum-widget-session 9", ["Format"]),
+    ("Options", "{", ["Options", "JSON"]),
+    ("Options", tag({"stuck": "sometimes"}), ["stuck"]),
+    ("Options", tag({"bogus": 1}), ["bogus"]),
+    ("Options", tag({"hand_size": 0}), ["hand_size"]),
+    ("Options", tag({"deck": "goblin 7 #0 [d1 s1 p1], nonsense"}), ["deck"]),
+], ids=lambda v: v[:30] if isinstance(v, str) else repr(v)[:30])
+def test_record_bad_header_values(name: str, value: str, words: list[str]) -> None:
     _, lines = record_lines()
-    n = line_of(lines, f"[{tag} ")
-    lines[n - 1] = f'[{tag} "{value}"]'
+    n = line_of(lines, f"[{name} ")
+    lines[n - 1] = f'[{name} "{value}"]'
     expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, *words)
 
 
 def test_record_missing_header_parts() -> None:
     _, lines = record_lines()
-    no_players = [line for line in lines if not line.startswith("[Player")]
-    expect_error(lambda: kum.Game.from_record("\n".join(no_players)), kum.InvalidRecordError, "players")
-    no_kings = [line for line in lines if not line.startswith("[Kings")]
-    expect_error(lambda: kum.Game.from_record("\n".join(no_kings)), kum.InvalidRecordError, "kings")
-    no_seed = [line for line in lines if not line.startswith("[Seed")]
-    expect_error(lambda: kum.Game.from_record("\n".join(no_seed)), kum.InvalidRecordError, "seed")
+    for missing, words in (("[Player", ["players"]), ("[Game ", ["game"]), ("[Format ", ["Format"]), ("[Seed ", ["Seed"])):
+        text = "\n".join(line for line in lines if not line.startswith(missing))
+        expect_error(lambda text=text: kum.Game.from_record(text), kum.InvalidRecordError, *words)
     expect_error(lambda: kum.Game.from_record(""), kum.InvalidRecordError)
 
 
-def test_record_bad_rules_layout_and_deck_tags() -> None:
+def test_record_bad_start_tags() -> None:
     _, lines = record_lines(turns=0)
-    head = [line for line in lines if line.startswith("[")]
-    for extra, words in [
-        ('[Rules "stuck"]', ["rules", "name=value"]),
-        ('[Rules "stuck=sometimes"]', ["stuck"]),
-        ('[Rules "bogus=1"]', ["bogus"]),
-        ('[Rules "hand_size=0"]', ["hand_size"]),
-        ('[Deck "goblin 7 #0 [d1 s1 p1], nonsense"]', ["deck"]),
-    ]:
-        expect_error(lambda h=[*head, extra]: kum.Game.from_record("\n".join(h)), kum.InvalidRecordError, *words)
-    no_seed = [line for line in head if not line.startswith("[Seed")]
-    for layout, words in [("{", ["layout", "json"]), ("[]", ["layout"]), ('{\\"bogus\\": 1}', ["bogus"])]:
-        text = "\n".join([*no_seed, f'[Layout "{layout}"]'])
+    dealt = [line for line in lines if line.startswith("[") and not line.startswith(("[Seed ", "[Setup "))]
+    start = {"races": ["orc", "dwarf"], "first_player": 0}
+    for value, words in [("{", ["Start", "JSON"]), ("[]", ["start position"]), (tag({**start, "bogus": 1}), ["bogus"]),
+                         (tag({**start, "races": ["orc"]}), ["races"]), ("NaN", ["start position"])]:
+        text = "\n".join([*dealt, f'[Start "{value}"]'])
         expect_error(lambda text=text: kum.Game.from_record(text), kum.InvalidRecordError, *words)
+    both = "\n".join([*lines[:line_of(lines, "[Seed ")], f'[Start "{tag(start)}"]'])  # a Seed and a Start
+    expect_error(lambda: kum.Game.from_record(both), kum.InvalidRecordError, "Seed", "Start")
 
 
-def test_record_bad_deck_tag_message_names_the_tag() -> None:
-    """A Deck tag whose cards are well-formed but whose ids are out of order."""
-    _, lines = record_lines(turns=0)
-    head = [line for line in lines if line.startswith("[")]
-    text = "\n".join([*head, '[Deck "goblin 7 #1 [d1 s1 p1], orc 1 #0 [d1 s1 p1]"]'])
-    expect_error(lambda: kum.Game.from_record(text), kum.InvalidRecordError, "deck", "row 1")
-
-
-@pytest.mark.parametrize("tag", ["Seed", "FirstPlayer"])
-def test_record_unicode_digits_in_numeric_tags(tag: str) -> None:
-    """``str.isdigit`` accepts '²' but ``int`` does not: must still be a KumError."""
-    _, lines = record_lines()
-    n = line_of(lines, f"[{tag} ")
-    lines[n - 1] = f'[{tag} "\u00b2"]'
-    expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, tag.lower()[:4])
-
-
-def test_record_unicode_digits_in_rules_tag() -> None:
-    _, lines = record_lines(turns=0)
-    head = [line for line in lines if line.startswith("[")]
-    text = "\n".join([*head, '[Rules "hand_size=\u00b2"]'])
-    expect_error(lambda: kum.Game.from_record(text), kum.InvalidRecordError, "hand_size")
-
-
-def test_record_deep_brackets_and_huge_numbers_in_the_layout_tag() -> None:
+def test_record_deep_brackets_and_huge_numbers_in_the_start_tag() -> None:
     """json.loads raises RecursionError on deep nesting and a bare ValueError on a number
-    past Python's int-conversion limit (4300 digits): both must read as a bad Layout tag."""
+    past Python's int-conversion limit (4300 digits): both must read as a bad Start tag."""
     _, lines = record_lines(turns=0)
-    head = [line for line in lines if line.startswith("[") and not line.startswith("[Seed")]
-    for layout in ("[" * 100_000 + "]" * 100_000, "[" * 100_000, '{\\"turn\\": ' + "9" * 5000 + "}",
-                   '{\\"turn\\": -' + "9" * 5000 + "}", '{\\"mines\\": [' + "1" * 5000 + "]}", '{\\"turn\\": 1e999}',
-                   '{\\"hands\\": ' + "[" * 50_000 + "]" * 50_000 + "}", "NaN"):
-        text = "\n".join([*head, f'[Layout "{layout}"]'])
-        expect_error(lambda text=text: kum.Game.from_record(text), kum.InvalidRecordError, "layout")
+    head = [line for line in lines if line.startswith("[") and not line.startswith(("[Seed ", "[Setup "))]
+    for start in ("[" * 100_000 + "]" * 100_000, "[" * 100_000, '{\\"turn\\": ' + "9" * 5000 + "}",
+                  '{\\"turn\\": -' + "9" * 5000 + "}", '{\\"mines\\": [' + "1" * 5000 + "]}", '{\\"turn\\": 1e999}',
+                  '{\\"hands\\": ' + "[" * 50_000 + "]" * 50_000 + "}", "NaN"):
+        text = "\n".join([*head, f'[Start "{start}"]'])
+        expect_error(lambda text=text: kum.Game.from_record(text), kum.InvalidRecordError, "start")
 
 
-@pytest.mark.parametrize("tag", ["FirstPlayer", "Rules", "Seed"])
-def test_record_5000_digit_numbers_in_tags(tag: str) -> None:
+@pytest.mark.parametrize("name", ["Options", "Seed", "Setup"])
+def test_record_5000_digit_numbers_in_tags(name: str) -> None:
     """Past Python's int-conversion limit (4300 digits) int() raises a bare ValueError,
     and so does an error message that prints the number."""
     _, lines = record_lines(turns=0)
-    value = "hand_size=" + "9" * 5000 if tag == "Rules" else "9" * 5000
-    lines = [line for line in lines if not line.startswith(f"[{tag} ")] + [f'[{tag} "{value}"]']
-    e = expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, tag.lower()[:4], "5000 digits")
+    value = {"Options": '{\\"hand_size\\": ' + "9" * 5000 + "}", "Setup": '{\\"first_player\\": ' + "9" * 5000 + "}"}.get(name, "9" * 5000)
+    lines = [line for line in lines if not line.startswith(f"[{name} ")] + [f'[{name} "{value}"]']
+    e = expect_error(lambda: kum.Game.from_record("\n".join(lines)), kum.InvalidRecordError, name)
     assert len(str(e)) < 200
 
 
@@ -767,8 +767,8 @@ def test_record_hostile_lines() -> None:
     n = line_of(lines, "1. Ada:")
     hostile = ["\x00", "a\x00b", "x" * 1_000_000, "[" * 100_000, '[Seed "' + "9" * 100_000 + '"]',
                "1. Ada: play #" + "9" * 5000 + " on mine 1", "1. Ada: " + "draw deck; " * 10_000,
-               "9" * 5000 + ". Ada: draw deck", '[Player0 "' + "A" * 100_000 + '"]', '[Layout "' + "[" * 100_000 + '"]',
-               '[Kings "' + "orc " * 100_000 + '"]', '[Deck "' + "orc 1 #0 [d1 s1 p1], " * 10_000 + '"]']
+               "9" * 5000 + ". Ada: draw deck", '[Player0 "' + "A" * 100_000 + '"]', '[Start "' + "[" * 100_000 + '"]',
+               '[Setup "' + tag({"races": ["orc"] * 100_000}) + '"]', '[Options "' + tag({"deck": "orc 1 #0 [d1 s1 p1], " * 10_000}) + '"]']
     for text in hostile:
         for where in (0, n - 1, len(lines)):
             for replace in (False, True):
@@ -982,8 +982,7 @@ def _saved_games() -> list[dict[str, Any]]:
     rng = random.Random(3)
     for _ in range(6):
         scenario.apply(rng.choice(scenario.legal_action_ids()))
-    # (a dealt game in the core's format, as every game saves one, is test_conformance.py's)
-    return [json.loads(json.dumps(save(g))) for g, save in ((seeded, old_dict), (scenario, kum.Game.to_dict), (scenario, old_dict))]
+    return [json.loads(json.dumps(g.to_dict())) for g in (seeded, scenario)]
 
 
 def brief_kum_error(where: str, fn: Callable[[], object]) -> None:

@@ -252,11 +252,11 @@ def test_describe_hides_a_draw_from_the_others() -> None:
     [
         ("not a dict", "is a dict"),
         ({"format": "x"}, "format"),
-        ({"format": "kum-session", "version": 9}, "version"),
-        ({"format": "kum-session", "version": 1, "game": "chess"}, "no game named 'chess'"),
-        ({"format": "kum-session", "version": 1, "game": "bust", "options": {"limit": "x"}, "players": 2, "seed": 1, "actions": []}, "options"),
-        ({"format": "kum-session", "version": 1, "game": "bust", "options": {}, "players": 2, "seed": 1, "actions": ["fly"]}, "actions\\[0\\]"),
-        ({"format": "kum-session", "version": 1, "game": "bust", "options": {}, "players": 2, "seed": 1, "actions": [], "x": 1}, "unknown field"),
+        ({"format": "kum-widget-session", "version": 9}, "version"),
+        ({"format": "kum-widget-session", "version": 1, "game": "chess"}, "no game named 'chess'"),
+        ({"format": "kum-widget-session", "version": 1, "game": "bust", "options": {"limit": "x"}, "players": 2, "seed": 1, "actions": []}, "options"),
+        ({"format": "kum-widget-session", "version": 1, "game": "bust", "options": {}, "players": 2, "seed": 1, "actions": ["fly"]}, "actions\\[0\\]"),
+        ({"format": "kum-widget-session", "version": 1, "game": "bust", "options": {}, "players": 2, "seed": 1, "actions": [], "x": 1}, "unknown field"),
     ],
 )
 def test_bad_saves_are_named(data: Any, words: str) -> None:
@@ -268,7 +268,7 @@ def test_bad_records_are_named() -> None:
     good = played(steps=2).record()
     for text, words in [
         (3, "is text"),
-        (good.replace("kum-session 1", "kum-session 7"), "Format"),
+        (good.replace("kum-widget-session 1", "kum-widget-session 7"), "Format"),
         (good.replace('[Seed "3"]', '[Seed "' + "9" * 5000 + '"]'), "Seed"),
         (good.replace('[Options "', '[Options "' + "[" * 100_000), "Options"),
         (good + "9. Zed: play 1\n", "turn"),

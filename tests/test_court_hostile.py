@@ -163,7 +163,7 @@ def test_hostile_records_are_refused_by_name() -> None:
         (record.replace('[Game "court"]', '[Game "kum"]'), "not 'court'"),
         (record.replace('[Game "court"]\n', ""), "not 'court'"),
         (bust.record(), "this save is of 'bust', not 'court'"),
-        (record.replace('[Format "kum-session 1"]', '[Format "kum-session 9"]'), "tag Format"),
+        (record.replace('[Format "kum-widget-session 1"]', '[Format "kum-widget-session 9"]'), "tag Format"),
         (record.replace('[Seed "5"]', '[Seed "-5"]'), "tag Seed"), (record.replace('[Seed "5"]', '[Seed "1e3"]'), "tag Seed"),
         (record.replace('[Seed "5"]', '[Seed "' + "9" * 20 + '"]'), "seed must be"),
         (record.replace('[Player0 "Ruler"]', '[Player0 "Ruler"]\n[Player1 "Bo"]'), "solitaire"),

@@ -4,7 +4,6 @@ all grow in the bot's own process."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import pytest
@@ -67,8 +66,7 @@ def test_the_games_grow_two_trees_by_default(court: bool) -> None:
     assert bot.last_stats["trees"] == 2 and bot.last_stats["iterations"] <= 400 and bot.last_stats["split"] is not court
 
 
-@pytest.mark.parametrize("options", [{"trees": 0}, {"trees": 65}, {"trees": 2.0}, {"trees": "2"}, {"trees": True},
-                                     {"parallel": "yes"}, {"parallel": 1}])
+@pytest.mark.parametrize("options", [{"trees": 0}, {"trees": 65}, {"trees": 2.0}, {"trees": "2"}, {"trees": True}])
 def test_bad_tree_options_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(GameError, match=next(iter(options))):
         ISMCTSBot(**options)
@@ -116,30 +114,6 @@ def test_a_perfect_information_game_grows_its_trees_from_the_position() -> None:
             session.apply(action)
         moves.append(got)
     assert moves[0] == moves[1] and moves[0]
-
-
-@pytest.mark.parametrize("court", [False, True], ids=["kum", "court"])
-def test_parallel_is_accepted_with_a_deprecation_warning_and_changes_nothing(court: bool) -> None:
-    cases = positions(court, 4)
-    expected = decide_all(ISMCTSBot(iterations=120, trees=2, seed=3), cases)
-    for parallel in (True, False):
-        with pytest.warns(DeprecationWarning, match=r"parallel=\.\.\.\) does nothing"):
-            bot = ISMCTSBot(iterations=120, trees=2, seed=3, parallel=parallel)
-        assert decide_all(bot, cases) == expected
-        assert "helped" not in bot.last_stats and "parallel" not in repr(bot)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        ISMCTSBot(parallel=None)  # the default: nothing to say
-
-
-def test_the_old_environment_switch_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    cases = positions(False, 2)
-    expected = decide_all(ISMCTSBot(iterations=80, seed=1), cases)
-    for value in ("0", "1", "disable"):
-        monkeypatch.setenv("KUM_WIDGET_PARALLEL", value)
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            assert decide_all(ISMCTSBot(iterations=80, seed=1), cases) == expected
 
 
 def test_cards_pickle_as_themselves_and_subclasses_too() -> None:

@@ -1,6 +1,6 @@
 """Kings Under Mountains' Kings as a rule option, ``races`` (text such as ``"giant,orc"``):
 declared with the other options, so ``with_options``, records, the lab and the board carry it;
-``kum.Game(races=[...])`` still works and overrides it; old records read as before."""
+``kum.Game(races=[...])`` overrides it, and a record keeps the Kings it was dealt."""
 
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ def test_records_dicts_and_sessions_carry_the_rule() -> None:
     assert Session.from_record(session.record()).game.options()["races"] == "dwarf,giant"
 
 
-def test_an_old_record_with_kings_reads_as_before() -> None:
-    game = kum.Game(["Ada", "Bo"], seed=9, races=["giant", "orc"])  # races given as before: no rule in the record
+def test_a_record_of_kings_given_by_hand_reads_back() -> None:
+    game = kum.Game(["Ada", "Bo"], seed=9, races=["giant", "orc"])  # races given by hand: no rule in the record
     record = game.record()
     tags, _ = split_record(record)
     assert json.loads(tags["Options"])["races"] == "" and json.loads(tags["Setup"])["races"] == ["giant", "orc"]

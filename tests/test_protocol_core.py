@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import inspect
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -63,41 +62,6 @@ def test_a_bad_hint_is_named_and_changes_nothing(hints: Any, message: str) -> No
     with pytest.raises(core.GameError, match=message):
         bot_move(s, ISMCTSBot(seed=1))
     assert s.to_dict() == before
-
-
-def test_the_old_search_attributes_warn_once_with_the_line_to_write_and_still_work() -> None:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-
-        class Old(Bust):  # as GAMES.md taught before search_hints
-            name = "old-bust"
-            search_iterations = 7
-            search_prior = 2.5
-
-        s = core.Session(Old(), 2, seed=4)
-        bot = ISMCTSBot(seed=1)
-        bot_move(s, bot)
-        bot_move(s, ISMCTSBot(seed=2))
-    found = [w for w in caught if issubclass(w.category, DeprecationWarning)]
-    assert len(found) == 1, [str(w.message) for w in found]  # once: when the class is defined
-    assert "write search_hints = {'iterations': 7, 'prior': 2.5} instead" in str(found[0].message)
-    assert found[0].filename == __file__  # it points at the class, not at the core
-    assert (bot.last_stats["budget"], bot.last_stats["prior"]) == (7, 2.5)
-    assert Old.search_iterations == 7 and Old.search_hints == {"iterations": 7, "prior": 2.5}  # nothing reset
-
-
-def test_an_old_attribute_on_a_hinted_game_adds_to_its_hints() -> None:
-    with pytest.warns(DeprecationWarning, match=r"write search_hints = \{\*\*KingsUnderMountains\.search_hints, 'trees': 1\}"):
-        class OneTree(kum.KingsUnderMountains):
-            search_trees = 1
-
-    assert OneTree.search_hints == {**kum.KingsUnderMountains.search_hints, "trees": 1}
-    with pytest.warns(DeprecationWarning):
-        class Both(Bust):
-            search_hints = {"iterations": 9}
-            search_iterations, search_breadth = 5, 2
-
-    assert Both.search_hints == {"iterations": 9, "breadth": 2}  # its own search_hints win
 
 
 def test_a_subclass_that_writes_its_own_heuristic_keeps_what_it_inherits() -> None:

@@ -1,13 +1,14 @@
 """One record format for every game: each shipped game and the gallery write the core's
-record and dict (``kum-session 1``), and the core's reader reads any of them back (Kings
+record and dict (``kum-widget-session 1``), and the core's reader reads any of them back (Kings
 Under Mountains as a ``kum.Game``); what a game needs beyond the core's fields goes through
-its extension points (options, Setup, Start, state). Kings Under Mountains' own old saves,
-both formats it ever wrote (``kum-record 1`` records, ``kum-game`` dicts), still read: the
-golden files under tests/golden/ were written by the code of that time."""
+its extension points (options, Setup, Start, state). Kings Under Mountains' saves of three
+kinds of game (dealt, dealt with rules and a deck of its own, built by hand) are pinned under
+tests/golden/ (kum_save_*): they read back, and the same games write them again unchanged."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +25,6 @@ from kum_widget.gallery.connect_four import ConnectFour
 from kum_widget.gallery.undercut import Undercut
 from kum_widget.gallery.whispers import Whispers
 from kum_widget.gallery.workers import Woodcutters
-from kum_widget.games.kum import legacy
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -64,8 +64,8 @@ def test_every_game_writes_the_one_format(name: str) -> None:
     s = GAMES[name]()
     record, data = s.record(), s.to_dict()
     tags, moves = split_record(record)
-    assert tags["Format"] == "kum-session 1" and tags["Game"] == s.game.name and bool(moves) == bool(s.history)
-    assert (data["format"], data["version"], data["game"]) == ("kum-session", 1, s.game.name)
+    assert tags["Format"] == "kum-widget-session 1" and tags["Game"] == s.game.name and bool(moves) == bool(s.history)
+    assert (data["format"], data["version"], data["game"]) == ("kum-widget-session", 1, s.game.name)
     assert record == Session.record(s) and data == Session.to_dict(s)  # a game's session writes what the core writes
     assert json.loads(json.dumps(data)) == data and data["actions"] and len(data["redo"]) == s.redo_count
     assert ("Seed" in tags) == (s.seed is not None) == ("Start" not in tags)
@@ -140,7 +140,7 @@ def test_a_setup_goes_to_the_game_s_own_session_and_nowhere_else() -> None:
     with pytest.raises(InvalidSaveError, match=r"setup.*unknown option 'races'"):
         Session.from_record(bust)
     court = kum.Court(seed=5).to_dict()
-    with pytest.raises(InvalidSaveError, match="setup: Court is dealt with no setup options"):
+    with pytest.raises(InvalidSaveError, match=r"setup: Court of the Three Clans: unknown option .x."):
         kum.Court.from_dict({**court, "setup": {"x": 1}})
     with pytest.raises(InvalidSaveError, match="setup: expected a mapping"):
         Session.from_dict({**court, "setup": {1: 2}})
@@ -157,15 +157,15 @@ def test_a_dict_carries_the_position_now_where_the_game_can_save_one() -> None:
     data["state"]["cp"] += 1
     with pytest.raises(InvalidSaveError, match="state: does not match"):
         kum.Court.from_dict(data)
-    del data["state"]  # saves written before it read as they did
+    del data["state"]  # optional: a save without it reads too
     assert kum.Court.from_dict(data) == court
 
 
-# -- Kings Under Mountains' old saves (games/kum/legacy.py) ---------------------------------------
+# -- Kings Under Mountains' saves pinned under tests/golden ----------------------------------------
 
 
 def _custom_deck_game() -> kum.Game:
-    """The game of kum_*_v1_custom: three players, Kings and a first player by hand, two rules
+    """The game of kum_save_custom: three players, Kings and a first player by hand, two rules
     and a custom deck (the standard one, every third card a point richer), 40 actions, 3 undone."""
     cards = [kum.Card(c.id, c.race, c.value, kum.MineFace(c.mine.defense, c.mine.size, c.mine.points + (c.id % 3 == 0),
                                                           c.mine.overseer)) for c in kum.Deck.standard()]
@@ -179,7 +179,7 @@ def _custom_deck_game() -> kum.Game:
 
 
 def _scenario_game() -> kum.Game:
-    """The game of kum_*_v1_scenario: built by hand (a Layout, no seed), 12 actions, 2 undone."""
+    """The game of kum_save_scenario: built by hand (a Layout, no seed), 12 actions, 2 undone."""
     g = kum.Game.from_scenario(["Ada", "Bo"], races=["orc", "goblin"], rules=kum.Rules(refill="end_of_turn"),
                                hands=[["goblin 7", "orc 3"], None], mines=[{"mine": "#0", "stack": ["dwarf 5"]}, 10, 11, 12], seed=3)
     rng = random.Random(8)
@@ -190,7 +190,7 @@ def _scenario_game() -> kum.Game:
 
 
 def _golden_game() -> kum.Game:
-    """The game of kum_*_v1_seed_2024: the golden playthrough (tests/golden/seed_2024_2p.txt)."""
+    """The game of kum_save_seed_2024: the golden playthrough (tests/golden/seed_2024_2p.txt)."""
     game, policy = kum.Game(["Ada", "Bo"], seed=2024), random.Random(7)
     while not game.is_over:
         game.apply(policy.choice(game.legal_action_ids()))
@@ -198,28 +198,29 @@ def _golden_game() -> kum.Game:
 
 
 @pytest.mark.parametrize(("stem", "make"), [("seed_2024", _golden_game), ("custom", _custom_deck_game), ("scenario", _scenario_game)])
-def test_old_kum_saves_of_both_formats_still_read(stem: str, make: Callable[[], kum.Game]) -> None:
-    text = (GOLDEN / f"kum_record_v1_{stem}.txt").read_text(encoding="utf-8")
-    data = json.loads((GOLDEN / f"kum_game_v1_{stem}.json").read_text(encoding="utf-8"))
-    assert '[Format "kum-record 1"]' in text and data["format"] == "kum-game"  # written by the old code
-    assert legacy.is_old_record(text) and legacy.is_old_dict(data) and not legacy.is_old_record(make().record())
+def test_pinned_kum_saves_read_back_and_are_written_again_unchanged(stem: str, make: Callable[[], kum.Game]) -> None:
+    record, saved = GOLDEN / f"kum_save_{stem}.txt", GOLDEN / f"kum_save_{stem}.json"
     expected = make()
+    if os.environ.get("KUM_REGEN_GOLDEN") == "1":  # as _golden_helpers.check_transcript: after a deliberate format change
+        record.write_text(expected.record(), encoding="utf-8")
+        saved.write_text(json.dumps(expected.to_dict(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    text, data = record.read_text(encoding="utf-8"), json.loads(saved.read_text(encoding="utf-8"))
+    assert f'[Format "{records.FORMAT} {records.VERSION}"]' in text and data["format"] == records.FORMAT
     from_record, from_dict = kum.Game.from_record(text), kum.Game.from_dict(data)
     assert from_record == expected and from_dict == expected  # the same position and history
     assert from_dict.redo_count == expected.redo_count and from_record.redo_count == 0  # (a record holds no redo list)
     assert from_dict.rules == expected.rules and from_dict.kings == expected.kings and from_dict.seed == expected.seed
+    assert expected.record() == text and json.loads(json.dumps(expected.to_dict())) == data  # written the same way
     from_dict.redo(from_dict.redo_count)
     expected.redo(expected.redo_count)
     assert from_dict == expected
-    # Saved again, a game read from an old save is in the one format, and reads back.
-    assert kum.Game.from_record(from_record.record()) == from_record and "kum-session 1" in from_record.record()
-    assert kum.Game.from_dict(json.loads(json.dumps(from_dict.to_dict()))) == from_dict
 
 
-def test_old_kum_saves_are_refused_by_name_as_before() -> None:
-    text = (GOLDEN / "kum_record_v1_custom.txt").read_text(encoding="utf-8")
-    with pytest.raises(kum.InvalidRecordError, match="record header: kings"):
-        kum.Game.from_record(text.replace('[Kings "giant orc goblin"]', '[Kings "giant orc"]'))
-    data = json.loads((GOLDEN / "kum_game_v1_custom.json").read_text(encoding="utf-8"))
+def test_pinned_kum_saves_edited_are_refused_by_name() -> None:
+    text = (GOLDEN / "kum_save_custom.txt").read_text(encoding="utf-8")
+    setup = next(line for line in text.splitlines() if line.startswith("[Setup "))
+    with pytest.raises(kum.InvalidRecordError, match=r"record header: .*races"):
+        kum.Game.from_record(text.replace(setup, setup.replace(', \\"goblin\\"', "")))
+    data = json.loads((GOLDEN / "kum_save_custom.json").read_text(encoding="utf-8"))
     with pytest.raises(kum.InvalidStateError, match="state: does not match"):
         kum.Game.from_dict({**data, "state": {**data["state"], "turn": data["state"]["turn"] + 1}})

@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import random
 import time
-import warnings
 from collections.abc import Generator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -136,8 +135,7 @@ class ISMCTSBot(Bot):
     the second...), each tree weighing its share with its part of the budget, and play
     the best on average of the trees' most visited moves (default False).
     The trees grow one after the other in this process, each with its own seed and its own
-    chain of deals. ``parallel`` (None, True or False), from earlier versions, is accepted
-    and does nothing (True or False with a ``DeprecationWarning``).
+    chain of deals.
 
     After each search, ``last_stats`` describes it: the ``iterations`` run of its
     ``budget``, the ``prior``,
@@ -171,7 +169,6 @@ class ISMCTSBot(Bot):
         prior: float | None = None,
         breadth: int | None = None,
         trees: int | None = None,
-        parallel: bool | None = None,
         split: bool | None = None,
         rollout_limit: int | None = None,
     ) -> None:
@@ -189,11 +186,6 @@ class ISMCTSBot(Bot):
             _breadth(breadth, "breadth (or None: the game's)")
         if trees is not None:
             _trees(trees, "trees (or None: the game's)")
-        if parallel is not None:
-            if type(parallel) is not bool:
-                raise GameError(f"parallel must be None, True or False (and does nothing now), got {shown(parallel)}")
-            warnings.warn("ISMCTSBot(parallel=...) does nothing: every tree grows in the bot's own process "
-                          "(the helper process is gone); leave it out", DeprecationWarning, stacklevel=2)
         if split is not None:
             _split(split, "split (or None: the game's)")
         if type(epsilon) not in (int, float) or not 0 <= epsilon <= 1:

@@ -15,15 +15,13 @@ takes one (``apply``, ``action_text``, ``action_id``...). Two actions are equal 
 their ids are; the text does not take part (it is what the id reads as where it was
 handed out).
 
-Code written when a session handed out its own objects (``a.card`` of a ``Play``, text
-compared as ``a == "pass"``) still works, with a ``DeprecationWarning`` that names the
-line to write instead (``a.move.card``, ``a.text == "pass"``); ``isinstance(a, Play)``
-does not (write ``isinstance(a.move, Play)``).
+An action's text and the game's own object are its fields, never the action itself:
+``a.text == "pass"``, ``a.move.card``, ``isinstance(a.move, Play)``. An action compared
+with a text is not equal to it.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -69,45 +67,6 @@ class Action(int):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Action, (int(self), self.text, self.move))
-
-    # Equal when the ids are (the hash is the id's too). What sessions handed out before,
-    # the game's own object or the text, still compares equal for now, with a warning.
-
-    def __eq__(self, other: object) -> bool:
-        same = int.__eq__(self, other)
-        if same is not NotImplemented:  # an int (an Action too)
-            return same
-        if isinstance(other, str):
-            if other != self.text:
-                return False
-            _deprecated(f"an Action equals its id, not its text: write `action.text == {shown(other, 40)}`")
-            return True
-        move = self.__dict__["move"]
-        if move is not None and not isinstance(other, (float, complex)) and other == move:
-            _deprecated(f"an Action equals its id, not its move: write `action.move == {shown(other, 40)}`")
-            return True
-        return NotImplemented  # a float: compared as the number
-
-    def __ne__(self, other: object) -> bool:
-        same = self.__eq__(other)
-        return same if same is NotImplemented else not same
-
-    __hash__ = int.__hash__
-
-    def __getattr__(self, name: str) -> Any:
-        # Only for names an Action does not have: a field of the game's own object
-        # (``a.card`` of a Play), or a method of the text a session handed out before.
-        if not name.startswith("_"):
-            for where in ("move", "text"):
-                source = self.__dict__.get(where)
-                if source is not None and hasattr(source, name):
-                    _deprecated(f"a session's actions are core Actions now: write `action.{where}.{name}` for `action.{name}`")
-                    return getattr(source, name)
-        raise AttributeError(f"'Action' object has no attribute {name!r}")
-
-
-def _deprecated(message: str) -> None:
-    warnings.warn(message, DeprecationWarning, stacklevel=3)
 
 
 def _own_object(out: Any) -> Any:

@@ -124,10 +124,10 @@ class Where:
         self.s, self.seed, self.moves = s, seed, s.move_number
 
     def __str__(self) -> str:
-        from .records import _texts
+        from .records import action_texts
 
         try:
-            tail = "; ".join(_texts(self.s)[0][-3:])
+            tail = "; ".join(action_texts(self.s)[0][-3:])
         except Exception:  # a broken game may not even replay: say less
             tail = ""
         return f"(in the game with seed {self.seed}, after {self.moves} actions{': ... ' + tail if tail else ''})"

@@ -1,5 +1,5 @@
-"""What a :class:`~kum_widget.core.CardGame` subclass declares, read once, when the class
-is defined: its rule options, and (from earlier versions) its search settings.
+"""A game's rule options: how a :class:`~kum_widget.core.CardGame` subclass declares them
+(``CardGame`` reads the declaration once, when the class is defined).
 
 A game declares its rule options in one place and everything reads that place: the
 constructor (``MyGame(limit=7)``, each value checked), ``options()`` and ``with_options``
@@ -30,18 +30,13 @@ import dataclasses
 import inspect
 import sys
 import typing
-import warnings
 import weakref
 from collections.abc import Mapping
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import Any, Literal, Self
 
 from .errors import InvalidOptionError, shown
 
-if TYPE_CHECKING:
-    from .game import CardGame
-
-__all__ = ["RuleOptions", "check_type", "declare_options", "old_search_settings"]
+__all__ = ["RuleOptions", "check_type", "option_signature"]
 
 _KINDS = {bool: "True or False", int: "a whole number", float: "a number", str: "text"}
 
@@ -138,47 +133,3 @@ def option_signature(defaults: Mapping[str, Any]) -> inspect.Signature | None:
         return inspect.Signature([inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=v) for k, v in defaults.items()])
     except (ValueError, TypeError):  # a name that is no identifier ("max-cards"): no signature to show
         return None
-
-
-def declare_options(cls: type[CardGame]) -> None:
-    """Read a subclass's declaration of its rule options: an ``options_class`` gives its
-    ``defaults``; either gives the signature ``MyGame(*, limit=21)`` (when the class's
-    ``__init__`` takes the options alone)."""
-    own = cls.__dict__
-    options = cls.options_class
-    if "options_class" in own and options is not None:
-        if not (isinstance(options, type) and issubclass(options, RuleOptions) and dataclasses.is_dataclass(options)):
-            raise InvalidOptionError(f"{cls.__name__}.options_class must be a dataclass subclassing core.RuleOptions, got {shown(options)}")
-        missing = [f.name for f in dataclasses.fields(options) if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-        if missing:
-            raise InvalidOptionError(f"{cls.__name__}.options_class: option {missing[0]!r} has no default")
-        cls.defaults = MappingProxyType(options().options())
-    elif "defaults" in own:
-        cls.options_class = None  # the lowest declaration is the game's
-    if "defaults" in own or "options_class" in own or "__init__" in own:
-        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
-        plain = all(p.kind is p.VAR_KEYWORD for p in params)  # (self, **options): the declared options are all it takes
-        cls.__signature__ = option_signature(cls.defaults) if plain else None  # type: ignore[attr-defined]
-
-
-# What a game set before ``search_hints``, and the hint each is now.
-_OLD_SEARCH = {"search_iterations": "iterations", "rollout_depth": "rollout_depth", "search_prior": "prior",
-               "search_exploration": "exploration", "search_breadth": "breadth", "search_trees": "trees", "search_split": "split"}
-
-
-def old_search_settings(cls: type[CardGame]) -> None:
-    """A game written for earlier versions set ISMCTS's settings as class attributes
-    (``search_iterations = 500``): they become its ``search_hints``, with a
-    DeprecationWarning that gives the line to write instead."""
-    old = {key: cls.__dict__[attr] for attr, key in _OLD_SEARCH.items() if attr in cls.__dict__}
-    if not old:
-        return
-    own = cls.__dict__.get("search_hints")
-    base = cls.search_hints  # its own (they win over the old attributes), else its parent's
-    if isinstance(base, Mapping):
-        cls.search_hints = MappingProxyType({**old, **base} if own is not None else {**base, **old})
-    items = ", ".join(f"{k!r}: {v!r}" for k, v in old.items())
-    line = f"search_hints = {{**{cls.__mro__[1].__name__}.search_hints, {items}}}" if own is None and base else f"search_hints = {{{items}}}"
-    names = [attr for attr in _OLD_SEARCH if attr in cls.__dict__]
-    warnings.warn(f"{cls.__name__}: {', '.join(names)} {'is an ISMCTSBot setting' if len(names) == 1 else 'are ISMCTSBot settings'} "
-                  f"now, which a game suggests in one line: write {line} instead", DeprecationWarning, stacklevel=3)

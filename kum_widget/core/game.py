@@ -15,15 +15,17 @@ GAMES.md for a complete example.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import inspect
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from .declare import RuleOptions, check_type, declare_options, old_search_settings
+from .declare import RuleOptions, check_type, option_signature
 from .errors import GameFault, IllegalMoveError, InvalidOptionError, shown
 from .events import Note
-from .kinds import MAX_KIND, check_mirror_kinds, text_kind
+from .kinds import MAX_KIND, mirror_groups, text_kind
 from .scores import finite_scores, same_views, top_actions
 
 __all__ = ["CardGame", "RuleOptions", "action_kinds", "declares_kinds", "nothing_hidden", "same_views", "top_actions"]
@@ -86,9 +88,9 @@ class CardGame:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        declare_options(cls)
-        old_search_settings(cls)
-        check_mirror_kinds(cls)
+        _declare_options(cls)
+        if "mirror_kinds" in cls.__dict__:
+            cls.mirror_kinds = mirror_groups(cls.__dict__["mirror_kinds"], f"{cls.__name__}.mirror_kinds")
 
     def __init__(self, **options: Any) -> None:
         kind = type(self)
@@ -437,3 +439,24 @@ def action_kinds(game: CardGame, state: Any, actions: Sequence[int]) -> list[str
             raise GameFault(f"{type(game).__name__}.action_kind() must give a short text (1 to {MAX_KIND} characters) "
                             f"for every legal action, got {shown(kind)} for action {a}")
     return out  # type: ignore[return-value]  # (checked: every one is a str)
+
+
+def _declare_options(cls: type[CardGame]) -> None:
+    """Read a subclass's declaration of its rule options: an ``options_class`` gives its
+    ``defaults``; either gives the signature ``MyGame(*, limit=21)`` (when the class's
+    ``__init__`` takes the options alone)."""
+    own = cls.__dict__
+    options = cls.options_class
+    if "options_class" in own and options is not None:
+        if not (isinstance(options, type) and issubclass(options, RuleOptions) and dataclasses.is_dataclass(options)):
+            raise InvalidOptionError(f"{cls.__name__}.options_class must be a dataclass subclassing core.RuleOptions, got {shown(options)}")
+        missing = [f.name for f in dataclasses.fields(options) if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+        if missing:
+            raise InvalidOptionError(f"{cls.__name__}.options_class: option {missing[0]!r} has no default")
+        cls.defaults = MappingProxyType(options().options())
+    elif "defaults" in own:
+        cls.options_class = None  # the lowest declaration is the game's
+    if "defaults" in own or "options_class" in own or "__init__" in own:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        plain = all(p.kind is p.VAR_KEYWORD for p in params)  # (self, **options): the declared options are all it takes
+        cls.__signature__ = option_signature(cls.defaults) if plain else None  # type: ignore[attr-defined]

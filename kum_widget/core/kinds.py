@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import InvalidOptionError, cut, shown
 
-if TYPE_CHECKING:
-    from .game import CardGame
-
-__all__ = ["kind_groups", "text_kind", "check_mirror_kinds", "MAX_KIND"]
+__all__ = ["kind_groups", "text_kind", "mirror_groups", "Mirrored", "MAX_KIND"]
 
 MAX_KIND = 80
 """The longest kind's name: a kind is a few words."""
@@ -41,7 +38,14 @@ def text_kind(text: str) -> str:
     return " ".join(words).rstrip(":,;") or " ".join(str(text).split())
 
 
-def kind_groups(game: CardGame, kinds: Sequence[str]) -> list[tuple[str, ...]]:
+class Mirrored(Protocol):
+    """What :func:`kind_groups` reads of a game (a ``CardGame``): its mirror kinds."""
+
+    @property
+    def mirror_kinds(self) -> Sequence[Sequence[str]]: ...
+
+
+def kind_groups(game: Mirrored, kinds: Sequence[str]) -> list[tuple[str, ...]]:
     """``kinds`` gathered into the questions the lab asks: each group of
     :attr:`~CardGame.mirror_kinds` that has a member among ``kinds`` is one question (its
     members among ``kinds``, in the declared order), every other kind one of its own; in
@@ -58,13 +62,10 @@ def kind_groups(game: CardGame, kinds: Sequence[str]) -> list[tuple[str, ...]]:
     return groups
 
 
-def check_mirror_kinds(cls: type[CardGame]) -> None:
-    """Check a class's :attr:`~CardGame.mirror_kinds` when it is defined: groups of two or
-    more distinct kinds (short texts), no kind in two groups. Stored as a tuple of tuples."""
-    value = cls.__dict__.get("mirror_kinds")
-    if value is None:
-        return
-    where = f"{cls.__name__}.mirror_kinds"
+def mirror_groups(value: object, where: str) -> tuple[tuple[str, ...], ...]:
+    """A class's :attr:`~CardGame.mirror_kinds` checked when it is defined (``where`` names
+    it): groups of two or more distinct kinds (short texts), no kind in two groups; as a
+    tuple of tuples."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise InvalidOptionError(f"{where} must list groups of action kinds, such as (('column 1', 'column 7'),), got {shown(value)}")
     groups: list[tuple[str, ...]] = []
@@ -79,4 +80,4 @@ def check_mirror_kinds(cls: type[CardGame]) -> None:
                 raise InvalidOptionError(f"{where}: the kind {cut(kind, 40)!r} is in two groups (or twice in one)")
             seen.add(kind)
         groups.append(tuple(group))
-    cls.mirror_kinds = tuple(groups)
+    return tuple(groups)

@@ -4,7 +4,7 @@ A session is its game (name and rule options), its players, its seed and the act
 taken (as text), so both forms replay it exactly:
 
     [Game "high-low"]
-    [Format "kum-session 1"]
+    [Format "kum-widget-session 1"]
     [Player0 "Ada"]
     [Player1 "Bo"]
     [Seed "7"]
@@ -39,29 +39,58 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .errors import GameError, GameFault, InvalidSaveError, cut, shown
 from .game import CardGame
 from .registry import game_class
 
-if TYPE_CHECKING:  # the session imports this module, not the other way round
-    from .session import Session
+__all__ = ["FORMAT", "Saved", "action_texts", "session_to_dict", "session_from_dict", "session_record",
+           "session_from_record", "split_record"]
 
-__all__ = ["FORMAT", "session_to_dict", "session_from_dict", "session_record", "session_from_record", "split_record"]
 
-FORMAT, VERSION = "kum-session", 1
+class Saved(Protocol):
+    """What saving reads of a session: a core ``Session`` (whose module imports this one,
+    so this one names it only by what it reads)."""
+
+    game: CardGame
+    _initial: Any
+    _state: Any
+    _history: list[int]
+    _movers: list[int]
+    _future: list[int]
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def current_player(self) -> int: ...
+    def scores(self) -> list[Any]: ...
+    def apply(self, action: Any) -> list[Any]: ...
+    def undo(self, steps: int = 1) -> int: ...
+    def _recorded(self, text: str) -> Any: ...
+    def _title(self) -> str: ...
+    @classmethod
+    def from_position(cls, game: CardGame, state: Any, players: Any = None) -> Saved: ...
+    @classmethod
+    def _make(cls, game: CardGame, players: Any, seed: Any) -> Saved: ...
+
+
+FORMAT, VERSION = "kum-widget-session", 1
 _TAG = re.compile(r'\[(?P<key>[A-Za-z][A-Za-z0-9]*) "(?P<value>(?:[^"\\]|\\.)*)"\]')
 _MOVE = re.compile(r"(?P<turn>\d{1,6})\.\s+(?P<rest>.+)")
 
 
-def _setup_of(s: Session) -> dict[str, Any] | None:
+def _setup_of(s: Saved) -> dict[str, Any] | None:
     """The options ``s`` was dealt with beside its seed (a session subclass's ``_setup_options()``)."""
     setup = getattr(s, "_setup_options", None)
     return None if setup is None or s.seed is None else setup()
 
 
-def _position_json(s: Session, state: Any) -> Any:
+def _position_json(s: Saved, state: Any) -> Any:
     """``state`` as the game saves a position, as it reads back from JSON (None: no hook)."""
     data = s.game.save_position(state)
     if data is None:
@@ -72,8 +101,10 @@ def _position_json(s: Session, state: Any) -> Any:
         raise GameFault(f"{s._title()}'s save_position() must give JSON ({type(exc).__name__}: {cut(str(exc))})") from None
 
 
-def _dealt(cls: type[Session], rules: CardGame, players: Any, seed: Any, setup: Any) -> Session:
-    """The session a save dealt from ``seed`` (with ``setup``, the game's own kind of session)."""
+def _dealt(cls: type[Saved], rules: CardGame, players: Any, seed: Any, setup: Any) -> Saved:
+    """The session a save dealt from ``seed``. With ``setup``, the game's own kind of session:
+    ``cls._make``'s where it takes them (``kum.Game``), else the game's ``new_session``'s
+    (a plain ``Session`` reads one as the board and the lab start it) if that is a ``cls``."""
     if setup is None:
         try:
             return cls._make(rules, players, seed)
@@ -81,16 +112,18 @@ def _dealt(cls: type[Session], rules: CardGame, players: Any, seed: Any, setup: 
             raise InvalidSaveError(f"players or seed: {exc}") from None
     if not isinstance(setup, Mapping) or not all(isinstance(k, str) for k in setup):
         raise InvalidSaveError(f"setup: expected a mapping of option names to values, got {shown(setup)}")
-    from .session import Session, new_session  # (the session module imports this one)
-
     try:
-        if cls is Session:  # any game's session: the game's own kind, as the board and the lab start it
-            return new_session(rules, players, seed=seed, **setup)
-        return cls._make(rules, players, seed, **setup)
+        try:
+            return cls._make(rules, players, seed, **setup)
+        except TypeError:  # a session class whose _make takes no setup options: the game's own kind, if it is one
+            session = rules.new_session(players, seed=seed, **setup)
     except GameError as exc:
         raise InvalidSaveError(f"players, seed or setup: {exc}") from None
-    except TypeError:  # a session class whose _make takes no setup options
-        raise InvalidSaveError(f"setup: {cls.__name__} is dealt with no setup options, got {shown(sorted(setup))}") from None
+    except TypeError:  # a game whose new_session takes none either
+        session = None
+    if not isinstance(session, cls):
+        raise InvalidSaveError(f"setup: {cls.__name__} is dealt with no setup options, got {shown(sorted(setup))}")
+    return session
 
 
 def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) -> CardGame:
@@ -117,7 +150,7 @@ def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) 
         raise InvalidSaveError(f"options: {cls.__name__}(...) refused them ({type(exc).__name__}: {cut(str(exc))})") from None
 
 
-def _replay(session: Session, texts: Any, where: str) -> None:
+def _replay(session: Saved, texts: Any, where: str) -> None:
     if not isinstance(texts, list):
         raise InvalidSaveError(f"{where}: expected a list of action texts")
     for i, text in enumerate(texts):
@@ -129,7 +162,7 @@ def _replay(session: Session, texts: Any, where: str) -> None:
             raise InvalidSaveError(f"{where}[{i}] {text[:60]!r}: {exc}") from None
 
 
-def _texts(s: Session, turns: list[Any] | None = None) -> tuple[list[str], list[str]]:
+def action_texts(s: Saved, turns: list[Any] | None = None) -> tuple[list[str], list[str]]:
     """Each action's text in the position it was (or will be) taken in: history, redo list
     (and, into ``turns``, the game's turn number before each action of the history)."""
     game, state = s.game, s.game.clone(s._initial)
@@ -142,8 +175,8 @@ def _texts(s: Session, turns: list[Any] | None = None) -> tuple[list[str], list[
     return texts[: len(s._history)], texts[len(s._history):]
 
 
-def session_to_dict(s: Session) -> dict[str, Any]:
-    actions, redo = _texts(s)
+def session_to_dict(s: Saved) -> dict[str, Any]:
+    actions, redo = action_texts(s)
     setup, state = _setup_of(s), _position_json(s, s._state)
     return {
         "format": FORMAT,
@@ -160,7 +193,7 @@ def session_to_dict(s: Session) -> dict[str, Any]:
     }
 
 
-def _encoded(s: Session) -> Any:
+def _encoded(s: Saved) -> Any:
     """The start position of a session built from one (the game's ``save_position`` hook)."""
     data = s.game.save_position(s._initial)
     if data is None:
@@ -169,7 +202,7 @@ def _encoded(s: Session) -> Any:
     return data
 
 
-def _from_start(cls: type[Session], rules: CardGame, players: Any, start: Any) -> Session:
+def _from_start(cls: type[Saved], rules: CardGame, players: Any, start: Any) -> Saved:
     try:
         state = rules.load_position(start)
     except GameError as exc:
@@ -182,7 +215,7 @@ def _from_start(cls: type[Session], rules: CardGame, players: Any, start: Any) -
         raise InvalidSaveError(f"players: {exc}") from None
 
 
-def session_from_dict(cls: type[Session], data: Any, game: CardGame | type[CardGame] | None = None) -> Session:
+def session_from_dict(cls: type[Saved], data: Any, game: CardGame | type[CardGame] | None = None) -> Saved:
     if not isinstance(data, Mapping):
         raise InvalidSaveError(f"a saved game is a dict, got {type(data).__name__}")
     if data.get("format") != FORMAT:
@@ -244,7 +277,7 @@ def split_record(text: str, error: type[GameError] = InvalidSaveError, tag: re.P
     return tags, moves
 
 
-def session_record(s: Session) -> str:
+def session_record(s: Saved) -> str:
     tags = [("Game", s.game.name), ("Format", f"{FORMAT} {VERSION}")]
     tags += [(f"Player{i}", name) for i, name in enumerate(s.players)]
     if s.seed is not None:
@@ -260,7 +293,7 @@ def session_record(s: Session) -> str:
         tags.append(("Result", _result(s)))
     lines = [f'[{k} "{_escape(v)}"]' for k, v in tags] + [""]
     numbers: list[Any] = []
-    texts, _ = _texts(s, numbers)
+    texts, _ = action_texts(s, numbers)
     # One line per turn: the actions a seat takes in a row (within one of the game's turns).
     turns: list[tuple[tuple[int, Any], list[str]]] = []
     for text, seat, number in zip(texts, s._movers, numbers, strict=True):
@@ -271,7 +304,7 @@ def session_record(s: Session) -> str:
     return "\n".join(lines) + "\n"
 
 
-def session_from_record(cls: type[Session], text: Any, game: CardGame | type[CardGame] | None = None) -> Session:
+def session_from_record(cls: type[Saved], text: Any, game: CardGame | type[CardGame] | None = None) -> Saved:
     if not isinstance(text, str):
         raise InvalidSaveError(f"a record is text, got {type(text).__name__}")
     tags, moves = split_record(text)
@@ -326,7 +359,7 @@ def session_from_record(cls: type[Session], text: Any, game: CardGame | type[Car
     return session
 
 
-def _result(s: Session) -> str:
+def _result(s: Saved) -> str:
     return ", ".join(f"{n} {v}" for n, v in zip(s.players, s.scores(), strict=True)) if s.is_over else ""
 
 

@@ -20,7 +20,7 @@ from ...core.errors import cut
 from ...core.files import read_text_file
 from .errors import InvalidCardError, InvalidDeckError, shown
 
-__all__ = ["Race", "MineFace", "Card", "Deck", "RACES", "MAX_VALUE"]
+__all__ = ["Race", "MineFace", "Card", "Deck", "RACES", "MAX_VALUE", "match_ids"]
 
 MAX_DECK_FILE = 1_000_000  # bytes: a deck of a few hundred cards is some 10,000
 MAX_VALUE = 9  # a 0 may be played on this value (the wrap-around rule)
@@ -317,7 +317,7 @@ class Deck(Sequence[Card]):
     def find(self, text: str) -> list[Card]:
         """Cards matching a loose reference: ``'#34'``, ``'goblin 7'``, ``'goblin 7 #34'``
         or the full form. Returns every match (two copies share a creature face)."""
-        return [self.cards[i] for i in _match_ids(self, text)]
+        return [self.cards[i] for i in match_ids(self, text)]
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
         return self.cards[index]
@@ -344,7 +344,8 @@ _STANDARD: Deck | None = None
 _REF_RE = re.compile(r"(?:(?P<race>[a-z]+)\s*(?P<value>[0-9]{1,6}))?\s*(?:#(?P<id>[0-9]{1,6}))?\s*(?:\[(?P<face>[^\]]*)\])?")
 
 
-def _match_ids(deck: Deck, text: str) -> list[int]:
+def match_ids(deck: Deck, text: str) -> list[int]:
+    """The ids of the cards of ``deck`` that a reference names ("goblin 7", "#34", "goblin 7 #34")."""
     if not isinstance(text, str):
         raise InvalidCardError(f"a card reference must be text, not {type(text).__name__}")
     m = _REF_RE.fullmatch(text.strip().lower())

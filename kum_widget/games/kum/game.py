@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.actions import Action as CoreAction
 from ...core.session import Session
-from . import legacy, records
+from . import records
 from .actions import Action, ActionTable, NamedActions, action_table, named_actions
 from .card_game import KumRules
 from .cards import RACES, Card, Deck, MineFace, Race
@@ -27,7 +27,7 @@ from .resolve import resolve_action
 from .rules import is_legal, legal_ids, points, scores
 from .ruleset import Rules
 from .scenario import load_layout
-from .seats import _kings, _player_names, rule_kings
+from .seats import king_indexes, player_names, rule_kings
 from .state import OVER, PHASES, PLAY, State, setup
 from .views import board_text, view
 
@@ -100,7 +100,7 @@ class Game(Session):
         rules: Rules | None = None,
         first_player: int | None = None,
     ) -> None:
-        names = _player_names(players)
+        names = player_names(players)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kum.Rules, got {type(rules).__name__}")
@@ -112,7 +112,7 @@ class Game(Session):
             raise InvalidStateError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
         if first_player is not None and (type(first_player) is not int or not 0 <= first_player < len(names)):
             raise InvalidStateError(f"first_player must be a seat 0..{len(names) - 1}, got {shown(first_player)}")
-        kings = _kings(races, len(names))
+        kings = king_indexes(races, len(names))
         self._start(setup(rules, names, seed, [RACES[k] for k in kings] if kings else None, first_player), None)
 
     def _start(self, state: State, layout: Mapping[str, Any] | None) -> None:  # type: ignore[override]
@@ -154,11 +154,11 @@ class Game(Session):
         >>> g.claimed(1)[0].face  # mine #0 had defense 2; the goblin King is Bo's
         MineFace.parse('d2 s2 p3')
         """
-        names = _player_names(players)
+        names = player_names(players)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise InvalidStateError(f"rules must be a kum.Rules, got {type(rules).__name__}")
-        kings = _kings(races, len(names)) or rule_kings(rules, len(names)) or list(range(len(names)))
+        kings = king_indexes(races, len(names)) or rule_kings(rules, len(names)) or list(range(len(names)))
         if type(seed) is not int or not 0 <= seed < 2**64:
             raise InvalidStateError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
         if first_player is None:
@@ -189,21 +189,16 @@ class Game(Session):
         return cls(players, seed=seed, rules=game.kum_rules, **setup)
 
     def _setup_options(self) -> dict[str, Any] | None:
-        return records.setup_options(self)
+        return None if self.seed is None else records.setup_options(self.kings, self.first_player)
 
     @classmethod
     def from_dict(cls, data: Any, *, game: Any = None) -> Game:
-        """Inverse of :meth:`to_dict` (and the dicts of earlier versions, ``"kum-game"``)."""
-        if legacy.is_old_dict(data):
-            return legacy.read_dict(cls, data)
+        """Inverse of :meth:`to_dict`."""
         return records.game_from_dict(cls, data, KingsUnderMountains if game is None else game)
 
     @classmethod
     def from_record(cls, text: Any, *, game: Any = None) -> Game:
-        """Inverse of :meth:`record`: the identical game, history included (records of
-        earlier versions, ``kum-record 1``, read too)."""
-        if legacy.is_old_record(text):
-            return legacy.read_record(cls, text)
+        """Inverse of :meth:`record`: the identical game, history included."""
         return records.game_from_record(cls, text, KingsUnderMountains if game is None else game)
 
     def __getstate__(self) -> dict[str, Any]:

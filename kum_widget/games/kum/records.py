@@ -1,10 +1,10 @@
-"""Saving Kings Under Mountains: the core's saves (``kum-session 1``), as every game's.
+"""Saving Kings Under Mountains: the core's saves (``kum-widget-session 1``), as every game's.
 
 ``game.record()`` writes what ``core.Session.record()`` writes for any game, and
 ``kum_widget.core.records`` reads it back (a ``kum.Game``)::
 
     [Game "kings-under-mountains"]
-    [Format "kum-session 1"]
+    [Format "kum-widget-session 1"]
     [Player0 "Ada"]
     [Player1 "Bo"]
     [Seed "42"]
@@ -26,32 +26,30 @@ What the game needs beyond the core's fields goes through the core's extension p
   ``races``, ``first_player`` and the layout's fields);
 - a dict also holds ``state``, the position now (``save_position`` again), which is
   checked when the dict is read.
-
-The formats the game wrote before (``kum-record 1``, ``kum-game``) are read by ``legacy``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...core import records as core_records
 from ...core.errors import GameError, cut
+from ...core.session import Session
 from .card_game import KumRules
-from .cards import RACES
+from .cards import RACES, Race
 from .errors import InvalidRecordError, InvalidStateError, shown
 from .scenario import load_layout
-from .seats import _kings, _player_names
-from .state import State, setup
+from .seats import king_indexes, player_names
+from .state import State
 
 if TYPE_CHECKING:
-    from .game import Game
     from .ruleset import Rules
 
-__all__ = ["InvalidSavedGameError", "game_from_dict", "game_from_record", "position_data", "position_state",
-           "setup_options", "start_state"]
+__all__ = ["InvalidSavedGameError", "game_from_dict", "game_from_record", "named_start", "position_data", "position_state",
+           "setup_options"]
 
-G = TypeVar("G", bound="Game")
+G = TypeVar("G", bound=Session)  # kum.Game
 
 
 class InvalidSavedGameError(InvalidStateError, InvalidRecordError):
@@ -60,12 +58,11 @@ class InvalidSavedGameError(InvalidStateError, InvalidRecordError):
     (what ``kum.Game.from_dict`` has always raised)."""
 
 
-def setup_options(game: Game) -> dict[str, Any] | None:
-    """What ``kum.Game`` was dealt with beyond the seed and the rules (a record's Setup);
-    None for a game built from a scenario (its start position holds them)."""
-    if game.seed is None:
-        return None
-    return {"races": [k.value for k in game.kings], "first_player": game.first_player}
+def setup_options(kings: Sequence[Race], first_player: int) -> dict[str, Any]:
+    """What a dealt ``kum.Game`` was dealt with beyond the seed and the rules (a record's
+    Setup): its Kings and first player. A game built from a scenario has none (its start
+    position holds them)."""
+    return {"races": [k.value for k in kings], "first_player": first_player}
 
 
 def position_data(state: State) -> dict[str, Any]:
@@ -82,37 +79,16 @@ def position_state(rules: Rules, data: Any) -> State:
     if not isinstance(races, (list, tuple)) or not 2 <= len(races) <= 4:
         raise InvalidStateError(f"races: expected one King race per player (2-4 races), got {shown(races)}")
     layout = {k: v for k, v in data.items() if k not in ("races", "first_player")}
-    return start_state(len(races), races, rules, None, layout, data.get("first_player"))
+    return _laid_out(races, rules, layout, data.get("first_player"))
 
 
-def start_state(players: Any, kings: Any, rules: Rules, seed: Any, layout: Any, first: Any) -> State:
-    """The start of a saved game: dealt from ``seed`` or laid out by ``layout``, every
-    value checked (an old save or a record may hold anything)."""
-    # Shapes first: Game's own checks quote a bad value whole, and a saved game may hold
-    # anything (a value nested too deep to print, a number too long to write out).
-    if not isinstance(players, (list, tuple)) and type(players) is not int:
-        raise InvalidStateError(f"players: expected a list of 2-4 names, got {shown(players)}")
-    if type(players) is int and not 2 <= players <= 4:
-        raise InvalidStateError(f"players: expected 2-4 players, got {shown(players)}")
-    for i, name in enumerate(players if isinstance(players, (list, tuple)) else []):
-        if not isinstance(name, str):
-            raise InvalidStateError(f"players[{i}]: a name is text, got {shown(name)}")
-    names = _player_names(players)
-    if kings is None:
-        raise InvalidStateError("kings: missing")
-    if not isinstance(kings, (list, tuple)) or len(kings) != len(names):
-        got = f"{len(kings)}" if isinstance(kings, (list, tuple)) else shown(kings)
-        raise InvalidStateError(f"kings: expected one King race per player ({len(names)} races), got {got}")
-    king_ids = _kings(kings, len(names))
-    if king_ids is None:
-        raise InvalidStateError("kings: missing")
+def _laid_out(kings: list[Any] | tuple[Any, ...], rules: Rules, layout: dict[str, Any], first: Any) -> State:
+    """The start position ``layout`` describes, every value checked (a save may hold anything)."""
+    names = player_names(len(kings))
+    king_ids = king_indexes(kings, len(names)) or []  # (None only for None)
     if type(first) is not int or not 0 <= first < len(names):
         raise InvalidStateError(f"first_player: expected a seat 0..{len(names) - 1}, got {shown(first)}")
-    if layout is not None:
-        return load_layout(rules, names, king_ids, layout, seed=None, first=first, strict=True)
-    if type(seed) is not int or not 0 <= seed < 2**64:  # as kum.Game(seed=...) takes them
-        raise InvalidStateError(f"seed: expected a whole number 0..2**64-1 (or a layout), got {shown(seed)}")
-    return setup(rules, names, seed, [RACES[k] for k in king_ids], first)
+    return load_layout(rules, names, king_ids, layout, seed=None, first=first, strict=True)
 
 
 def named_start(game: Any, state: Any, players: Any) -> State:
@@ -122,7 +98,7 @@ def named_start(game: Any, state: Any, players: Any) -> State:
         raise InvalidStateError(f"from_position takes Kings Under Mountains' rules and a position, got {shown(game)}")
     if state.rules != game.kum_rules:
         raise InvalidStateError("the position was laid out under other rules than the game's")
-    names = _player_names(len(state.kings) if players is None else players)
+    names = player_names(len(state.kings) if players is None else players)
     if len(names) != len(state.kings):
         raise InvalidStateError(f"players: this position has {len(state.kings)} seats, got {len(names)} names")
     start = state.clone()

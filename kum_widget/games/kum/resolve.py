@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import Discard, Draw, ParsedAction, Play, action_id, parse_action
-from .cards import _match_ids
+from .cards import match_ids
 from .errors import IllegalActionError, InvalidActionError, KumError, shown
 from .state import State
 
@@ -43,7 +43,7 @@ def _resolve_text(s: State, p: ParsedAction, text: str, players: Sequence[str]) 
     if p.kind == "draw":
         return action_id(Draw(p.race), s.n, s.m)
     try:
-        ids = _match_ids(s.cards, p.card or "")
+        ids = match_ids(s.cards, p.card or "")
     except KumError as exc:
         raise InvalidActionError(f"{shown(text)}: {exc}") from None
     hand = s.hands[s.current]

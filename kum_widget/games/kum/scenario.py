@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import RACES, Deck, Race, _match_ids
+from .cards import RACES, Deck, Race, match_ids
 from .errors import InvalidStateError, KumError, shown, shown_names
 from .rules import FOLLOWS, begin_turn, legal_ids
 from .ruleset import Rules
@@ -42,7 +42,7 @@ class _Cards:
             ids = [ref]
         elif isinstance(ref, str):
             try:
-                ids = _match_ids(self.deck, ref)
+                ids = match_ids(self.deck, ref)
             except KumError as exc:
                 raise InvalidStateError(f"{where}: {exc}") from None
         else:

@@ -8,10 +8,11 @@ from .cards import RACES, Race
 from .errors import InvalidStateError, KumError, shown
 from .ruleset import Rules
 
-__all__ = ["_player_names", "_kings", "rule_kings"]
+__all__ = ["king_indexes", "player_names", "rule_kings"]
 
 
-def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """The seats' names: ``players`` names checked, or a count of players named "Player 1"..."""
     if type(players) is int:
         if not 2 <= players <= 4:
             raise InvalidStateError(f"players must be 2..4, got {shown(players)}")
@@ -32,7 +33,9 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     return names
 
 
-def _kings(races: Iterable[Race | str] | None, players: int) -> list[int] | None:
+def king_indexes(races: Iterable[Race | str] | None, players: int) -> list[int] | None:
+    """The Kings ``races`` names for ``players`` seats, as race indexes in seat order,
+    checked (one each, all different); None for None."""
     if races is None:
         return None
     if not isinstance(races, (list, tuple)):
