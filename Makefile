@@ -14,10 +14,12 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 env: $(VENV)/.synced js
 
-# The board's front-end: js/ bundled by esbuild (from the npm registry) into the package.
-js: kum_widget/static/widget.js kum_widget/static/replay.js
+# The board's front-end: js/ bundled by esbuild (from the npm registry) into the package, the
+# files package.json's build script writes (a package build runs the same script: pyproject.toml).
+STATIC := kum_widget/static/widget.js kum_widget/static/widget.css kum_widget/static/replay.js
+js: $(STATIC)
 
-kum_widget/static/widget.js kum_widget/static/replay.js &: $(wildcard js/*.js js/*.css) package.json package-lock.json | node
+$(STATIC) &: $(wildcard js/*.js js/*.css) package.json package-lock.json | node
 	npm ci --no-audit --no-fund --loglevel=error
 	npm run --silent build
 

@@ -115,7 +115,7 @@ def ready(m: Machine) -> None:
 
     later = time.time() + 60
     for rel in (".tools/bin/uv", ".venv/.synced", ".venv/bin/jupyter", ".venv/bin/python",
-                "kum_widget/static/widget.js", "kum_widget/static/replay.js"):
+                "kum_widget/static/widget.js", "kum_widget/static/widget.css", "kum_widget/static/replay.js"):
         path = m.dir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(m.bin / ".recorder", path)
