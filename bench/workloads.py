@@ -128,15 +128,16 @@ def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int, **o
     return list(itertools.islice(decision_times(new, stride, **options), decisions))
 
 
-def import_ms(pairs: int = 7, cwd: str | None = None, python: str = sys.executable) -> list[float]:
+def import_ms(pairs: int = 7, cwd: str | None = None, python: str = sys.executable, warm: bool = True) -> list[float]:
     """``import kum_widget`` in a fresh interpreter less a bare start-up, in milliseconds, one
     figure a pair (a bare start, then an import, in turn, so drift falls on both), after one
-    untimed import (the first may compile the package's bytecode)."""
+    untimed import unless ``warm`` is false (the first may compile the package's bytecode)."""
 
     def run(code: str) -> float:
         t = time.perf_counter()
         subprocess.run([python, "-c", code], check=True, cwd=cwd)
         return time.perf_counter() - t
 
-    run("import kum_widget")
+    if warm:
+        run("import kum_widget")
     return [(-run("pass") + run("import kum_widget")) * 1000 for _ in range(pairs)]
