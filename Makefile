@@ -14,10 +14,12 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 env: $(VENV)/.synced js
 
-# The board's front-end: js/ bundled by esbuild (from the npm registry) into the package.
-js: kum_widget/static/widget.js kum_widget/static/replay.js
+# The board's front-end: js/ bundled by esbuild (from the npm registry) into the package, the
+# files package.json's build script writes (a package build runs the same script: pyproject.toml).
+STATIC := kum_widget/static/widget.js kum_widget/static/widget.css kum_widget/static/replay.js
+js: $(STATIC)
 
-kum_widget/static/widget.js kum_widget/static/replay.js &: $(wildcard js/*.js js/*.css) package.json package-lock.json | node
+$(STATIC) &: $(wildcard js/*.js js/*.css) package.json package-lock.json | node
 	npm ci --no-audit --no-fund --loglevel=error
 	npm run --silent build
 
@@ -82,9 +84,14 @@ typecheck: env
 pytest: browser env
 	$(BIN)/python -m pytest
 
-bench: env  # the quick figures; bench/bots.py (about 20 min) and bench/latency.py run on their own
-	$(BIN)/python bench/engine.py
-	$(BIN)/python bench/simulate.py
+# bench/against.py (about 7 min): engine throughput, `import kum_widget` time and the board's
+# click-to-redraw latency, this tree and BASE in turn in one run, side by side with intervals.
+# BASE defaults to where this branch left main (git merge-base main HEAD; on main, HEAD~1);
+# BENCH_ARGS passes more (e.g. --rounds 5). The other scripts in bench/ run on their own.
+BASE ?=
+BENCH_ARGS ?=
+bench: browser env
+	$(BIN)/python bench/against.py $(if $(BASE),--base $(BASE)) $(BENCH_ARGS)
 
 # bench/peer.py beside OpenSpiel's C++ crazy_eights (about 45 s; PEER_ARGS=--quick for a few seconds).
 # OpenSpiel is the `bench` dependency group: synced in for the run, synced out after it, so the

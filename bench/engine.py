@@ -11,16 +11,19 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from workloads import import_ms  # bench/ is the script's folder
+
 import kum_widget as kum
 from kum_widget.games.kum.rules import apply_id, legal_ids
 from kum_widget.games.kum.state import OVER, setup
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def core_games(seconds: float, players: int = 2) -> tuple[int, int, float]:
@@ -71,20 +74,6 @@ def clone_us(n: int = 20000) -> tuple[float, float]:
     return core, (time.perf_counter() - t) / (n // 4) * 1e6
 
 
-def import_ms(repeats: int = 7) -> float:
-    """Median wall time of `import kum_widget` in a fresh interpreter, less bare start-up."""
-    root = str(Path(__file__).resolve().parent.parent)
-
-    def run(code: str) -> float:
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
-        return time.perf_counter() - t
-
-    bare = statistics.median(run("pass") for _ in range(repeats))
-    full = statistics.median(run("import kum_widget") for _ in range(repeats))
-    return max(0.0, (full - bare) * 1000)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="time per throughput measurement")
@@ -101,7 +90,7 @@ def main() -> None:
         "actions_per_game_2p": round(ca / cg, 1),
         "clone_state_us": round(core_clone, 2),
         "clone_game_us": round(game_clone, 2),
-        "import_kum_widget_ms": round(import_ms(), 1),
+        "import_kum_widget_ms": round(statistics.median(import_ms(cwd=str(ROOT))), 1),
         "python": sys.version.split()[0],
     }
     print(json.dumps(result))

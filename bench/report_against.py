@@ -2,7 +2,7 @@
 
     python bench/report_against.py [--rev bd02788] [--rounds 1] [--skip-notebook]
 
-Checks ``--rev`` out into a temporary git worktree, then times, on each tree in turn
+Checks ``--rev`` out into a temporary git worktree (checkout.py), then times, on each tree in turn
 (``--rounds`` times):
 
 - the Kings Under Mountains 2-player report at its defaults, in this process (one core):
@@ -23,12 +23,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from checkout import ROOT, importing, worktree  # bench/ is the script's folder
 
 REPORT = """
 import json, time
@@ -60,7 +59,7 @@ print(json.dumps({"wall_s": round(time.perf_counter() - t0, 1), "cells_s": cells
 
 def run(tree: Path, code: str, *args: str) -> dict[str, Any]:
     """``code`` in a fresh interpreter that imports ``tree``'s package; its last line, as JSON."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "MPLBACKEND": "Agg"}
+    env = {**importing(tree), "MPLBACKEND": "Agg"}
     out = subprocess.run([sys.executable, "-c", code, *args], cwd=tree, env=env, check=True, capture_output=True,
                          text=True).stdout
     return dict(json.loads(out.strip().splitlines()[-1]))
@@ -73,27 +72,22 @@ def main() -> None:
     ap.add_argument("--skip-notebook", action="store_true")
     args = ap.parse_args()
     out: dict[str, Any] = {"rev": args.rev, "cores": os.cpu_count(), "rounds": []}
-    with tempfile.TemporaryDirectory(prefix="kum-report-") as tmp:
-        earlier = Path(tmp) / "earlier"
-        subprocess.run(["git", "worktree", "add", "--detach", str(earlier), args.rev], cwd=ROOT, check=True, capture_output=True)
-        try:
-            trees = {args.rev: earlier, "this tree": ROOT}
-            for r in range(1, args.rounds + 1):
-                for name, tree in trees.items():
-                    row: dict[str, Any] = {"round": r, "tree": name, "load_before": round(os.getloadavg()[0], 2)}
-                    t0 = time.perf_counter()
-                    row["report"] = run(tree, REPORT)
-                    print(f"round {r} {name:>10} (load {row['load_before']}): KUM report {row['report']['wall_s']} s "
-                          f"{row['report']['parts_s']}", flush=True)
-                    if not args.skip_notebook:
-                        nb = tree / "notebooks" / "07_design_report.ipynb"
-                        row["notebook"] = run(tree, NOTEBOOK, str(nb), str(nb.parent))
-                        print(f"round {r} {name:>10}: notebook 07 Run All {row['notebook']['wall_s']} s, cells "
-                              f"{row['notebook']['cells_s']}", flush=True)
-                    row["seconds"] = round(time.perf_counter() - t0, 1)
-                    out["rounds"].append(row)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(earlier)], cwd=ROOT, capture_output=True)
+    with worktree(args.rev, prefix="kum-report-") as earlier:
+        trees = {args.rev: earlier, "this tree": ROOT}
+        for r in range(1, args.rounds + 1):
+            for name, tree in trees.items():
+                row: dict[str, Any] = {"round": r, "tree": name, "load_before": round(os.getloadavg()[0], 2)}
+                t0 = time.perf_counter()
+                row["report"] = run(tree, REPORT)
+                print(f"round {r} {name:>10} (load {row['load_before']}): KUM report {row['report']['wall_s']} s "
+                      f"{row['report']['parts_s']}", flush=True)
+                if not args.skip_notebook:
+                    nb = tree / "notebooks" / "07_design_report.ipynb"
+                    row["notebook"] = run(tree, NOTEBOOK, str(nb), str(nb.parent))
+                    print(f"round {r} {name:>10}: notebook 07 Run All {row['notebook']['wall_s']} s, cells "
+                          f"{row['notebook']['cells_s']}", flush=True)
+                row["seconds"] = round(time.perf_counter() - t0, 1)
+                out["rounds"].append(row)
     print(json.dumps(out))
 
 

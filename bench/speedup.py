@@ -31,18 +31,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
 import sys
-import tarfile
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from checkout import ROOT, importing, worktree  # bench/ is the script's folder
+
 BASE = "d1fe168"  # where the speed issue was filed (issue 10 landed; before the court): the code it measured
 # The issue's baseline figures (its "Why"), the goals (its "Goals"), and which way is better.
 Baseline = float | tuple[float, float] | None  # a figure, or the range the issue gave
@@ -112,29 +110,13 @@ def answer(value: Any) -> None:
     _PROTOCOL.flush()
 
 
-# -- the parent: unpack the base, alternate the two, read the goals ----------------------------
-
-def unpack(rev: str, into: Path) -> Path:
-    """``rev``'s kum_widget/ (a git archive, no work tree touched)."""
-    known = subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{rev}^{{commit}}"], capture_output=True)
-    if known.returncode:
-        raise SystemExit(f"the base revision {rev} is not in this clone (a shallow one?): `git fetch --unshallow`, or --base REV")
-    archive = into / "base.tar"
-    with archive.open("wb") as f:
-        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "kum_widget"], stdout=f, check=True)
-    with tarfile.open(archive) as tar:
-        if hasattr(tarfile, "data_filter"):  # Python 3.11.4+: refuse links and paths out of the folder
-            tar.extractall(into / "base", filter="data")
-        else:  # our own repository's archive
-            tar.extractall(into / "base")
-    return into / "base"
-
+# -- the parent: check the base out, alternate the two, read the goals ---------------------------
 
 class Side:
     """One revision's measuring child, importing the ``kum_widget`` under ``root``."""
 
     def __init__(self, root: Path) -> None:
-        env = {**os.environ, "PYTHONPATH": str(root)}
+        env = importing(root)
         self.root = root
         # stderr is ours (not a pipe that nobody reads while the child runs, which a chatty
         # child would fill and block on): its warnings and a traceback show as they come
@@ -226,10 +208,10 @@ def main() -> None:
     if not args.seconds > 0:
         ap.error(f"--seconds must be more than 0, got {args.seconds}")
     wall = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
+    with worktree(args.base, prefix="kum-speedup-") as base:
         sides: dict[str, Side] = {}
         try:
-            sides["base"] = Side(unpack(args.base, Path(tmp)))
+            sides["base"] = Side(base)
             sides["today"] = Side(ROOT)
             runs: dict[str, list[dict[str, float]]] = {"base": [], "today": []}
             for r in range(args.rounds):

@@ -1,15 +1,18 @@
-"""The workloads the speed benchmarks time (peer.py, speedup.py): whole games of random
-play or bots, counted as games and actions, and ISMCTS think time.
+"""The workloads the speed benchmarks time (engine.py, peer.py, speedup.py, against.py):
+whole games of random play or bots, counted as games and actions, ISMCTS think time, and
+``import kum_widget`` in a fresh interpreter.
 
-Each imports the package when called, not here: speedup.py's measuring child runs them
-against an older revision's ``kum_widget`` (whichever is first on the path), so they use
-only what every revision since the speed issue has.
+Each imports the package when called, not here: speedup.py's and against.py's measuring
+children run them against another revision's ``kum_widget`` (whichever is first on the
+path), so they use only what every revision since the speed issue has.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -123,3 +126,18 @@ def decision_times(new: Callable[[int], Any], stride: int, **options: Any) -> It
 def decision_seconds(new: Callable[[int], Any], decisions: int, stride: int, **options: Any) -> list[float]:
     """The first ``decisions`` of :func:`decision_times`."""
     return list(itertools.islice(decision_times(new, stride, **options), decisions))
+
+
+def import_ms(pairs: int = 7, cwd: str | None = None, python: str = sys.executable, warm: bool = True) -> list[float]:
+    """``import kum_widget`` in a fresh interpreter less a bare start-up, in milliseconds, one
+    figure a pair (a bare start, then an import, in turn, so drift falls on both), after one
+    untimed import unless ``warm`` is false (the first may compile the package's bytecode)."""
+
+    def run(code: str) -> float:
+        t = time.perf_counter()
+        subprocess.run([python, "-c", code], check=True, cwd=cwd)
+        return time.perf_counter() - t
+
+    if warm:
+        run("import kum_widget")
+    return [(-run("pass") + run("import kum_widget")) * 1000 for _ in range(pairs)]

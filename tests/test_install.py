@@ -6,7 +6,8 @@ The copy is the working tree's files that git tracks or would track (`git ls-fil
 --others --exclude-standard`): uncommitted work is tested, and the developer's built
 kum_widget/static/, node_modules/ and .venv/ never are. The wheel is built straight from the
 copy (what `pip install .` and `pip install git+...` do) and the sdist from another fresh
-copy; each build runs the hook (hatch_build.py: npm ci, npm run build). The wheel goes into
+copy; each build runs hatch-jupyter-builder's npm builder (npm install, npm run build:
+pyproject.toml). The wheel goes into
 one new environment and the sdist into another (uv builds a wheel from it), each with the
 `widget` extra and ipykernel, pinned to uv.lock's versions. One JupyterLab (the project's)
 has a kernel for each environment (kernel specs in a JUPYTER_PATH folder of their own).
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +34,7 @@ from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ("kum_widget/static/widget.js", "kum_widget/static/widget.css", "kum_widget/static/replay.js")
-SDIST_SOURCES = ("js/widget.js", "js/replay.js", "js/widget.css", "package.json", "package-lock.json", "hatch_build.py", "pyproject.toml")
+SDIST_SOURCES = ("js/widget.js", "js/replay.js", "js/widget.css", "package.json", "package-lock.json", "pyproject.toml")
 SKIP = ("kum_widget/static/", "node_modules/", ".venv/", ".tools/", "test-artifacts/")
 KINDS = ("wheel", "sdist")
 BOARD = ".kum-widget[data-state-id]"
@@ -106,8 +109,20 @@ def test_wheel_and_sdist_carry_the_front_end(builds: dict[str, Path]) -> None:
     assert not missing, f"the sdist lacks {missing}"
 
 
-def test_the_hook_names_node_and_npm_when_they_are_missing(tmp_path: Path) -> None:
-    """A build with no front-end built and no npm on PATH stops and says what to install."""
+def test_the_build_ensures_what_package_json_writes() -> None:
+    """pyproject.toml's npm builder ensures (and skips npm for) exactly the files package.json's
+    build script writes, which `make js` makes too: one list of the built front-end."""
+    hook = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["hooks"]["jupyter-builder"]
+    assert hook["build-function"] == "hatch_jupyter_builder.npm_builder"
+    script = json.loads((ROOT / "package.json").read_text())["scripts"]["build"]
+    written = sorted(re.findall(r"--outfile=(\S+)", script))
+    assert sorted(hook["ensured-targets"]) == sorted(hook["skip-if-exists"]) == written == sorted(STATIC)
+    make = (ROOT / "Makefile").read_text()
+    assert f"STATIC := {' '.join(STATIC)}\n" in make
+
+
+def test_a_build_without_npm_names_it(tmp_path: Path) -> None:
+    """A build with no front-end built and no npm on PATH stops and names npm."""
     src = fresh_copy(tmp_path / "src")
     bare = tmp_path / "bin"
     bare.mkdir()
@@ -116,7 +131,7 @@ def test_the_hook_names_node_and_npm_when_they_are_missing(tmp_path: Path) -> No
     result = subprocess.run([uv(), "build", "--wheel", "--out-dir", str(tmp_path / "dist")], cwd=src, env=env,
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode != 0
-    assert "needs Node.js and npm" in result.stderr, result.stderr[-3000:]
+    assert "Could not find cmd (npm)" in result.stderr, result.stderr[-3000:]
     assert not list((tmp_path / "dist").glob("*.whl"))
 
 

@@ -115,7 +115,7 @@ def ready(m: Machine) -> None:
 
     later = time.time() + 60
     for rel in (".tools/bin/uv", ".venv/.synced", ".venv/bin/jupyter", ".venv/bin/python",
-                "kum_widget/static/widget.js", "kum_widget/static/replay.js"):
+                "kum_widget/static/widget.js", "kum_widget/static/widget.css", "kum_widget/static/replay.js"):
         path = m.dir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(m.bin / ".recorder", path)
@@ -146,6 +146,16 @@ def test_make_html_runs_the_readmes_export_command(tmp_path: Path) -> None:
     said = block.split("# that is: ", 1)[1].strip()
     assert m.make("html", "NB=notebooks/01_play.ipynb").returncode == 0
     assert m.calls() == [said]
+
+
+def test_make_bench_measures_this_tree_against_base(tmp_path: Path) -> None:
+    """`make bench` is bench/against.py (base and this tree in one run); BASE names the base,
+    and without it the script picks its default (bench/README.md)."""
+    m = fresh(tmp_path, root=False, have=("chromium", "node", "npm"))
+    ready(m)
+    assert m.make("bench", "BASE=HEAD~3", "BENCH_ARGS=--rounds 1").returncode == 0
+    assert m.make("bench").returncode == 0
+    assert m.calls() == ["python bench/against.py --base HEAD~3 --rounds 1", "python bench/against.py"]
 
 
 def test_root_installs_chromium_with_apt_get_then_goes_on(tmp_path: Path) -> None:
