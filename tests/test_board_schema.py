@@ -16,9 +16,10 @@ import pytest
 from _gallery_helpers import code_lines
 
 from kum_widget import core
-from kum_widget.board.drawing import Viewer, board_payload, last_move, legal_payload, zone_ids
+from kum_widget.board.drawing import Viewer, board_payload
 from kum_widget.board.text import board_text
 from kum_widget.core.board import board_problems, click_problems
+from kum_widget.core.frame import zone_ids
 from kum_widget.gallery.connect_four import ConnectFour
 from kum_widget.gallery.workers import Woodcutters
 
@@ -132,7 +133,7 @@ def market_position() -> core.Session:
 
 def test_the_legal_actions_carry_their_choice_to_the_page() -> None:
     s = market_position()
-    sent = legal_payload(s, s.legal_action_ids())
+    sent = [{k: v for k, v in a.to_json().items() if k != "id"} for a in s.frame(None).actions]  # the ids aside
     market = [a for a in sent if a.get("target") == "market"]
     assert market == [{"text": "Market: sell 3 wood for 2 points", "target": "market", "choice": "sell 3 wood for 2 points"},
                       {"text": "Market: sell 2 stone for 3 points", "target": "market", "choice": "sell 2 stone for 3 points"}]
@@ -144,7 +145,7 @@ def test_the_last_move_marks_a_place_or_a_cell() -> None:
     s.apply("Quarry: +1 stone")
     board = board_payload(s, Viewer("full"))
     assert {"quarry", "forest", "yard"} <= zone_ids(board) and "worker 0 0" not in zone_ids(board)
-    assert last_move(s, {}, board)["target"] == "quarry"
+    assert s.frame(None).last_move["target"] == "quarry"
     assert "hole 5 3" in zone_ids(board_payload(core.Session(ConnectFour(), ["Ada", "Bo"]), Viewer("full")))
 
 
@@ -181,7 +182,7 @@ def test_a_choice_and_a_label_name_the_seats() -> None:
             return {**super().click(s, action), "label": "{player}: go", "choice": "trade with {seat1}"}
 
     s = core.Session(Named(), ["Ada", "Bo"], seed=1)
-    (forest, *_) = legal_payload(s, s.legal_action_ids())
+    (forest, *_) = [a.to_json() for a in s.frame(None).actions]
     assert forest["label"] == "Ada: go" and forest["choice"] == "trade with Bo"
 
 

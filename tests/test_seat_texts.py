@@ -16,7 +16,7 @@ import pytest
 from _board_helpers import offered_id, send
 
 from kum_widget import core
-from kum_widget.board.drawing import Viewer, log_lines
+from kum_widget.board.drawing import Viewer, frame_for
 from kum_widget.board.widget import GameWidget
 from kum_widget.core import GameFault, IllegalMoveError, InvalidOptionError, Note, Session
 from kum_widget.core.events import event_problems, placeholder_problems, render
@@ -378,13 +378,13 @@ def test_log_lines_show_each_viewer_only_their_texts() -> None:
     compared, mine = f"Ada holds card {a}, Bo card {b}.", "Ada and Bo compared hands."
     saw, looked = f"Bo sees Cy's card {c}.", "Bo looks at Cy's card."
     said = "Cy says {hi}."
-    assert log_lines(s, Viewer("full")) == [compared, saw, said]
-    assert log_lines(s, Viewer("seat", 0)) == [compared, looked, said]
-    assert log_lines(s, Viewer("seat", 1)) == [compared, saw, said]
-    assert log_lines(s, Viewer("seat", 2)) == [mine, looked, said]
-    assert log_lines(s, Viewer("public")) == [mine, looked, said]
+    assert list(frame_for(s, Viewer("full")).log) == [compared, saw, said]
+    assert list(frame_for(s, Viewer("seat", 0)).log) == [compared, looked, said]
+    assert list(frame_for(s, Viewer("seat", 1)).log) == [compared, saw, said]
+    assert list(frame_for(s, Viewer("seat", 2)).log) == [mine, looked, said]
+    assert list(frame_for(s, Viewer("public")).log) == [mine, looked, said]
     for viewer in (Viewer("seat", 2), Viewer("public")):
-        assert not any(f"card {a}" in line or f"card {b}" in line for line in log_lines(s, viewer))
+        assert not any(f"card {a}" in line or f"card {b}" in line for line in frame_for(s, viewer).log)
 
 
 def test_the_widgets_log_shows_each_viewer_only_their_texts() -> None:

@@ -27,10 +27,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kum_widget as kum
-from kum_widget.board.drawing import Viewer, board_payload, legal_payload, log_lines, zone_ids
+from kum_widget.board.drawing import Viewer, drawn_frame, frame_for
 from kum_widget.board.insight import why_not_payload
 from kum_widget.bots import Thoughts, Weighed
 from kum_widget.core.examples import DRAW, Bust, value
+from kum_widget.core.frame import zone_ids
 
 
 class SpyBot:
@@ -93,13 +94,13 @@ def check_page(w: Recorded, tracker: Tracker) -> None:
         assert shown is None or shown == tracker.confirmed, (shown, tracker.confirmed)
         if game.is_over:
             assert shown is None
-    expected = board_payload(game, viewer, bots=w.bots)
+    expected = drawn_frame(frame_for(game, viewer), bots=w.bots)["board"]
     assert {k: v for k, v in board.items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
-    assert page["log_lines"] == log_lines(game, viewer)
+    assert page["log_lines"] == list(frame_for(game, viewer).log)
     if page["legal"]["actions"]:
         cur = game.current_player
         assert not pass_to and cur in humans and shown == cur
-        assert page["legal"]["actions"] == legal_payload(game, game.legal_action_ids())
+        assert page["legal"]["actions"] == [a.to_json() for a in frame_for(game, viewer, None).actions]
     check_insight(page, game, shown, humans)
     tracker.seen["reasons"] += bool(page["why_not"])
     if page["analysis"] is not None:
@@ -158,9 +159,9 @@ def check_synced(w: Recorded, humans: list[int]) -> None:
     public = Viewer("public")
     board = synced["board"]
     assert board["shown_seat"] is None and board["spectator"] is True
-    expected = board_payload(game, public, bots=w.bots)
+    expected = drawn_frame(frame_for(game, public), bots=w.bots)["board"]
     assert {k: v for k, v in board.items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
-    assert synced["legal"] == {"actions": []} and synced["log_lines"] == log_lines(game, public)
+    assert synced["legal"] == {"actions": []} and synced["log_lines"] == list(frame_for(game, public).log)
     kept = synced["analysis"]  # a save keeps no reason and no hint; of a bot's move, only what every seat may read
     assert synced["why_not"] == {} and (kept is None or (kept["kind"] == "bot" and kept.get("hidden") and kept["moves"] == [])), kept
     assert (synced["private_id"] != 0) == (w.page["board"].get("shown_seat") is not None)
@@ -197,9 +198,9 @@ def check_files(w: Recorded) -> None:
     assert len(data["frames"]) == game.move_number + 1
     for frame in data["frames"]:
         assert frame["board"]["shown_seat"] == viewer.seat and frame["board"]["spectator"] == (viewer.kind == "public")
-    expected = board_payload(game, viewer, bots=w.bots)
+    expected = drawn_frame(frame_for(game, viewer), bots=w.bots)["board"]
     assert {k: v for k, v in data["frames"][-1]["board"].items() if k != "status"} == {k: v for k, v in expected.items() if k != "status"}
-    assert data["log"][-20:] == log_lines(game, viewer)
+    assert data["log"][-20:] == list(frame_for(game, viewer).log)
     check_display(w, viewer)
 
 
@@ -210,7 +211,7 @@ def check_display(w: Recorded, viewer: Viewer) -> None:
     (shot,) = unpack_replay(bundle["text/html"])
     board = shot["frames"][0]["board"]
     assert board["shown_seat"] == viewer.seat and board["spectator"] == (viewer.kind == "public")
-    assert board == board_payload(w.game, viewer, bots=w.bots) and shot["log"] == log_lines(w.game, viewer)
+    assert board == drawn_frame(frame_for(w.game, viewer), bots=w.bots)["board"] and shot["log"] == list(frame_for(w.game, viewer).log)
 
 
 async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> dict[str, int]:

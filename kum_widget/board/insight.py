@@ -24,7 +24,7 @@ from ..core.board import unclicked_parts
 from ..core.errors import GameError, cut, shown
 from ..core.game import nothing_hidden
 from ..core.session import Session
-from .drawing import Viewer, board_payload, bot_label, last_move, legal_payload, log_lines
+from .drawing import Viewer, bot_label, drawn_frame, frame_for
 from .thoughts import chance_range, equal_best, hidden_said, said
 
 __all__ = ["PACES", "Decision", "analysis_payload", "bot_decision", "check_pace", "drawn", "hinting", "pace_delay", "shown_analysis",
@@ -246,8 +246,6 @@ def drawn(session: Session, viewer: Viewer, status: str | None, actions: list[in
     """The traits that draw the board for ``viewer``: its board, the legal actions offered
     (``actions``), the log, the last move, the reasons why not (on its turn) and the
     analysis it may see."""
-    board = board_payload(session, viewer, bots=bots, status=status)
-    legal = legal_payload(session, actions)
-    return {"board": board, "legal": {"actions": legal}, "log_lines": log_lines(session, viewer),
-            "last_move": last_move(session, bots, board), "why_not": why_not_payload(session, session.current_player, board, legal),
+    traits = drawn_frame(frame_for(session, viewer, actions), bots=bots, status=status)
+    return {**traits, "why_not": why_not_payload(session, session.current_player, traits["board"], traits["legal"]["actions"]),
             "analysis": shown_analysis(decision, session, viewer)}

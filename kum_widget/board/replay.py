@@ -33,7 +33,7 @@ from typing import Any
 from ..core.errors import GameError, InvalidOptionError, shown
 from ..core.files import write_text_file
 from ..core.session import Session
-from .drawing import Viewer, board_payload, last_move, log_lines, static_path
+from .drawing import Viewer, drawn_frame, frame_for, static_path
 from .text import board_text
 
 __all__ = ["replay_html", "replay_name", "replay_page", "save_replay", "snapshot_forms", "snapshot_html"]
@@ -90,14 +90,13 @@ def replay_data(session: Session, viewer: Viewer, *, bots: dict[int, Any] | None
         for k in range(moves + 1):
             if k:
                 copy.redo(1)
-            board = board_payload(copy, viewer, bots=bots)
-            if viewer.kind != "seat":
-                board = unhinted(board)
-            frames.append({"board": board, "last": last_move(copy, bots, board), "moves": k})
+            drawn = drawn_frame(frame_for(copy, viewer, log_lines=0), bots=bots)
+            board = drawn["board"] if viewer.kind == "seat" else unhinted(drawn["board"])
+            frames.append({"board": board, "last": drawn["last_move"], "moves": k})
     except NotImplementedError as exc:  # a game without a public view (or a board)
         raise GameError(f"{session.title} cannot draw this view for a replay: {exc}") from None
     name = title if title is not None else frames[-1]["board"]["title"]
-    return {"title": str(name), "players": list(session.players), "frames": frames, "log": log_lines(session, viewer, count=moves), "start": 0}
+    return {"title": str(name), "players": list(session.players), "frames": frames, "log": list(frame_for(session, viewer, log_lines=moves).log), "start": 0}
 
 
 def unhinted(board: dict[str, Any]) -> dict[str, Any]:
@@ -214,9 +213,9 @@ def snapshot_forms(session: Session, viewer: Viewer, bots: dict[int, Any], state
     (HTML) and the text board (plain text); none for a board these forms cannot carry (the
     live view still shows it)."""
     try:
-        board = board_payload(session, viewer, bots=bots)
-        lines = log_lines(session, viewer)
+        drawn = drawn_frame(frame_for(session, viewer), bots=bots)
+        board, lines = drawn["board"], drawn["log_lines"]
         return {"text/plain": board_text(board, lines, last=3),
-                "text/html": snapshot_html(board, lines, last_move(session, bots, board), state_id=state_id)}
+                "text/html": snapshot_html(board, lines, drawn["last_move"], state_id=state_id)}
     except Exception:  # a display must never fail: the live view is still there
         return {}

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BOT_NAMES
 from ..core.errors import GameError, GameFault, cut, shown, shown_names
+from ..core.frame import MAX_ACTION_ID
 from ..core.session import Session
 from .bot_driver import fault
-from .drawing import MAX_ACTION_ID
 from .replay import replay_name, replay_page
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The board as text: what a viewer without JavaScript reads (a widget's plain-text form).
 
-Built from the very board description the page is sent (``drawing.board_payload``),
+Built from the very board description the page is sent (``drawing.drawn_frame``),
 so it says no more than the board shows, for any game on the shell.
 
 >>> print(board_text({"title": "T", "status": "Ada to act.", "over": False,

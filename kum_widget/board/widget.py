@@ -39,7 +39,7 @@ from ..core.errors import GameError, cut, shown
 from ..core.session import Session
 from .bot_driver import SEARCH_SECONDS, BotDriver, fault
 from .dealing import dealt_again, first_deal
-from .drawing import Viewer, board_payload, log_lines, static_text
+from .drawing import Viewer, drawn_frame, frame_for, static_text
 from .insight import Decision, check_pace, drawn, hinting, pace_delay
 from .replay import replay_page, save_replay, snapshot_forms
 from .router import Router
@@ -445,7 +445,8 @@ class GameWidget(anywidget.AnyWidget):
         ``reveal=True``, in a hot seat the public table (``Seats.kept``, as a saved notebook's
         picture). ``str(board.game)`` is the full table: the scripter's own, every hand in it."""
         viewer = self._seats.kept()
-        return board_text(board_payload(self._game, viewer, bots=self._seats.bots), log_lines(self._game, viewer), last=3)
+        drawn = drawn_frame(frame_for(self._game, viewer), bots=self._seats.bots)
+        return board_text(drawn["board"], drawn["log_lines"], last=3)
 
     def __str__(self) -> str:
         return self.text()

@@ -25,6 +25,7 @@ from . import actions, records
 from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
 from .events import Note, read_named, render
+from .frame import LOG_LINES, Frame, check_viewer, frame_of
 from .game import CardGame, action_kinds
 from .scores import finite_scores
 
@@ -633,6 +634,31 @@ class Session:
         """What a spectator sees (a board's pass screen): only what is public, as the
         game's ``public_view`` draws it."""
         return self.game.public_view(self._state)
+
+    def frame(self, viewer: int | str | None, *, offer: Sequence[int] | None = None, log_lines: int = LOG_LINES) -> Frame:
+        """Everything ``viewer`` may know now, in one value (:class:`~kum_widget.core.frame.Frame`):
+        the board as the game draws that viewer's view, the actions that viewer may take now
+        (with ids and texts), who is to act, the status line, the last move, that viewer's log
+        lines (the last ``log_lines`` actions), the state id and how many actions were taken.
+        ``viewer``: a seat, None (the full table) or ``"public"`` (a spectator); ``offer``:
+        only these of the viewer's legal action ids (a board offers none on a bot's turn).
+
+        >>> from kum_widget.core.examples import Bust
+        >>> s = Session(Bust(), ["Ada", "Bo"], seed=1)
+        >>> s.frame(0).action(2)
+        Offered(id=2, text='play 3', source=None, target=None, label=None, choice=None)
+        >>> s.frame(5)
+        Traceback (most recent call last):
+        ...
+        kum_widget.core.errors.InvalidOptionError: a viewer is a seat 0..1, None (the full table) or 'public', got 5
+        """
+        seen = check_viewer(viewer, self.num_players)
+        if offer is not None and (isinstance(offer, (str, bytes)) or not isinstance(offer, Sequence)
+                                  or not all(type(a) is int for a in offer)):
+            raise InvalidOptionError(f"offer must be a list of action ids, got {shown(offer)}")
+        if type(log_lines) is not int or log_lines < 0:
+            raise InvalidOptionError(f"log_lines must be a whole number, 0 or more, got {shown(log_lines)}")
+        return frame_of(self, seen, offer, log_lines)
 
     def clicks(self, ids: Sequence[int] | None = None) -> list[dict[str, Any]]:
         """Where on the board each legal action id in ``ids`` is clicked (default: every
