@@ -1,68 +1,59 @@
-"""Deck tables of Kings Under Mountains as DataFrames: read the standard table, change it,
-save a CSV that ``kum.Deck.from_csv`` loads.
-
-The one part of the lab about a single game; it reaches the game through the registry
-(``core.game_class("kings-under-mountains")``), as the rest of the lab does.
+"""Tables a game adds to the lab: a game's package names functions that give rows (one dict
+per row), as entry points of the group ``kum_widget.tables`` in its pyproject.toml
+(``deck_table = "my_game.tables:deck_table"``); ``kum.lab.<name>(...)`` calls one with its
+arguments and gives its rows as a DataFrame. Kings Under Mountains adds its deck's tables
+this way (``kum.lab.deck_table()``).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
-from ..core.registry import game_class
-from .play import DEFAULT_GAME
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["deck_table", "face_table"]
+__all__ = ["GROUP", "game_table", "table_names"]
+
+GROUP = "kum_widget.tables"
+"""The entry point group a game's package names its lab tables in."""
 
 
-def _standard_deck() -> Any:
-    return game_class(DEFAULT_GAME)().kum_rules.deck  # type: ignore[attr-defined]
+def _points() -> dict[str, str]:
+    from importlib.metadata import entry_points  # only here: it costs import time
+
+    return {point.name: point.value for point in entry_points(group=GROUP)}
 
 
-def deck_table(deck: Any = None) -> pd.DataFrame:
-    """One row per card of a Kings Under Mountains deck (a ``kum.Deck``; default the
-    standard one), in the columns of a deck CSV (``id, race, value, defense, size,
-    points, overseer``) plus ``face`` (the mine face as text).
-    ``table.drop(columns="face").to_csv(path, index=False)`` writes a file
-    ``kum.Deck.from_csv(path)`` reads back.
-
-    >>> t = deck_table()
-    >>> len(t), list(t.columns)
-    (80, ['id', 'race', 'value', 'defense', 'size', 'points', 'overseer', 'face'])
-    """
-    import pandas as pd
-
-    standard = _standard_deck()
-    deck = standard if deck is None else deck
-    if not isinstance(deck, type(standard)):
-        raise GameError(f"deck_table: expected a kum.Deck, got {type(deck).__name__}")
-    return pd.DataFrame(
-        {
-            "id": [c.id for c in deck],
-            "race": [c.race.value for c in deck],
-            "value": [c.value for c in deck],
-            "defense": [c.defense for c in deck],
-            "size": [c.size for c in deck],
-            "points": [c.points for c in deck],
-            "overseer": [c.overseer for c in deck],
-            "face": [str(c.mine) for c in deck],
-        }
-    )
+def table_names() -> list[str]:
+    """The names of the tables the installed games add (``kum.lab.<name>``)."""
+    return sorted(_points())
 
 
-def face_table(deck: Any = None) -> pd.DataFrame:
-    """The distinct mine faces of a deck with how many cards carry each (the RULES.md
-    D7 table for the standard deck)."""
-    t = deck_table(deck)
-    out = (
-        t.groupby(["face", "defense", "size", "points", "overseer"], sort=False)
-        .size()
-        .rename("cards")
-        .reset_index()
-        .sort_values(["overseer", "points", "defense"], kind="stable")
-    )
-    return out.reset_index(drop=True)
+def game_table(name: str) -> Callable[..., pd.DataFrame]:
+    """The table ``name`` an installed game adds: a function taking the game's arguments and
+    giving its rows as a DataFrame (the columns in the rows' order). A name no game adds
+    raises AttributeError."""
+    import importlib
+
+    value = _points().get(name)
+    if value is None:
+        raise AttributeError(f"module 'kum_widget.lab' has no attribute {name!r}")
+    module, _, attr = value.partition(":")
+    rows_of: Any = importlib.import_module(module.strip())
+    for part in filter(None, attr.strip().split(".")):
+        rows_of = getattr(rows_of, part)
+
+    @functools.wraps(rows_of)
+    def table(*args: Any, **kwargs: Any) -> pd.DataFrame:
+        import pandas as pd
+
+        rows = rows_of(*args, **kwargs)
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise GameError(f"{name}: the table's function ({value}) must give a list of rows (dicts), got {type(rows).__name__}")
+        return pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
+
+    return table
