@@ -73,10 +73,10 @@ def test_the_heuristic_remembers_courts_without_mixing_them_up() -> None:
                     for _ in range(2):  # the first call may fill the cache, the second reads it
                         assert game.heuristic(s, legal) == _plain_scores(game, s, legal), (s.court, s.row, legal)  # to the last bit
                     game.apply(s, rng.choice(legal))
-            assert 0 < len(game._worths) <= 64
+            assert 0 < len(game.worths) <= 64
         finally:
             Worths.LIMIT = limit
-    assert len(pickle.loads(pickle.dumps(game))._worths) == 0, "a pickled game's cache starts empty"
+    assert len(pickle.loads(pickle.dumps(game)).worths) == 0, "a pickled game's cache starts empty"
 
 
 @pytest.mark.parametrize("rules", [{}, {"full_court": "closed"}, {"price": "printed", "fights_per_turn": 2}, {"court_vp": False}])

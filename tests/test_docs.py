@@ -47,6 +47,7 @@ RUN_BY: dict[tuple[str, str], tuple[str, ...]] = {
         "tests/test_makefile.py::test_make_html_runs_the_readmes_export_command",),
     ("README.md", "# the pyproject.toml of your package"): ("tests/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
     ("GAMES.md", '[project.entry-points."kum_widget.games"]'): ("tests/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
+    ("GAMES.md", '[project.entry-points."kum_widget.tables"]'): ("tests/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
 }
 MARKED = 5  # blocks preceded by <!-- not run: why -->: adding one is a deliberate act
 
@@ -172,17 +173,21 @@ def test_every_other_block_is_run_by_a_named_test_or_marked_not_run() -> None:
 
 
 def test_the_entry_point_tables_are_pyprojects() -> None:
-    """The toml blocks are what a package's pyproject.toml holds: the group the registry reads,
-    each entry point a module and a class, as kum_widget's own."""
+    """The toml blocks are what a package's pyproject.toml holds: the groups the registry (games,
+    named as games are) and the lab (tables, named as Python names) read, each entry point a
+    module and an attribute, as kum_widget's own."""
     from kum_widget.core.registry import GROUP
+    from kum_widget.lab.game_tables import GROUP as TABLES
 
-    own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][GROUP]
+    names = {GROUP: r"[a-z][a-z0-9-]*", TABLES: r"[a-z_][a-z0-9_]*"}
+    own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
     tables = [b for b in ALL if b.lang == "toml"]
-    assert len(tables) == 2
+    assert len(tables) == 3 and {GROUP, TABLES} <= set(own)
     for block in tables:
-        points = tomllib.loads(block.code)["project"]["entry-points"][GROUP]
-        for name, value in [*points.items(), *own.items()]:
-            assert re.fullmatch(r"[a-z][a-z0-9-]*", name) and re.fullmatch(r"\w+(\.\w+)*:\w+", value), (name, value)
+        for group, points in tomllib.loads(block.code)["project"]["entry-points"].items():
+            assert group in names, group
+            for name, value in [*points.items(), *own[group].items()]:
+                assert re.fullmatch(names[group], name) and re.fullmatch(r"\w+(\.\w+)*:\w+", value), (name, value)
 
 
 def test_no_snippet_edits_sys_path_or_names_a_folder_of_examples() -> None:

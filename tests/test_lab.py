@@ -360,7 +360,6 @@ def test_intervals() -> None:
         ({"rules": {"races": "orc,orc"}}, "rule 'races' must name 2-4 different King races"),
         ({"rules": {"races": "orc,elf"}}, "rule 'races': unknown race 'elf'"),
         ({"players": 3, "rules": {"races": "giant,orc"}}, "a game of 3 players needs 3"),
-        ({"races": "orc"}, "races must list"),  # the deprecated keyword, refused before any warning
         ({"players": 4, "rules": {"hand_size": 20}}, "simulate: "),
         ({"bots": lambda seed: make_bot("random", seed=seed), "executor": 2}, "must pickle"),
     ],
@@ -448,7 +447,7 @@ def test_the_import_check_catches_every_form() -> None:
 
 def test_no_lab_module_imports_a_game() -> None:
     files = sorted(LAB.glob("*.py"))
-    assert {"play.py", "simulate.py", "analysis.py", "decks.py", "__init__.py"} <= {f.name for f in files}
+    assert {"play.py", "simulate.py", "analysis.py", "game_tables.py", "__init__.py"} <= {f.name for f in files}
     for path in files:
         assert games_imported(path.read_text()) == [], f"{path.name} imports kum_widget.games"
 
@@ -504,28 +503,17 @@ def test_kings_under_mountains_goes_the_same_way(results: pd.DataFrame) -> None:
     assert kum.lab.replay(ruled, 1).kings == (kum.Race.parse("giant"), kum.Race.parse("orc"))
 
 
-def test_races_keyword_still_works_with_a_deprecation_warning_naming_the_new_line() -> None:
-    """``simulate(races=...)``, ``play_game(races=...)`` and ``compare(races=...)`` from earlier
-    versions: the Kings are the rule option ``races`` now; the warning says what to write, and
-    points at the caller's line."""
-    line = r"simulate\(races=\.\.\.\) is deprecated: races is a rule option of Kings Under Mountains; " \
-           r"write rules=\{'races': 'giant,orc'\} instead"
-    with pytest.warns(DeprecationWarning, match=line) as caught:
-        old = kum.simulate(3, bots="random", seed=2, races=["giant", "orc"], rules=kum.Rules(stuck="draw"), progress=False)
-    assert [Path(w.filename).name for w in caught] == ["test_lab.py"]
-    new = kum.simulate(3, bots="random", seed=2, rules={"stuck": "draw", "races": "giant,orc"}, progress=False)
-    pd.testing.assert_frame_equal(old, new)
-    assert old.attrs["rules_changed"] == {"stuck": "draw", "races": "giant,orc"}
-    with pytest.warns(DeprecationWarning, match=r"play_game\(races=\.\.\.\) is deprecated") as caught:
-        game = kum.lab.play_game(1, seed=2, bots=("random", "random"), races=("giant", "orc"))
-    assert [Path(w.filename).name for w in caught] == ["test_lab.py"]
-    assert game.kings == kum.lab.play_game(1, seed=2, bots=("random", "random"), rules={"races": "giant,orc"}).kings
-    with pytest.warns(DeprecationWarning, match=r"compare\(races=\.\.\.\) is deprecated") as caught:
-        res = kum.lab.compare(None, {"stuck": "draw"}, games=2, bots="random", races=["dwarf", "goblin"], progress=False)
-    # (only the warnings about races: a warning of something an earlier test left, collected
-    # during this call, may be recorded too)
-    ours = [w for w in caught if "races" in str(w.message)]
-    assert len(ours) == 1 and Path(ours[0].filename).name == "test_lab.py", [str(w.message)[:200] for w in caught]
+def test_the_kings_are_a_rule_option_only() -> None:
+    """``races=`` is no keyword of the lab's: the Kings are the rule option ``races``."""
+    for call in (lambda: kum.simulate(2, bots="random", races=["giant", "orc"], progress=False),
+                 lambda: kum.lab.play_game(1, bots=("random", "random"), races=("giant", "orc")),
+                 lambda: kum.lab.compare(None, {"stuck": "draw"}, games=2, races=["dwarf", "goblin"], progress=False)):
+        with pytest.raises(TypeError, match="races"):
+            call()
+    game = kum.lab.play_game(1, seed=2, bots=("random", "random"), rules={"races": "giant,orc"})
+    assert game.kings == (kum.Race.parse("giant"), kum.Race.parse("orc"))
+    res = kum.lab.compare({"races": "dwarf,goblin"}, {"stuck": "draw", "races": "dwarf,goblin"}, games=2, bots="random",
+                          progress=False)
     assert set(res.data["race_0"]) == {"dwarf"} and list(res.table.index[:2]) == [
         "A: races=dwarf,goblin", "B: stuck=draw, races=dwarf,goblin"]
 
@@ -694,9 +682,17 @@ def test_bad_arguments_for_other_games(bust: pd.DataFrame) -> None:
         kum.lab.per_seat(pd.DataFrame({"x": [1]}))
 
 
-def test_deck_table_reaches_the_deck_through_the_registry() -> None:
-    from kum_widget.core import game_class
+def test_deck_tables_are_tables_the_game_adds_to_the_lab() -> None:
+    """The lab names no game: Kings Under Mountains declares its deck tables (entry points of
+    the group kum_widget.tables) and the lab makes their rows DataFrames."""
+    from kum_widget.games.kum import tables
+    from kum_widget.lab import game_tables
 
-    deck = game_class("kings-under-mountains")().kum_rules.deck  # type: ignore[attr-defined]
-    pd.testing.assert_frame_equal(kum.lab.deck_table(deck), kum.lab.deck_table())
-    assert deck == kum.Deck.standard() and len(kum.lab.face_table(deck)) == len(kum.lab.face_table())
+    assert {"deck_table", "face_table"} <= set(game_tables.table_names()) and "deck_table" in dir(kum.lab)
+    deck = kum.Deck.standard()
+    pd.testing.assert_frame_equal(kum.lab.deck_table(deck), pd.DataFrame(tables.deck_table()))
+    faces = kum.lab.face_table(deck)
+    assert list(faces.columns) == ["face", "defense", "size", "points", "overseer", "cards"] and faces["cards"].sum() == 80
+    assert list(faces["overseer"]) == sorted(faces["overseer"]) and kum.lab.deck_table.__doc__ == tables.deck_table.__doc__
+    with pytest.raises(AttributeError, match="no attribute 'hand_table'"):
+        kum.lab.hand_table  # noqa: B018

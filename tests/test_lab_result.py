@@ -21,7 +21,7 @@ from PIL import Image
 import kum_widget as kum
 from kum_widget.core.errors import GameError
 from kum_widget.lab import readings
-from kum_widget.lab.simulate import _describe
+from kum_widget.lab.runs import executor_words as _describe
 
 
 @pytest.fixture(scope="module")

@@ -413,7 +413,6 @@ def test_the_default_game_is_said_in_one_place_and_read_by_the_lab_and_the_board
     from kum_widget import games
 
     assert registry.default_game() == games.DEFAULT_GAME == "kings-under-mountains"
-    assert kum.lab.play.DEFAULT_GAME == games.DEFAULT_GAME  # the name earlier code imported from the lab
     registry.set_default_game("bust")
     assert kum.simulate(2, bots="random", progress=False).attrs["game"] == "bust"
     assert kum.GameWidget(bot_delay=0).game.game.name == "bust"

@@ -588,7 +588,6 @@ HOSTILE: list[tuple[str, Callable[[pd.DataFrame], Any], str]] = [
     ("seat_bots", lambda t: L.seat_bots(("a", "b"), 0, "yes"), "rotate must be True or False"),
     # simulate, worker_pool, decks
     ("simulate", lambda t: L.simulate(2, game="bust", bots=[], progress=False), "one bot per seat"),
-    ("simulate", lambda t: L.simulate(2, races=[1, 2], progress=False), "races"),
     ("simulate", lambda t: L.simulate(2, game=5, progress=False), "game must be a game's name"),
     ("simulate", lambda t: L.simulate(2, game="bust", rules=5, progress=False), "simulate:"),
     ("simulate", lambda t: L.simulate(2, game="bust", bots=lambda seed: 1 / 0, progress=False), "ZeroDivisionError"),

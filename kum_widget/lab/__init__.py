@@ -32,8 +32,9 @@ its helpers read the columns the game's ``summary`` gives.
   games (sessions, records) into the same table.
 - :func:`design_map`: one measure as a heat map over two rule options (up to 10 x 10 rule
   variants, the same deals in every cell).
-- :func:`deck_table`, :func:`face_table`: Kings Under Mountains deck tables as
-  DataFrames (to write a CSV for ``kum.Deck.from_csv``).
+- Tables a game adds (entry points of the group ``kum_widget.tables``, see :mod:`.game_tables`):
+  ``kum.lab.<name>(...)`` as a DataFrame; Kings Under Mountains adds ``deck_table`` and
+  ``face_table`` (to write a CSV for ``kum.Deck.from_csv``).
 - :func:`wilson`, :func:`clopper_pearson`, :func:`newcombe`, :func:`newcombe_paired`,
   :func:`mean_interval`, :func:`mean_difference`: the intervals used; :mod:`.words`: figures
   in words ("about half", "almost never"), read off their intervals, for readings and notebooks.
@@ -44,20 +45,21 @@ Importing this package is light: pandas, matplotlib, tqdm and dask load on first
 from .analysis import game_length, matchup, rate_table, score_distribution, win_rate
 from .associations import associations
 from .compare import compare
-from .decks import deck_table, face_table
-from .design import balance, decisions, length, traced
+from .design import balance, decisions, length
 from .design_map import design_map
 from .drama import drama
 from .features import count_columns, score_by_feature
 from .ladder import ISMCTSAt, Noisy, skill_ladder
 from .luck import luck
+from .measure import traced
 from .play import DEFAULT_MAX_ACTIONS, ActionLimitError, bot_seed, columns, game_row, game_seed, seat_bots
 from .reports import Report, report
 from .restricted import restricted, what_wins
 from .result import LabResult
-from .simulate import per_seat, play_game, replay, simulate, worker_pool
+from .simulate import play_game, replay, simulate, worker_pool
 from .stats import clopper_pearson, mean_difference, mean_interval, newcombe, newcombe_paired, wilson
 from .sweep import class_games, sweep
+from .tables import per_seat
 
 __all__ = [
     "ISMCTSAt", "Noisy", "associations", "luck", "restricted",
@@ -65,7 +67,22 @@ __all__ = [
     "skill_ladder",
     "design_map",
     "DEFAULT_MAX_ACTIONS", "ActionLimitError", "LabResult", "bot_seed", "columns", "compare", "count_columns",
-    "deck_table", "face_table", "game_length", "game_row", "game_seed", "matchup", "mean_difference", "mean_interval",
+    "game_length", "game_row", "game_seed", "matchup", "mean_difference", "mean_interval",
     "clopper_pearson", "newcombe", "newcombe_paired", "per_seat", "play_game", "rate_table", "replay", "score_by_feature",
     "score_distribution", "seat_bots", "simulate", "wilson", "win_rate", "worker_pool",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # a table a game adds (kum_widget/lab/game_tables.py): found in the installed games' entry points
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .game_tables import game_table
+
+    return game_table(name)
+
+
+def __dir__() -> list[str]:
+    from .game_tables import table_names
+
+    return sorted({*globals(), *table_names()})

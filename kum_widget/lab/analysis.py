@@ -2,7 +2,8 @@
 
 Each returns a :class:`~kum_widget.lab.result.LabResult` (``table, figure = ...``) and
 works on the results of any game: per-seat columns are those ending in ``_<seat>``, and
-``first_player``, ``race`` and ``turns`` are used when the game gives them. Win rates
+``first_player`` and ``turns`` are used when the game gives them, and a per-seat column of
+the game's that holds text (a side the seat plays) groups scores by default. Win rates
 count a shared win (a tie on the top score) as a win for every seat in the tie, so the
 rates of the seats of one game can add up to more than 1; their 95% intervals are
 Wilson's. pandas and matplotlib load inside the functions.
@@ -18,11 +19,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..core.errors import GameError, cut, shown
 from . import readings as say
 from .checks import need_frame as _need_frame
-from .play import DEFAULT_MAX_ACTIONS, BotSpec, bot_label, the_game, with_rules
+from .play import DEFAULT_MAX_ACTIONS, LAB_PER_SEAT, BotSpec, bot_label, the_game, with_rules
 from .render import column_words
 from .result import LabResult, axes_of, check_axes
-from .simulate import need_results, per_seat, seat_columns, simulate
+from .simulate import simulate
 from .stats import Z95, wilson
+from .tables import length_column, need_results, per_seat, seat_columns
 from .workers import pool_for
 
 if TYPE_CHECKING:
@@ -98,8 +100,7 @@ def _fair_line(ax: Axes, fair: pd.Series) -> None:
 
 
 def win_rate(results: pd.DataFrame, by: str | Sequence[str] | None = "seat", *, ax: Axes | None = None) -> LabResult:
-    """Win rate per ``seat`` (or ``"bot"``, any per-seat column such as Kings Under
-    Mountains' ``"race"``, ``"first"`` when the game gives ``first_player``, or a list of
+    """Win rate per ``seat`` (or ``"bot"``, any per-seat column of the game's, ``"first"`` when the game gives ``first_player``, or a list of
     them; None: by seat) with 95% Wilson intervals, as a table and a bar chart. The
     table must hold games (a GameError says so otherwise).
 
@@ -134,6 +135,17 @@ def win_rate(results: pd.DataFrame, by: str | Sequence[str] | None = "seat", *, 
                      about=say.win_rate_about(sorted({int(p) for p in results["players"]})))
 
 
+def _side_column(results: pd.DataFrame, long: pd.DataFrame) -> str:
+    """The game's first per-seat column of text (the side a seat plays), else ``"bot"``."""
+    import pandas as pd
+
+    for name in seat_columns(results):
+        if name not in LAB_PER_SEAT and name in long.columns and pd.api.types.is_object_dtype(long[name]) \
+                and long[name].dropna().map(lambda v: isinstance(v, str)).all() and long[name].notna().any():
+            return str(name)
+    return "bot"
+
+
 def score_distribution(
     results: pd.DataFrame,
     by: str | Sequence[str] | None = None,
@@ -142,9 +154,9 @@ def score_distribution(
     means: Sequence[str] | None = None,
     ax: Axes | None = None,
 ) -> LabResult:
-    """Final scores (or another numeric per-seat ``column``) per ``by``: ``"race"`` when
-    the game has it (Kings Under Mountains), else ``"bot"`` (or ``"seat"``, any per-seat
-    column): summary table with a 95% interval of the mean, and box plots (the triangle
+    """Final scores (or another numeric per-seat ``column``) per ``by``: by default the
+    game's first per-seat column that holds text (the side a seat plays, such as Kings Under
+    Mountains' King), else ``"bot"`` (or ``"seat"``, any per-seat column): summary table with a 95% interval of the mean, and box plots (the triangle
     is the mean). ``means``: per-seat columns whose mean joins the table (default: every
     numeric per-seat column of the game's own), then ``win_rate``. The table must hold
     games."""
@@ -154,7 +166,7 @@ def score_distribution(
     check_axes(ax, 1, "score_distribution")
     long = per_seat(results)
     if by is None:
-        by = "race" if "race" in long.columns else "bot"
+        by = _side_column(results, long)
     keys = _keys(long, by, "score_distribution")
     per = [n for n in seat_columns(results) if n in long.columns]
     numeric = [n for n in per if pd.api.types.is_numeric_dtype(long[n]) and not pd.api.types.is_bool_dtype(long[n])]
@@ -190,11 +202,6 @@ def score_distribution(
                      shown=columns, labels={"win_rate": "win rate (ties count)"})
 
 
-def _length_column(results: pd.DataFrame) -> str:
-    """How a game's length is counted: ``turns`` when the game gives them, else ``actions``."""
-    return "turns" if "turns" in results.columns else "actions"
-
-
 def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | None = None, ax: Axes | None = None) -> LabResult:
     """How long games last: ``turns`` when the game gives them, else ``actions`` (or
     another game-level ``column``) summarised, overall or per group of ``by`` (a
@@ -205,7 +212,7 @@ def game_length(results: pd.DataFrame, by: str | None = None, *, column: str | N
     _need_frame(results, "game_length")
     check_axes(ax, 1, "game_length")
     if column is None:
-        column = _length_column(results)
+        column = length_column(results)
     wrong = [f"{name}={shown(v)}" for name, v in (("column", column), ("by", by)) if v is not None and not isinstance(v, str)]
     if wrong:
         raise GameError(f"game_length: {' and '.join(wrong)}: give a column's name")

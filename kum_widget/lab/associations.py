@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import GameError, shown
-from .design import _run, players_of, table_of
+from .measure import players_of, run_args, table_of
 from .result import LabResult, axes_of
-from .simulate import seat_columns
+from .tables import seat_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -123,7 +123,7 @@ def associations(source: Any = None, *, by: Literal["actions", "columns"] = "act
         raise GameError(f"{WHERE}: top must be a whole number >= 1, got {shown(top)}")
     if kinds is not None and not callable(kinds):
         raise GameError(f"{WHERE}: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
-    t = table_of(source, WHERE, _run(games, players, bots, rules, seed, executor, progress), trace=True)
+    t = table_of(source, WHERE, run_args(games, players, bots, rules, seed, executor, progress), trace=True)
     if len(t) < 2:
         raise GameError(f"{WHERE}: {len(t)} games ended (within max_actions): too few to compare")
     missing = [c for c in ("trace_kinds", "trace_movers", "actions", "winners") if c not in t.columns]

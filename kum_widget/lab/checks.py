@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pickle
 import secrets
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
@@ -16,7 +15,7 @@ from ..core.errors import GameError, cut, shown
 from ..core.game import CardGame
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, new_session, the_game, title_of, with_rules
 
-__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "default_players", "need_frame", "setup_as_options", "whole"]
+__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "default_players", "need_frame", "whole"]
 
 MAX_WORKERS = 1024
 """The most worker processes ``simulate`` starts (``executor=n``, ``worker_pool(n)``)."""
@@ -79,7 +78,7 @@ def _bot_specs(bots: Any, players: int, where: str) -> tuple[BotSpec, ...]:
 
 
 def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: Any, progress: Any,
-          races: Any, rotate: Any, chunksize: Any, game: Any = None, max_actions: Any = DEFAULT_MAX_ACTIONS,
+          rotate: Any, chunksize: Any, game: Any = None, max_actions: Any = DEFAULT_MAX_ACTIONS,
           unfinished: Any = "raise", *, where: str = "simulate") -> Spec:
     the = the_game(game, where)
     whole("games", games, 1, where=where)
@@ -109,9 +108,6 @@ def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: 
         )
     if type(executor) is int and not 1 <= executor <= MAX_WORKERS:
         raise GameError(f"{where}: executor must be at least 1 worker process (at most {MAX_WORKERS}), got {shown(executor)}")
-    legacy = setup_as_options(the, where, 4, races=races)  # 4: the warning points at the caller of simulate
-    if legacy:
-        the = with_rules(the, legacy, where)
     specs = _bot_specs(bots, players, where)
     try:  # one deal checks that the rules (a deck...) fit this many players
         new_session(the, players, 0)
@@ -129,27 +125,6 @@ def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: 
             )
         _check_pickles(spec, where)
     return spec
-
-
-def setup_as_options(game: CardGame, where: str, stacklevel: int, **given: Any) -> dict[str, Any]:
-    """The rule options that the lab's deprecated keywords give (``simulate(races=...)``,
-    once passed to the game's ``new_session``, now one of its rule options), in the game's
-    own form: each keyword given (not None) lists one value per seat, read by the game's
-    ``with_options``. A DeprecationWarning says the one line to write instead."""
-    changes: dict[str, Any] = {}
-    for key, value in given.items():
-        if value is None:
-            continue
-        if isinstance(value, str) or not isinstance(value, Sequence):
-            raise GameError(f"{where}: {key} must list one value per seat, got {shown(value)}")
-        options = with_rules(game, {key: list(value)}, where).options()
-        changes[key] = options.get(key, list(value))
-    if changes:
-        names = " and ".join(changes)
-        warnings.warn(f"{where}({', '.join(f'{k}=...' for k in changes)}) is deprecated: {names} is a rule option of "
-                      f"{title_of(game)}; write rules={changes!r} instead (or add it to the rules you pass)",
-                      DeprecationWarning, stacklevel=stacklevel)
-    return changes
 
 
 def _check_pickles(spec: Spec, where: str) -> None:

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
 from . import readings as say
-from .analysis import _length_column, rate_table
-from .checks import setup_as_options
+from .analysis import rate_table
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, changed_options, the_game, title_of, with_rules
 from .render import column_words
 from .result import LabResult, axes_of
-from .simulate import game_columns, need_results, per_seat, simulate
+from .simulate import simulate
 from .stats import mean_difference, mean_interval, newcombe, newcombe_paired, wilson
+from .tables import game_columns, length_column, need_results, per_seat
 from .workers import pool_for
 
 if TYPE_CHECKING:
@@ -85,7 +85,6 @@ def compare(
     progress: bool = True,
     labels: Sequence[str] | None = None,
     seat: int | str = "first",
-    races: Sequence[str] | None = None,
     game: Any = None,
     ax: Sequence[Axes] | None = None,
     max_actions: int | None = DEFAULT_MAX_ACTIONS,
@@ -119,8 +118,6 @@ def compare(
     left plot shows the two score distributions instead.
 
     ``max_actions`` and ``unfinished`` go to ``simulate`` (a game that does not end).
-    ``races`` is deprecated (it sets that rule option of both variants): put
-    ``"races": "giant,orc"`` in each variant's rules instead.
     A table given must hold games. Ctrl-C during A's run stops there (B is not played:
     its row is NaN); before any game of A ended, the KeyboardInterrupt goes on.
     """
@@ -138,9 +135,6 @@ def compare(
         span = f"0..{players - 1}" if isinstance(players, int) else ">= 0"
         raise GameError(f"compare: seat must be 'first' or a seat number {span}, got {shown(seat)}")
     variants = [v if isinstance(v, pd.DataFrame) else _variant(v, the) for v in inputs]
-    legacy = setup_as_options(the, "compare", 3, races=races)  # 3: the warning points at the caller
-    if legacy:
-        variants = [v if isinstance(v, pd.DataFrame) else with_rules(v, legacy, "compare") for v in variants]
     if labels is None:
         names = [_describe(v) for v in variants]
         labels = [f"A: {names[0]}", f"B: {names[1]}"]
@@ -176,7 +170,7 @@ def compare(
         if chosen not in seats:
             raise GameError(f"compare: seat must be 'first' or a seat of these games ({', '.join(map(str, seats))}), got {seat!r}")
         focus, who = long[long["seat"] == chosen], f"seat {chosen}"
-    length = _length_column(data)
+    length = length_column(data)
     per_game = [length, *(c for c in game_columns(data.drop(columns="variant")) if c != length)]
     rows: dict[str, dict[str, Any]] = {}
     stopped: dict[str, bool] = {}

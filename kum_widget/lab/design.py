@@ -2,8 +2,8 @@
 decides, for any game on the shell.
 
 Each function takes a game (a name, a CardGame or its class; None: the default game) and
-plays it with the lab (:func:`traced`: ``simulate``'s games with their course kept), or
-takes a table :func:`traced` (or for :func:`balance`, ``simulate``) already gave; each
+plays it with the lab (:func:`~kum_widget.lab.measure.traced`: ``simulate``'s games with their course kept), or
+takes a table ``traced`` (or for :func:`balance`, ``simulate``) already gave; each
 returns a :class:`~kum_widget.lab.result.LabResult` with a one-line ``reading``, an
 ``about`` saying what the measure is and where it comes from, the table and a plot.
 
@@ -16,120 +16,22 @@ first player's share of decisive games
 from __future__ import annotations
 
 import math
-import pickle
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, shown
-from .checks import check as _check
-from .checks import whole
-from .play import DEFAULT_MAX_ACTIONS, FIRST_COLUMN, BotSpec
+from .measure import MEAN_LINE, WILSON_LINE, players_of, run_args, table_of
+from .play import FIRST_COLUMN
 from .result import LabResult, axes_of
-from .simulate import need_results, run_spec
 from .stats import Z95, mean_interval, wilson
-from .trace import OPTION_EVERY, OPTION_GAMES, TraceSpec, evaluator_of
-from .workers import refuse_in_starting_worker
+from .trace import OPTION_EVERY, OPTION_GAMES
+from .words import percent, span_after
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["traced", "balance", "length", "decisions", "table_of", "target_of", "players_of", "pct", "share_interval", "WILSON_LINE"]
-
-WILSON_LINE = ("[low, high] is a 95% interval: the range the true rate lies in, 19 times in 20, given the games played "
-               "(Wilson's interval for a share, which stays within 0..100%).")
-MEAN_LINE = "[low, high] is a 95% interval for the mean (the mean plus or minus 1.96 standard errors)."
-
-
-def share_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """:func:`~kum_widget.lab.stats.mean_interval` of shares (each in 0..1), its bounds kept within 0..1."""
-    m, lo, hi = mean_interval(values) if values else (math.nan,) * 3
-    return m, (lo if lo != lo else max(0.0, lo)), (hi if hi != hi else min(1.0, hi))
-
-
-def pct(x: float) -> str:
-    """A share in words: ``0.5612`` is ``'56%'``; NaN is ``'n/a'``."""
-    return "n/a" if x != x else f"{100 * x:.0f}%"
-
-
-def _span(lo: float, hi: float) -> str:
-    return "" if lo != lo else f" [{100 * lo:.0f}, {100 * hi:.0f}]"
-
-
-def traced(game: Any = None, games: int = 400, *, players: int | None = None, bots: BotSpec | Sequence[BotSpec] = "greedy",
-           rules: Any = None, seed: int = 0, executor: Any = None, progress: bool | Any = True, evaluator: Any = "auto",
-           every: int | None = None, playouts: int = 8, kinds: Callable[[str], Any] | None = None,
-           max_actions: int | None = DEFAULT_MAX_ACTIONS, unfinished: Literal["raise", "skip"] = "skip",
-           chunksize: int | None = None, options: bool = False, start: int = 0) -> pd.DataFrame:
-    """``simulate``'s table (same arguments, same seeds: the same games) with each game's
-    course kept: ``trace_turns``, ``trace_legal``, ``trace_movers``, ``trace_kinds``,
-    ``trace_evals`` (see :mod:`kum_widget.lab.trace`).
-
-    ``evaluator``: how each seat stands at sampled decisions (for :func:`drama`):
-    ``"auto"`` (the game's ``evaluate``; else playouts), ``"game"``, ``"ismcts"`` (a
-    64-iteration search by the seat to act, seeing the whole position: about ten times
-    the work of playouts), ``"playouts"`` (``playouts`` games played on from the position,
-    each at most :data:`~kum_widget.lab.trace.ROLLOUT_STEPS` moves), ``"none"``, or a function
-    ``f(game, state) -> [chance per seat]``; it looks every ``every`` decisions (default
-    1 with the game's evaluate, else 5). ``kinds``: a function from an action's text to
-    what the associations count it as (default: the game's kinds, ``core.game.action_kinds``).
-    ``options``: also analyse the options of one decision in
-    :data:`~kum_widget.lab.trace.OPTION_EVERY` of the first
-    :data:`~kum_widget.lab.trace.OPTION_GAMES` games (``trace_options``, for
-    :func:`decisions`' real choices). A game past ``max_actions`` is left out
-    (``unfinished="skip"``, counted by :func:`length`, and never measured) unless
-    ``unfinished="raise"``. ``start``: the number of the first game (the games played are
-    ``start`` to ``start + games - 1``, each dealt as in a run from 0).
-    """
-    refuse_in_starting_worker()  # a script without its __main__ guard, run again in a worker
-    spec = _check(games, players, bots, rules, seed, executor, progress if isinstance(progress, bool) else False, None,
-                  True, chunksize, game, max_actions, unfinished, where="traced")
-    if every is not None and (type(every) is not int or every < 1):
-        raise GameError(f"traced: every must be a whole number >= 1 (or None), got {shown(every)}")
-    if type(playouts) is not int or not 1 <= playouts <= 10_000:
-        raise GameError(f"traced: playouts must be a whole number 1..10000, got {shown(playouts)}")
-    if kinds is not None and not callable(kinds):
-        raise GameError(f"traced: kinds must be None or a function from an action's text to its kind, got {shown(kinds)}")
-    words, resolved = evaluator_of(spec.game, evaluator, playouts, "traced", spec.players)
-    if not isinstance(options, bool):
-        raise GameError(f"traced: options must be True or False, got {shown(options)}")
-    tspec = TraceSpec.of(spec, evaluator=resolved, every=every or (1 if resolved == "game" else 5), playouts=playouts,
-                         kinds=kinds, option_every=OPTION_EVERY if options else 0)
-    if executor is not None and (callable(resolved) or kinds is not None):
-        try:
-            pickle.dumps(tspec)
-        except Exception as exc:
-            raise GameError(f"traced: the evaluator and kinds must pickle to go to workers ({exc}); "
-                            "define them in a module, or use executor=None") from None
-    whole("start", start, 0, where="traced")
-    df = run_spec(tspec, games, executor, chunksize, progress, desc="traced", stacklevel=3, start=start)
-    df.attrs.update(evaluator=words, source="bots", kinds="game" if kinds is None else "yours",
-                    option_every=tspec.option_every, option_games=tspec.option_games)
-    return df
-
-
-def table_of(source: Any, where: str, run: dict[str, Any], *, trace: bool = True) -> pd.DataFrame:
-    """The table a measure reads: ``source`` itself when it is a table (checked: with the
-    course of its games when ``trace``), else :func:`traced` of it with ``run``."""
-    import pandas as pd
-
-    if isinstance(source, pd.DataFrame):
-        need_results(source, where)
-        if trace and "trace_legal" not in source.columns:
-            raise GameError(f"{where}: this table has no course of its games (trace_... columns): pass the game, "
-                            "or a table from kum.lab.traced(...)")
-        return source
-    return traced(source, **run)
-
-
-def players_of(t: pd.DataFrame) -> int:
-    """The number of seats of a results table."""
-    return int(t["players"].max()) if len(t) else int(t.attrs.get("players", 0))
-
-
-def _run(games: int, players: int | None, bots: Any, rules: Any, seed: int, executor: Any, progress: Any,
-         **more: Any) -> dict[str, Any]:
-    return dict(games=games, players=players, bots=bots, rules=rules, seed=seed, executor=executor, progress=progress, **more)
+__all__ = ["balance", "decisions", "length", "target_of"]
 
 
 def _first_seats(t: pd.DataFrame) -> tuple[list[int], str]:
@@ -178,7 +80,7 @@ def balance(source: Any = None, *, games: int = 400, players: int | None = None,
     shared wins, and outcome uniformity (how evenly wins spread over seats: 1 is even).
     For a solitaire: the score distribution, the share of games won and of each rank
     (any text column of the game's summary)."""
-    t = table_of(source, "balance", _run(games, players, bots, rules, seed, executor, progress), trace=False)
+    t = table_of(source, "balance", run_args(games, players, bots, rules, seed, executor, progress), trace=False)
     n = players_of(t)
     if n == 1:
         return _solitaire(t, ax)
@@ -217,15 +119,15 @@ def balance(source: Any = None, *, games: int = 400, players: int | None = None,
         verdict = "a real handicap: moving first is a disadvantage"
     else:
         verdict = "no clear edge at this number of games"
-    reading = (f"The first player wins {pct(fp)}{_span(flo, fhi)} of decisive games (an even game: {pct(fair)}): {verdict}; "
-               f"balance {bal:.2f}, and {pct(undecided / len(t))} of games end without a single winner.")
+    reading = (f"The first player wins {percent(fp)}{span_after(flo, fhi)} of decisive games (an even game: {percent(fair)}): {verdict}; "
+               f"balance {bal:.2f}, and {percent(undecided / len(t))} of games end without a single winner.")
     fig, a = axes_of(ax)
     x = list(range(n))
     bounds = [wilson(winners.count(s), d) for s in x]
     lows = [max(0.0, shares[s] - bounds[s][0]) if d else 0.0 for s in x]
     highs = [max(0.0, bounds[s][1] - shares[s]) if d else 0.0 for s in x]
     a.bar(x, shares, yerr=[lows, highs], capsize=4, color=["#c0392b" if s == (firsts[0] if firsts else 0) else "#2e86c1" for s in x])
-    a.axhline(fair, ls="--", color="grey", label=f"even ({pct(fair)})")
+    a.axhline(fair, ls="--", color="grey", label=f"even ({percent(fair)})")
     a.set_xticks(x, [f"seat {s}" for s in x])
     a.set_ylim(0, 1)  # a share's whole scale
     a.set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"])
@@ -259,7 +161,7 @@ def _solitaire(t: pd.DataFrame, ax: Any) -> LabResult:
             rlo, rhi = wilson(int(k), len(t))
             rows.append({"measure": f"{col}: {value}", "value": k / len(t), "low": rlo, "high": rhi, "games": len(t)})
         if not top:
-            top = f"; the most common {col} is {counts.index[0]} ({pct(counts.iloc[0] / len(t))})"
+            top = f"; the most common {col} is {counts.index[0]} ({percent(counts.iloc[0] / len(t))})"
     table = _frame(rows)
     fig, a = axes_of(ax)
     a.hist(scores, bins=min(30, max(5, len(set(scores)))), color="#2e86c1", edgecolor="white")
@@ -268,7 +170,7 @@ def _solitaire(t: pd.DataFrame, ax: Any) -> LabResult:
     a.set_ylabel("games")
     a.set_title(f"Scores of {len(t)} games")
     a.legend()
-    won = f"; {pct(wins / len(t))}{_span(wlo, whi)} of games are won" if 0 < wins < len(t) else \
+    won = f"; {percent(wins / len(t))}{span_after(wlo, whi)} of games are won" if 0 < wins < len(t) else \
         ("; every game is won" if wins else "; no game is won")
     reading = f"Scores average {mean:.1f} [{lo:.1f}, {hi:.1f}]{won}{top}."
     about = ("A solitaire has no seats to balance: what matters is how scores spread and how often the game is won. "
@@ -284,7 +186,7 @@ def length(source: Any = None, *, target: tuple[float, float] | None = None, gam
     turns you want, as ``(low, high)``: Ludii's ideal duration), and the games that ran
     past the action limit (left out of the table)."""
     target = target_of(target)
-    t = table_of(source, "length", _run(games, players, bots, rules, seed, executor, progress))
+    t = table_of(source, "length", run_args(games, players, bots, rules, seed, executor, progress))
     import pandas as pd
 
     turns = [int(x) for x in t["trace_turns"]]
@@ -306,7 +208,7 @@ def length(source: Any = None, *, target: tuple[float, float] | None = None, gam
             lo, hi = wilson(k, len(turns))
             rows.append({"measure": name, "value": k / len(turns) if turns else math.nan, "low": lo, "high": hi,
                          "games": len(turns)})
-        reading += f"; {pct(inside / len(turns))}{_span(*wilson(inside, len(turns)))} fall within the target of " \
+        reading += f"; {percent(inside / len(turns))}{span_after(*wilson(inside, len(turns)))} fall within the target of " \
                    f"{target[0]:g} to {target[1]:g} turns"
     if past:
         reading += f"; {past} games ran past the limit of {t.attrs.get('max_actions')} actions and are left out"
@@ -366,7 +268,7 @@ def decisions(source: Any = None, *, games: int = 400, players: int | None = Non
     more than :data:`REAL_MARGIN` beyond the estimates' noise. "No decision matters" is
     said only when it is proven: every option of every decision of every game led to the
     same position, or the move was forced."""
-    run = _run(games, players, bots, rules, seed, executor, progress, options=True)
+    run = run_args(games, players, bots, rules, seed, executor, progress, options=True)
     t = table_of(source, "decisions", run)
     import pandas as pd
 
@@ -409,12 +311,12 @@ def decisions(source: Any = None, *, games: int = 400, players: int | None = Non
         reading = (f"A player chooses among {mean_b:.1f} legal actions on average (most at {TENTHS[peak]} of the game: "
                    f"{rows[peak]['legal actions (mean)']:.1f}); ")
         if sampled:
-            reading += (f"{pct(rshare)}{_span(rlo, rhi)} of {sampled} decisions looked at are real choices (options "
+            reading += (f"{percent(rshare)}{span_after(rlo, rhi)} of {sampled} decisions looked at are real choices (options "
                         "leading to positions whose estimated chances differ by more than "
-                        f"{100 * REAL_MARGIN:.0f} points beyond the estimates' noise), {pct(one / sampled)} offer options "
-                        f"that all lead to one position, and {pct(forced)} of all decisions are forced.")
+                        f"{100 * REAL_MARGIN:.0f} points beyond the estimates' noise), {percent(one / sampled)} offer options "
+                        f"that all lead to one position, and {percent(forced)} of all decisions are forced.")
         else:
-            reading += (f"{pct(1 - forced)} of decisions offer more than one action and {pct(forced)} are forced "
+            reading += (f"{percent(1 - forced)} of decisions offer more than one action and {percent(forced)} are forced "
                         "(real choices are measured on a table from traced(options=True)).")
     fig, a = axes_of(ax)
     xs = list(range(10))

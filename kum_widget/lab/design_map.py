@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import GameError, cut, shown
 from ..core.game import CardGame
 from .checks import check as _check
-from .design import MEAN_LINE, WILSON_LINE, balance, decisions, length
+from .design import balance, decisions, length
 from .drama import drama
+from .measure import MEAN_LINE, WILSON_LINE
 from .play import (
     DEFAULT_MAX_ACTIONS,
     FIRST_COLUMN,
@@ -48,7 +49,7 @@ from .play import (
     with_rules,
 )
 from .result import LabResult, axes_of, check_axes
-from .simulate import _bar, _describe, _frame, run_here
+from .runs import executor_words, progress_bar, rows_table, run_here
 from .trace import OPTION_EVERY, TraceSpec, evaluator_of
 from .workers import refuse_in_starting_worker, run_on
 
@@ -196,7 +197,7 @@ def play_grid(run: Spec, cells: list[Cell], games: int, executor: Any, progress:
         except Exception as exc:
             raise GameError(f"{desc}: the options' values must pickle to go to workers ({exc})") from None
     total = games * len(todo)
-    bar = _bar(total, desc) if progress else None
+    bar = progress_bar(total, desc) if progress else None
     try:
         if executor is None:
             rows, interrupted = run_here(grid, range(total), bar)
@@ -222,11 +223,11 @@ def cell_table(cell: Cell, run: Spec, games: int, executor: Any, **attrs: Any) -
     """A cell's finished games as ``simulate``'s (or ``traced``'s) table, its attrs filled
     as theirs are, so the design report's functions read it as one of theirs."""
     game = cell.game if cell.game is not None else run.game
-    df = _frame(cell.rows, table_columns(game, run.players))
+    df = rows_table(cell.rows, table_columns(game, run.players))
     df.attrs.update(seed=run.seed, games=games, finished=len(df), unfinished=tuple(cell.unfinished),
                     max_actions=run.max_actions, interrupted=False, players=run.players,
                     bots=tuple(bot_label(b) for b in run.bots), bot_specs=run.bots, rotate=run.rotate,
-                    rules=game.options(), rules_changed=changed_options(game), executor=_describe(executor),
+                    rules=game.options(), rules_changed=changed_options(game), executor=executor_words(executor),
                     game=game.name, game_class=type(game), **attrs)
     return df
 
@@ -327,7 +328,7 @@ def design_map(game: Any = None, x: Any = None, y: Any = None, measure: str = "f
     yo, ys = _axis("y", y, the, where)
     if xo == yo:
         raise GameError(f"{where}: x and y must be two different options, both are {xo!r}")
-    run = _check(games, players, bots, None, seed, executor, progress, None, True, None, the, max_actions, "skip",
+    run = _check(games, players, bots, None, seed, executor, progress, True, None, the, max_actions, "skip",
                  where=where)
     n = run.players
     if n == 1 and measure in ("first_player_edge", "drama"):
@@ -357,7 +358,7 @@ def design_map(game: Any = None, x: Any = None, y: Any = None, measure: str = "f
     seconds = time.perf_counter() - start
     table.attrs.update(game=the.name, title=title_of(the), options=(xo, yo), values={xo: xs, yo: ys}, measure=measure,
                        goal=goal, target=span, seed=run.seed, players=n, bots=tuple(bot_label(b) for b in run.bots),
-                       games=games, max_actions=run.max_actions, executor=_describe(executor), seconds=seconds,
+                       games=games, max_actions=run.max_actions, executor=executor_words(executor), seconds=seconds,
                        interrupted=interrupted, evaluator=words or None,
                        failed={(c.options[xo], c.options[yo]): r for c, r in zip(cells, table["failed"], strict=True)
                                if isinstance(r, str)},

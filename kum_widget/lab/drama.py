@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
-from .design import MEAN_LINE, WILSON_LINE, _run, _span, pct, players_of, table_of
+from .measure import MEAN_LINE, WILSON_LINE, players_of, run_args, table_of
 from .result import LabResult, axes_of
 from .stats import mean_interval, wilson
+from .words import percent, span_after
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -69,7 +70,7 @@ def drama(source: Any = None, *, games: int = 400, players: int | None = None, b
     often the lead changed, how far behind the eventual winner was (drama) and how early
     the winner was settled (decisiveness). Decisive games only (one winner); a solitaire
     has no lead to change."""
-    run = _run(games, players, bots, rules, seed, executor, progress, evaluator=evaluator, every=every, playouts=playouts)
+    run = run_args(games, players, bots, rules, seed, executor, progress, evaluator=evaluator, every=every, playouts=playouts)
     t = table_of(source, "drama", run)
     import pandas as pd
 
@@ -115,11 +116,11 @@ def drama(source: Any = None, *, games: int = 400, players: int | None = None, b
     else:
         reading = f"The lead changes {changes[0]:.1f} times a game; "
         if len(trailed):
-            reading += (f"the winner came from behind in {pct(len(trailed) / g)}{_span(*wilson(len(trailed), g))} of games, "
+            reading += (f"the winner came from behind in {percent(len(trailed) / g)}{span_after(*wilson(len(trailed), g))} of games, "
                         f"at worst {deficit[0]:.2f} behind in estimated chance on average, ")
         else:
             reading += "the winner never came from behind, "
-        reading += f"and led for good from {pct(settled[0])} of the game on."
+        reading += f"and led for good from {percent(settled[0])} of the game on."
     fig, a = axes_of(ax)
     xs = list(range(10))
     for curves, label, colour in ((curves_w, "eventual winner", "#27ae60"), (curves_r, "best of the others", "#c0392b")):

@@ -17,8 +17,8 @@ from . import readings as say
 from .checks import need_frame as _need_frame
 from .render import column_words
 from .result import LabResult, axes_of, check_axes
-from .simulate import game_columns
 from .stats import mean_difference, mean_interval, wilson
+from .tables import game_columns
 
 if TYPE_CHECKING:
     import pandas as pd

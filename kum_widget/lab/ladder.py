@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import GameError, shown
 from .checks import check as _check
 from .checks import whole
-from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, _derive, _make, bot_label, the_game
+from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, bot_of, stable_number, the_game
 from .result import LabResult, axes_of, check_axes
-from .simulate import _bar, _describe, run_spec
+from .runs import executor_words, progress_bar, run_spec
 from .stats import clopper_pearson
 from .workers import pool_for, refuse_in_starting_worker
 
@@ -119,7 +119,7 @@ class Noisy:
     def __call__(self, seed: int) -> Bot:
         from ..bots.noisy import NoisyBot
 
-        return NoisyBot(_make(self.bot, seed), self.share, seed)
+        return NoisyBot(bot_of(self.bot, seed), self.share, seed)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Noisy) and (other.bot, other.share) == (self.bot, self.share)
@@ -284,7 +284,7 @@ def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequenc
     for r, (strong, weak, _) in enumerate(pairs):
         sides = [(strong,), (weak,)] if n == 1 else [(strong, *(weak,) * (n - 1))]
         plans.append([_check(batch, n, bots, None, _rung_seed(seed, r) if type(seed) is int else seed, executor, progress,
-                             None, True, None, the, max_actions, "skip", where=WHERE) for bots in sides])
+                             True, None, the, max_actions, "skip", where=WHERE) for bots in sides])
     import pandas as pd
 
     looks = games // batch
@@ -294,7 +294,7 @@ def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequenc
     rows: list[dict[str, Any]] = []
     seconds: dict[str, float] = {}
     interrupted = False
-    bar = _bar(games * sum(len(p) for p in plans), "skill ladder") if progress else None
+    bar = progress_bar(games * sum(len(p) for p in plans), "skill ladder") if progress else None
     try:
         with pool_for(executor, WHERE) as pool:
             for (strong, weak, kind), plan in zip(pairs, plans, strict=True):
@@ -335,7 +335,7 @@ def skill_ladder(game: Any = None, *, players: int | None = None, rungs: Sequenc
     table = table.astype({c: "int64" for c in ("games", "stronger won", "weaker won", "draws", "looks")})
     return _result(table, pd.concat(frames, ignore_index=True), n, ax, attrs={
         "players": n, "seed": seed, "seeds": [p[0].seed for p in plans[:len(rows)]], "seconds": seconds,
-        "executor": _describe(executor), "interrupted": interrupted, "game": the.name, "margin": float(margin),
+        "executor": executor_words(executor), "interrupted": interrupted, "game": the.name, "margin": float(margin),
         "pocock": z, "batch": batch, "max_games": games,
         "unfinished": sum(len(df.attrs.get("unfinished", ())) for df in frames),
     })
@@ -357,7 +357,7 @@ def _stop(row: dict[str, Any], fair: float, margin: float, last: bool) -> str | 
 def _rung_seed(seed: int, rung: int) -> int:
     """The seed of match ``rung``: its own deals, independent of the other matches' (the
     same deals in every match would repeat one sample's luck)."""
-    return seed if rung == 0 else _derive("kum-lab/ladder", seed, rung)
+    return seed if rung == 0 else stable_number("kum-lab/ladder", seed, rung)
 
 
 def _count(runs: list[pd.DataFrame], n: int, strong: str, weak: str, z: float) -> dict[str, Any]:

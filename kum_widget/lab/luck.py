@@ -24,10 +24,22 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import GameError, shown
 from .checks import check as _check
 from .checks import whole
-from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, bot_label
+from .play import (
+    DEFAULT_MAX_ACTIONS,
+    BotSpec,
+    Spec,
+    Unfinished,
+    bot_label,
+    bot_of,
+    finished_row,
+    limit_error,
+    seating,
+    stable_number,
+)
 from .play import new_session as _session_of
 from .result import LabResult, axes_of, check_axes
-from .simulate import game_of, need_results, run_spec
+from .runs import run_spec
+from .tables import game_of, need_results
 from .words import percent, share_words, span
 from .workers import pool_for, refuse_in_starting_worker
 
@@ -52,17 +64,17 @@ class ReplaySpec(Spec):
     def play(self, game: int) -> dict[str, Any]:
         from ..bots import bot_move
 
-        gs = _derive("kum-lab/game", self.seed, game)
-        specs = _seated(self.bots, game, self.rotate)
-        seated = [_make(b, _derive("kum-lab/bot-again", gs, seat, self.salt)) for seat, b in enumerate(specs)]
+        gs = stable_number("kum-lab/game", self.seed, game)
+        specs = seating(self.bots, game, self.rotate)
+        seated = [bot_of(b, stable_number("kum-lab/bot-again", gs, seat, self.salt)) for seat, b in enumerate(specs)]
         g = _session_of(self.game, self.players, gs)
         while not g.is_over:
             if self.max_actions is not None and g.move_number >= self.max_actions:
                 if self.unfinished == "skip":
                     return Unfinished(game=game, seed=gs, actions=self.max_actions)
-                raise _past_limit(self, game, gs)
+                raise limit_error(self, game, gs)
             g.apply(bot_move(g, seated[g.current_player]))
-        return _row(g, game, specs)
+        return finished_row(g, game, specs)
 
 
 def deal_share(outcomes: list[list[float]]) -> tuple[float, float, float]:
@@ -202,7 +214,7 @@ def _bootstrap(outcomes: list[list[float]], seed: int) -> tuple[float, float]:
     d = len(outcomes)
     if d < 2:
         return math.nan, math.nan
-    rng = np.random.default_rng(_derive("kum-lab/luck", seed))
+    rng = np.random.default_rng(stable_number("kum-lab/luck", seed))
     values = []
     for _ in range(BOOTSTRAP):
         pick = rng.integers(0, d, size=d)
@@ -228,10 +240,10 @@ def _first(source: Any, games: int, bots: Any, players: Any, rules: Any, seed: A
         if not all(k in a for k in ("seed", "players", "bot_specs", "rotate")):
             raise GameError(f"{WHERE}: this table has lost the attrs of its run (seed, players, bot_specs, rotate): "
                             "pass the game instead")
-        spec = _check(games, a["players"], tuple(a["bot_specs"]), None, a["seed"], pool, False, None, a["rotate"], None,
+        spec = _check(games, a["players"], tuple(a["bot_specs"]), None, a["seed"], pool, False, a["rotate"], None,
                       game_of(source, WHERE), a.get("max_actions"), "skip", where=WHERE)
         return source[source["game"] < games].reset_index(drop=True), spec
     if bots is None or isinstance(bots, dict):
         raise GameError(f"{WHERE}: bots must be a bot name, a factory f(seed) -> bot, or one per seat, got {shown(bots)}")
-    spec = _check(games, players, bots, rules, seed, pool, False, None, True, None, source, max_actions, "skip", where=WHERE)
+    spec = _check(games, players, bots, rules, seed, pool, False, True, None, source, max_actions, "skip", where=WHERE)
     return run_spec(spec, games, pool, None, progress, desc=f"{WHERE}: play 1", stacklevel=4), spec

@@ -41,8 +41,9 @@ if TYPE_CHECKING:  # the bots and the session load on first use
     from ..core.session import Session
 
 __all__ = ["DEFAULT_MAX_ACTIONS", "FIRST_COLUMN", "LAB_COLUMNS", "LAB_PER_SEAT", "ActionLimitError", "Spec", "Unfinished",
-           "bot_label", "bot_seed", "changed_options", "columns", "game_row", "game_seed", "integer", "new_session",
-           "play_spec", "run_chunk", "seat_bots", "session_row", "table_columns", "the_game", "title_of", "with_rules"]
+           "bot_label", "bot_of", "bot_seed", "changed_options", "columns", "finished_row", "game_row", "game_seed", "integer",
+           "limit_error", "new_session", "play_spec", "run_chunk", "seat_bots", "seating", "stable_number", "table_columns",
+           "the_game", "title_of", "with_rules"]
 
 BotSpec = str | Callable[[int], Any]
 """A bot for the lab: a name for ``make_bot`` (``"greedy"``), or a factory
@@ -214,9 +215,9 @@ def columns(players: int, game: Any = None) -> list[str]:
     return table_columns(the, players)
 
 
-def _derive(*parts: object) -> int:
-    # A stable 31-bit number from the parts: the same in every process, on every
-    # machine and Python (unlike hash(), which is salted per process).
+def stable_number(*parts: object) -> int:
+    """A 31-bit number from ``parts``, the same in every process, on every machine and
+    Python (unlike ``hash()``, salted per process): every seed the lab derives."""
     digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 33
 
@@ -227,12 +228,12 @@ def game_seed(seed: int, game: int) -> int:
     >>> game_seed(0, 0) == game_seed(0, 0) != game_seed(0, 1)
     True
     """
-    return _derive("kum-lab/game", integer("seed", seed, "game_seed"), integer("game", game, "game_seed"))
+    return stable_number("kum-lab/game", integer("seed", seed, "game_seed"), integer("game", game, "game_seed"))
 
 
 def bot_seed(seed_of_game: int, seat: int) -> int:
     """The seed of the bot at ``seat`` in the game dealt with ``seed_of_game``."""
-    return _derive("kum-lab/bot", integer("seed_of_game", seed_of_game, "bot_seed"), integer("seat", seat, "bot_seed"))
+    return stable_number("kum-lab/bot", integer("seed_of_game", seed_of_game, "bot_seed"), integer("seat", seat, "bot_seed"))
 
 
 def integer(name: str, value: Any, where: str) -> int:
@@ -256,10 +257,10 @@ def seat_bots(bots: Sequence[BotSpec], game: int, rotate: bool) -> tuple[BotSpec
     game = integer("game", game, "seat_bots")
     if not isinstance(rotate, bool):
         raise GameError(f"seat_bots: rotate must be True or False, got {shown(rotate)}")
-    return _seated(bots, game, rotate)
+    return seating(bots, game, rotate)
 
 
-def _seated(bots: Sequence[BotSpec], game: int, rotate: bool) -> tuple[BotSpec, ...]:
+def seating(bots: Sequence[BotSpec], game: int, rotate: bool) -> tuple[BotSpec, ...]:
     """:func:`seat_bots` of checked arguments (a run's: every game goes through here)."""
     n = len(bots)
     if not rotate:
@@ -276,7 +277,8 @@ def bot_label(spec: BotSpec) -> str:
     return str(name)
 
 
-def _make(spec: BotSpec, seed: int) -> Bot:
+def bot_of(spec: BotSpec, seed: int) -> Bot:
+    """A fresh bot of ``spec`` (a name or a factory) seeded with ``seed``."""
     from ..bots import make_bot  # the bots load on first use
 
     if isinstance(spec, str):
@@ -288,18 +290,19 @@ def play_spec(spec: Spec, game: int) -> Session:
     """Play game number ``game`` of the run ``spec`` describes (checked) to its end."""
     from ..bots import bot_move
 
-    gs = _derive("kum-lab/game", spec.seed, game)  # game_seed, bot_seed and seat_bots of checked numbers
+    gs = stable_number("kum-lab/game", spec.seed, game)  # game_seed, bot_seed and seat_bots of checked numbers
     g = new_session(spec.game, spec.players, gs)
-    seated = [_make(b, _derive("kum-lab/bot", gs, seat)) for seat, b in enumerate(_seated(spec.bots, game, spec.rotate))]
+    seated = [bot_of(b, stable_number("kum-lab/bot", gs, seat)) for seat, b in enumerate(seating(spec.bots, game, spec.rotate))]
     limit = spec.max_actions
     while not g.is_over:
         if limit is not None and g.move_number >= limit:
-            raise _past_limit(spec, game, gs)
+            raise limit_error(spec, game, gs)
         g.apply(bot_move(g, seated[g.current_player]))
     return g
 
 
-def _past_limit(spec: Spec, game: int, seed_of_game: int) -> ActionLimitError:
+def limit_error(spec: Spec, game: int, seed_of_game: int) -> ActionLimitError:
+    """The error of game ``game`` of the run ``spec``, dealt from ``seed_of_game``, past ``max_actions``."""
     the = spec.game
     name = f"{title_of(the)} ({the.name!r})" if the.name and the.name != title_of(the) else title_of(the)
     return ActionLimitError(
@@ -332,10 +335,11 @@ def game_row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]
     game = integer("game", game, "game_row")
     if isinstance(seated, (str, Mapping)) or not isinstance(seated, Sequence) or len(seated) != g.num_players:
         raise GameError(f"game_row: seated must list the bot at each of the {g.num_players} seats, got {shown(seated)}")
-    return _row(g, game, seated)
+    return finished_row(g, game, seated)
 
 
-def _row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
+def finished_row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
+    """:func:`game_row` of checked arguments (a run's: every game goes through here)."""
     n = g.num_players
     winners = tuple(g.winners())
     row: dict[str, Any] = {"game": game, "seed": g.seed, "players": n, "actions": g.move_number,
@@ -351,7 +355,6 @@ def _row(g: Session, game: int, seated: Sequence[BotSpec]) -> dict[str, Any]:
     return row
 
 
-session_row = game_row  # its name when only other games than Kings Under Mountains went through it
 
 
 @dataclass(frozen=True)
@@ -373,19 +376,10 @@ class Spec:
             if self.unfinished != "skip":
                 raise
             return Unfinished(game=game, seed=exc.seed, actions=self.max_actions)
-        return _row(g, game, _seated(self.bots, game, self.rotate))
+        return finished_row(g, game, seating(self.bots, game, self.rotate))
 
 
 def run_chunk(spec: Spec, games: Sequence[int]) -> list[dict[str, Any]]:
     """Play the games numbered ``games`` (one task for an executor)."""
     return [spec.play(i) for i in games]
 
-
-def __getattr__(name: str) -> Any:
-    # DEFAULT_GAME, read from here by earlier code: the registry's default now
-    # (kum_widget/games/__init__.py says which game it is).
-    if name == "DEFAULT_GAME":
-        from ..core.registry import default_game
-
-        return default_game()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import GameError, shown
 from .associations import associations
 from .checks import default_players, whole
-from .design import balance, decisions, length, players_of, target_of, traced
+from .design import balance, decisions, length, target_of
 from .drama import drama
 from .ladder import BATCH, DEFAULT_GAMES, plan, rungs_of, skill_ladder
 from .luck import luck
+from .measure import players_of, traced
 from .play import DEFAULT_MAX_ACTIONS, bot_label, changed_options, the_game, title_of, with_rules
 from .restricted import what_wins
 from .result import LabResult

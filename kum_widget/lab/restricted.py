@@ -31,10 +31,22 @@ from ..core.game import declares_kinds
 from ..core.kinds import kind_groups
 from .checks import check as _check
 from .checks import whole
-from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, bot_label
+from .play import (
+    DEFAULT_MAX_ACTIONS,
+    BotSpec,
+    Spec,
+    Unfinished,
+    bot_label,
+    bot_of,
+    finished_row,
+    limit_error,
+    seating,
+    stable_number,
+)
 from .play import new_session as _session_of
 from .result import LabResult, axes_of, check_axes
-from .simulate import game_of, need_results, run_spec
+from .runs import run_spec
+from .tables import game_of, need_results
 from .trace import TraceSpec
 from .workers import pool_for, refuse_in_starting_worker
 
@@ -72,7 +84,7 @@ class Restricted:
     def __call__(self, seed: int) -> Bot:
         from ..bots.restricted import RestrictedBot
 
-        return RestrictedBot(_make(self.bot, seed), self.never)
+        return RestrictedBot(bot_of(self.bot, seed), self.never)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Restricted) and (other.bot, other.never) == (self.bot, self.never)
@@ -110,22 +122,22 @@ class RestrictedSpec(Spec):
     def play(self, game: int) -> dict[str, Any]:
         from ..bots import bot_move
 
-        gs = _derive("kum-lab/game", self.seed, game)
+        gs = stable_number("kum-lab/game", self.seed, game)
         n = self.players
         seat, kind = game % n, self.group[(game // n) % len(self.group)]
         if self.bitten is not None and game not in self.bitten:  # the seat never chose between this kind and another
             return {"game": game, "restricted_seat": seat, "restricted_kind": kind, "bites": 0, "seat_decisions": 0,
                     "unchanged": True}
-        specs = _seated(self.bots, game, self.rotate)
-        seated = [_make(b, _derive("kum-lab/bot", gs, s)) for s, b in enumerate(specs)]
-        seated[seat] = Restricted(specs[seat], frozenset((kind,)))(_derive("kum-lab/bot", gs, seat))
+        specs = seating(self.bots, game, self.rotate)
+        seated = [bot_of(b, stable_number("kum-lab/bot", gs, s)) for s, b in enumerate(specs)]
+        seated[seat] = Restricted(specs[seat], frozenset((kind,)))(stable_number("kum-lab/bot", gs, seat))
         g = _session_of(self.game, n, gs)
         bites = decisions = 0
         while not g.is_over:
             if self.max_actions is not None and g.move_number >= self.max_actions:
                 if self.unfinished == "skip":
                     return Unfinished(game=game, seed=gs, actions=self.max_actions)
-                raise _past_limit(self, game, gs)
+                raise limit_error(self, game, gs)
             mover = g.current_player
             if mover != seat:
                 g.apply(bot_move(g, seated[mover]))
@@ -134,7 +146,7 @@ class RestrictedSpec(Spec):
             kinds = g.action_kinds()
             bites += kind in kinds and any(k != kind for k in kinds)
             g.apply(bot_move(g, seated[mover], kinds=kinds))
-        row = _row(g, game, specs)
+        row = finished_row(g, game, specs)
         row.update(restricted_seat=seat, restricted_kind=kind, bites=bites, seat_decisions=decisions, unchanged=False)
         return row
 
@@ -271,7 +283,7 @@ def _baseline(source: Any, games: int, bots: Any, players: Any, rules: Any, seed
         if len({bot_label(b) for b in specs}) != 1 or not a.get("rotate", True):
             raise GameError(f"{WHERE}: restricted play compares a bot with itself: the table's games must have one bot "
                             f"at every seat, got {', '.join(bot_label(b) for b in specs)}")
-        spec = _check(games, a["players"], specs, None, a["seed"], pool, False, None, True, None, game_of(source, WHERE),
+        spec = _check(games, a["players"], specs, None, a["seed"], pool, False, True, None, game_of(source, WHERE),
                       a.get("max_actions"), "skip", where=WHERE)
         if int(a.get("games", len(source))) < games:
             raise GameError(f"{WHERE}: the table has {a.get('games', len(source))} games, fewer than games={games}")
@@ -282,7 +294,7 @@ def _baseline(source: Any, games: int, bots: Any, players: Any, rules: Any, seed
     if not isinstance(bots, str) and not callable(bots):
         raise GameError(f"{WHERE}: bots is the one reference bot every seat plays (a name or a factory f(seed) -> bot), "
                         f"got {shown(bots)}")
-    spec = _check(games, players, bots, rules, seed, pool, False, None, True, None, source, max_actions, "skip", where=WHERE)
+    spec = _check(games, players, bots, rules, seed, pool, False, True, None, source, max_actions, "skip", where=WHERE)
     tspec = TraceSpec.of(spec, evaluator="none")
     base = run_spec(tspec, games, pool, None, progress, desc=f"{WHERE}: as it likes", stacklevel=4)
     if 2 * len(base.attrs.get("unfinished", ())) >= games:

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, shown
 from .checks import check as _check
-from .design import MEAN_LINE, WILSON_LINE, balance, decisions, length, players_of
+from .design import balance, decisions, length
 from .design_map import cell_table, grid_cells, play_grid, real_share
-from .play import DEFAULT_MAX_ACTIONS, _row, bot_label, the_game, title_of, with_rules
+from .measure import MEAN_LINE, WILSON_LINE, players_of
+from .play import DEFAULT_MAX_ACTIONS, bot_label, finished_row, the_game, title_of, with_rules
 from .result import LabResult, axes_of, check_axes
-from .simulate import _describe
+from .runs import executor_words
 from .trace import OPTION_EVERY, TraceSpec, trace_session
 from .workers import refuse_in_starting_worker
 
@@ -96,7 +97,7 @@ def sweep(option: str, values: Sequence[Any], game: Any = None, *, games: int = 
         with_rules(the, {**base, option: v}, "sweep")
     the = with_rules(the, base, "sweep") if base else the
     check_axes(ax, 4, "sweep")  # refused before any game is played: a sweep draws its four measures
-    run = _check(games, players, bots, None, seed, executor, progress, None, True, None, the, max_actions, "skip",
+    run = _check(games, players, bots, None, seed, executor, progress, True, None, the, max_actions, "skip",
                  where="sweep")
     run = TraceSpec.of(run, evaluator="none", every=5, playouts=8, kinds=None, option_every=OPTION_EVERY)  # real decisions
     cells = grid_cells(the, [{option: v} for v in values], run.players, "sweep")
@@ -114,7 +115,7 @@ def sweep(option: str, values: Sequence[Any], game: Any = None, *, games: int = 
     table = pd.DataFrame(rows).astype({"games": "int64", "unfinished": "int64"})
     table.attrs.update(game=the.name, option=option, values=values, seed=run.seed, players=run.players,
                        bots=tuple(bot_label(b) for b in run.bots), games=games, max_actions=run.max_actions,
-                       executor=_describe(executor), seconds=time.perf_counter() - start, interrupted=interrupted,
+                       executor=executor_words(executor), seconds=time.perf_counter() - start, interrupted=interrupted,
                        failed={v: r for v, r in zip(values, table["failed"], strict=True) if isinstance(r, str)},
                        unfinished={v: tuple(c.unfinished) for v, c in zip(values, cells, strict=True) if c.unfinished})
     past = sum(len(c.unfinished) for c in cells)
@@ -226,7 +227,7 @@ def class_games(games: Sequence[Any], *, game: Any = None, label: str = "class",
         if not s.is_over:
             raise GameError(f"class_games: game {i} has not ended ({s.move_number} actions played)")
         kinds.add((type(s.game).__name__, s.num_players))
-        row = _row(s, i, (label,) * s.num_players)
+        row = finished_row(s, i, (label,) * s.num_players)
         row.update(trace_session(s, evaluator=evaluator, where="class_games"))
         rows.append(row)
     if len(kinds) > 1:

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
-from .play import Spec, Unfinished, _derive, _make, _past_limit, _row, _seated, new_session
+from .play import Spec, Unfinished, bot_of, finished_row, limit_error, new_session, seating, stable_number
 
 __all__ = ["CONFIRM_PLAYOUTS", "EVALUATORS", "OPTION_EVERY", "OPTION_GAMES", "OPTION_PLAYOUTS", "ROLLOUT_STEPS", "TraceSpec", "evaluator_of",
            "ismcts_estimate", "playout_estimate", "playout_values", "trace_session"]
@@ -198,20 +198,20 @@ class TraceSpec(Spec):
         """Play game ``game`` with the bots, keeping what each decision offered; then, when
         it ended and there is anything to measure, play its actions again from the deal,
         measuring each position (so a game that never ends costs no estimate)."""
-        gs = _derive("kum-lab/game", self.seed, game)
+        gs = stable_number("kum-lab/game", self.seed, game)
         g = new_session(self.game, self.players, gs)
-        seated_specs = _seated(self.bots, game, self.rotate)
-        seated = [_make(b, _derive("kum-lab/bot", gs, seat)) for seat, b in enumerate(seated_specs)]
+        seated_specs = seating(self.bots, game, self.rotate)
+        seated = [bot_of(b, stable_number("kum-lab/bot", gs, seat)) for seat, b in enumerate(seated_specs)]
         from ..bots import bot_move
 
         analyse = self.option_every > 0 and game < self.option_games
-        course = Course(self, random.Random(_derive("kum-lab/evaluate", gs)), gs if analyse else None)
+        course = Course(self, random.Random(stable_number("kum-lab/evaluate", gs)), gs if analyse else None)
         played: list[Any] = []
         while not g.is_over:
             if self.max_actions is not None and g.move_number >= self.max_actions:
                 if self.unfinished == "skip":
                     return Unfinished(game=game, seed=gs, actions=self.max_actions)
-                raise _past_limit(self, game, gs)
+                raise limit_error(self, game, gs)
             before = len(g.legal_action_ids())
             seat = g.current_player
             course.check_same(g)
@@ -224,7 +224,7 @@ class TraceSpec(Spec):
             for action in played:
                 course.look(game_, state, self.players)
                 game_.step(state, int(action))
-        row = _row(g, game, seated_specs)
+        row = finished_row(g, game, seated_specs)
         row.update(course.columns(g))
         return row
 
@@ -267,7 +267,7 @@ class Course:
         the evaluator when it is sampled, the options when they are."""
         spec, i = self.spec, self.looked
         self.looked += 1
-        if self.seed is not None and _derive("kum-lab/options", self.seed, i) % spec.option_every == 0:
+        if self.seed is not None and stable_number("kum-lab/options", self.seed, i) % spec.option_every == 0:
             self._analyse(game, state, players, i)
         if spec.evaluator == "none" or i % spec.every:
             return
@@ -406,7 +406,7 @@ def trace_session(session: Any, *, evaluator: Any = "auto", every: int | None = 
     g.undo(len(history))
     spec = TraceSpec(0, g.num_players, ("human",) * g.num_players, g.game, False, None, "raise",
                      resolved, every or (1 if resolved == "game" else 5), playouts, kinds, OPTION_EVERY)
-    course = Course(spec, random.Random(_derive("kum-lab/evaluate", session.seed or 0)), session.seed or 0)
+    course = Course(spec, random.Random(stable_number("kum-lab/evaluate", session.seed or 0)), session.seed or 0)
     for action in history:
         course.check_same(g)
         course.look(g.game, g.state, g.num_players)

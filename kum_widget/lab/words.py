@@ -86,6 +86,12 @@ def percent(x: Any, digits: int = 0) -> str:
     return "n/a" if not _ok(x) else f"{100 * float(x):.{digits}f}%"
 
 
+def span_after(low: Any, high: Any, digits: int = 0) -> str:
+    """:func:`span` to follow a share in a sentence (``56% [50, 62]``): a space before it,
+    or nothing when the interval is unknown."""
+    return " " + span(low, high, digits) if _ok(low, high) else ""
+
+
 def span(low: Any, high: Any, digits: int = 0) -> str:
     """A 95% interval of a share in percentage points ("[52, 60]"); nothing without one."""
     digits = _digits(digits)

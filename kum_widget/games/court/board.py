@@ -37,7 +37,7 @@ from .state import (
 )
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["court_board", "court_click", "CLAN_STYLE"]
 
@@ -82,7 +82,7 @@ def power_face(c: Card) -> dict[str, Any]:
     return {"text": SHORT_POWER[c.role].format(strength=c.strength), "tooltip": c.power}
 
 
-def _card(game: CourtOfTheThreeClans, card: int, tags: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def _card(game: CourtFormulas, card: int, tags: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     c = game.table[card]
     return {"id": f"card {card}", "faces": [card_face(c, tags)] if c.prince else [card_face(c, tags), power_face(c)]}
 
@@ -95,7 +95,7 @@ def _fight_text(strength: int, c: Card, cost: int, cp: int) -> str:
     return f"your strength {strength} vs {c.strength}: pays {cost} CP"
 
 
-def _place(game: CourtOfTheThreeClans, view: dict[str, Any], p: int) -> dict[str, Any]:
+def _place(game: CourtFormulas, view: dict[str, Any], p: int) -> dict[str, Any]:
     card, price, cost = view["row"][p], view["prices"][p], view["fight_costs"][p]
     zone: dict[str, Any] = {"id": f"place {p + 1}", "label": f"Place {p + 1}", "layout": "row", "empty": "empty place"}
     if card is None:
@@ -128,7 +128,7 @@ def _place(game: CourtOfTheThreeClans, view: dict[str, Any], p: int) -> dict[str
     return zone
 
 
-def _space(game: CourtOfTheThreeClans, view: dict[str, Any], x: int) -> dict[str, Any]:
+def _space(game: CourtFormulas, view: dict[str, Any], x: int) -> dict[str, Any]:
     zone: dict[str, Any] = {"id": f"space {space_name(x)}", "label": space_name(x), "layout": "row", "empty": "empty space"}
     card = view["court"][x]
     if card is not None:
@@ -141,7 +141,7 @@ def _space(game: CourtOfTheThreeClans, view: dict[str, Any], x: int) -> dict[str
     return zone
 
 
-def _pile(game: CourtOfTheThreeClans, zid: str, label: str, cards: list[int], *, vp_sign: str = "", empty: str = "none yet",
+def _pile(game: CourtFormulas, zid: str, label: str, cards: list[int], *, vp_sign: str = "", empty: str = "none yet",
           top_only: bool = False) -> dict[str, Any]:
     vp = sum(game.table[c].vp for c in cards)
     zone: dict[str, Any] = {"id": zid, "label": label, "layout": "pile" if top_only else "stack", "empty": empty,
@@ -173,7 +173,7 @@ def _status(view: dict[str, Any]) -> str:
     return f"Game over after turn {turn}: {view['score']} points, {view['rank']} ({parts or 'nothing scored'})."
 
 
-def _pass_hint(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str | None:
+def _pass_hint(game: CourtFormulas, view: dict[str, Any]) -> str | None:
     if view["phase"] != BUYING:
         return None
     taxes = sum(1 for c in view["court"] if c is not None and game.table[c].role == "tax collector")
@@ -188,7 +188,7 @@ def _pass_hint(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str | None:
 CP_TITLE = "copper pieces: pay prices and fights; 1 VP per 3 left at the end"
 
 
-def _court(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any]:
+def _court(game: CourtFormulas, view: dict[str, Any]) -> dict[str, Any]:
     b = view["breakdown"]
     counters = [
         {"label": "CP", "value": view["cp"], "title": CP_TITLE},
@@ -200,23 +200,23 @@ def _court(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any]:
             "zones": [_space(game, view, x) for x in range(SPACES)], "counters": counters}
 
 
-def _parts(game: CourtOfTheThreeClans, b: dict[str, int]) -> list[tuple[str, str]]:
+def _parts(game: CourtFormulas, b: dict[str, int]) -> list[tuple[str, str]]:
     return [(key, name) for key, name in BREAKDOWN if key != "row_princes" or game.rules["row_princes_subtract"]]
 
 
-def breakdown_text(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str:
+def breakdown_text(game: CourtFormulas, view: dict[str, Any]) -> str:
     """The score and its parts: "34 = princes +12, court VP +8, ..."."""
     b = view["breakdown"]
     return f"{view['score']} = " + ", ".join(f"{name} {b[key]:+d}" for key, name in _parts(game, b))
 
 
-def thresholds(game: CourtOfTheThreeClans) -> str:
+def thresholds(game: CourtFormulas) -> str:
     """The verdicts and the scores they start at (C10)."""
     t = game.thresholds
     return f"{RANKS[0]} below {t[0]}, " + ", ".join(f"{RANKS[i + 1]} from {x}" for i, x in enumerate(t))
 
 
-def _seat(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any]:
+def _seat(game: CourtFormulas, view: dict[str, Any]) -> dict[str, Any]:
     b = view["breakdown"]
     if view["phase"] == OVER:
         counters = [{"label": name, "value": b[key]} for key, name in _parts(game, b)]
@@ -236,7 +236,7 @@ def _seat(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any]:
     return {"seat": 0, "counters": counters, "badges": [rank]}
 
 
-def court_board(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, Any] | None:
+def court_board(game: CourtFormulas, view: dict[str, Any]) -> dict[str, Any] | None:
     """The board description of a view (a seat's, the public one or the full table)."""
     row: dict[str, Any] = {"id": "society row", "label": "Society Row", "layout": "row", "size": "large",
                            "zones": [_place(game, view, p) for p in range(PLACES)]}
@@ -261,7 +261,7 @@ def court_board(game: CourtOfTheThreeClans, view: dict[str, Any]) -> dict[str, A
     return out
 
 
-def intro(game: CourtOfTheThreeClans) -> dict[str, Any]:
+def intro(game: CourtFormulas) -> dict[str, Any]:
     """The first-time panel: the goal, a turn, how to read a card, the score."""
     price = ("a card gets 1 CP cheaper with each place it slides right (the badge on its place says its price now)"
              if game.descending else "a card costs its printed price (the badge on its place)")
@@ -282,7 +282,7 @@ def intro(game: CourtOfTheThreeClans) -> dict[str, Any]:
     ]}
 
 
-def outcome(game: CourtOfTheThreeClans, view: dict[str, Any]) -> str:
+def outcome(game: CourtFormulas, view: dict[str, Any]) -> str:
     """What decided a finished game: why it ended, the verdict and the score's parts."""
     in_row = sum(1 for c in view["row"] if c is not None and game.table[c].prince)
     ended = ("four Daemon Princes stood in the Society Row" if in_row >= PLACES

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...core.game import CardGame
-from . import board, heuristic, notation, views, why
+from . import board, heuristic, notation, scenario, views, why
 from .cards import CLANS, CardTable, table_for
 from .formulas import CourtFormulas
 from .ruleset import CourtRules, parse_ranks
@@ -79,7 +79,7 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
         self.clan_index = [CLANS.index(c.clan) if c.clan in CLANS else -1 for c in t]  # a prince: -1
         self.role_code = heuristic.role_codes(self)  # what a placement gains depends on the role by this only
         self.kind_of = [k * 4 + r for k, r in zip(self.clan_index, self.role_code, strict=True)]  # and so on these
-        self._worths = heuristic.Worths()  # the heuristic's cache of courts it has met
+        self.worths = heuristic.Worths()  # the heuristic's cache of courts it has met
         # The heuristic's per-court sums re-derive the powers, a Minister's CP and the legal
         # buys: a subclass that changes one of them is scored by the plain formulas instead.
         self.plain_formulas = all(getattr(type(self), f) is getattr(CourtOfTheThreeClans, f) for f in ("power_of", "minister_gain", "legal_actions"))
@@ -345,6 +345,4 @@ class CourtOfTheThreeClans(CourtFormulas, CardGame):
 
     def scenario(self, row: Sequence[int | None], court: Sequence[int | None], **layout: Any) -> CourtState:
         """A checked position built by hand (see ``scenario.py``)."""
-        from .scenario import build
-
-        return build(self, row, court, **layout)
+        return scenario.build(self, row, court, **layout)

@@ -11,7 +11,7 @@ subclass changes one of them (``plain_formulas``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import CLANS, Card, CardTable
 from .state import FIGHT, RANKS, SPACES, CourtState, neighbours, row_of
@@ -40,6 +40,18 @@ class CourtFormulas:
     strength_of: list[int]
     cost_of: list[int]
     price_at: list[list[int]]
+    # what the game builds for its heuristic (heuristic.py reads these)
+    base_value: list[float]
+    clan_index: list[int]
+    role_code: list[int]
+    kind_of: list[int]
+    plain_formulas: bool
+    worths: dict[tuple[int | None, ...], Any]  # heuristic.Worths: the courts the heuristic has met
+    name: ClassVar[str]
+
+    def legal_actions(self, s: CourtState) -> list[int]:
+        """The rules' (``card_game.py``): a scenario checks a position it builds by them."""
+        raise NotImplementedError
 
     def card(self, card: int) -> Card:
         return self.table[card]

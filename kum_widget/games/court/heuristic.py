@@ -16,7 +16,7 @@ from .cards import ROLES
 from .state import BUY, BUYING, FIGHT, PASS, PLACES, SKIP, SPACES, START, CourtState, neighbours, row_of
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["heuristic", "best_actions", "evaluate", "summary", "columns", "ROLE_COLUMNS"]
 
@@ -32,7 +32,7 @@ ROLE_COLUMNS = tuple(f"bought_{role.replace(' ', '_')}" for role in ROLES)
 COURT_COLUMNS = tuple(f"court_{role.replace(' ', '_')}" for role in ROLES)
 
 
-def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int, space: int) -> int:
+def _power_delta(game: CourtFormulas, court: list[int | None], card: int, space: int) -> int:
     """How much the end-of-game powers gain when ``card`` goes into ``space`` (replacing
     what is there): its own power, the Poets next to it and the Courtesans in its row."""
     roles, clans = game.role_of, game.clan_of
@@ -58,7 +58,7 @@ def _power_delta(game: CourtOfTheThreeClans, court: list[int | None], card: int,
     return delta
 
 
-def _own_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int) -> float:
+def _own_value(game: CourtFormulas, s: CourtState, card: int, space: int) -> float:
     """What a card in the court is worth by itself: its VP and what its role brings."""
     role = game.role_of[card]
     value = float(game.vp_of[card]) if game.rules["court_vp"] else 0.0
@@ -71,11 +71,11 @@ def _own_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int)
     return value
 
 
-def _fight_value(game: CourtOfTheThreeClans, s: CourtState, card: int, strength: int) -> float:
+def _fight_value(game: CourtFormulas, s: CourtState, card: int, strength: int) -> float:
     return game.vp_of[card] + 1.0 - max(0, game.table[card].strength - strength) / 3
 
 
-def card_value(game: CourtOfTheThreeClans, s: CourtState, card: int, space: int) -> float:
+def card_value(game: CourtFormulas, s: CourtState, card: int, space: int) -> float:
     """A rough worth, in VP, of putting ``card`` into ``space`` for the rest of the game
     (less the worth of the card it replaces, if any)."""
     value = _own_value(game, s, card, space) + _power_delta(game, s.court, card, space)
@@ -89,7 +89,7 @@ class _Court:
 
     __slots__ = ("court", "fill", "kinds", "pass_value", "spaces", "strength", "targets")
 
-    def __init__(self, game: CourtOfTheThreeClans, s: CourtState) -> None:
+    def __init__(self, game: CourtFormulas, s: CourtState) -> None:
         court = self.court = s.court[:]  # the key's own copy: the state's list changes as the game goes on
         self.fill = (4 - court[:4].count(None), 4 - court[4:].count(None))  # the cards in each court row
         self.spaces: list[_Space | None] = [None] * SPACES  # space -> work_out()
@@ -98,7 +98,7 @@ class _Court:
         self.pass_value = (1 + game.tax_collectors(s)) / 3 + 0.2
         self.targets = _SPACES_OF[game.buy_spaces(court)]  # where a buy may go, as legal_actions lists them
 
-    def work_out(self, game: CourtOfTheThreeClans, xs: Sequence[int]) -> None:
+    def work_out(self, game: CourtFormulas, xs: Sequence[int]) -> None:
         """For each space of ``xs``: what a card placed there gains, for every clan at once
         (one look at the court for all of them): a Minister's CP, the worth of the card
         it replaces (else 0.0), the powers' change by the card's clan (the Poets next to
@@ -145,7 +145,7 @@ class _Court:
                     shift -= lost >= 0 and not (seen >> lost) & 1  # (no card replaced: no loss)
             spaces[x] = (others / 3, replaced, (d0 + shift, d1 + shift, d2 + shift), _CLANS_IN[near], (mate[0], mate[1], mate[2]))
 
-    def gain(self, game: CourtOfTheThreeClans, card: int, x: int) -> tuple[float, int, float]:
+    def gain(self, game: CourtFormulas, card: int, x: int) -> tuple[float, int, float]:
         """What ``card`` into space ``x`` adds to the card's own base value, in three
         parts: a Minister's CP (else 0.0), the powers' change, and the worth of the card
         it replaces (else 0.0). The heuristic adds them in the order :func:`card_value`
@@ -163,7 +163,7 @@ class _Court:
         role, k = game.role_code[card], game.clan_index[card]
         return (at[0] if role == MINISTER else 0.0, at[2][k] + (at[3] if role == POET else at[4][k] if role == COURTESAN else 0), at[1])
 
-    def placements(self, game: CourtOfTheThreeClans, card: int) -> tuple[float, tuple[tuple[float, int], ...]]:
+    def placements(self, game: CourtFormulas, card: int) -> tuple[float, tuple[tuple[float, int], ...]]:
         """What a card of ``card``'s clan and role gains bought into each space it may go
         to, beyond its own worth and its price: the best gain, and (gain, space) for each.
         Kept per clan and role (alike cards share it): scores are multiples of 1/30, so
@@ -202,14 +202,14 @@ class Worths(dict[tuple[int | None, ...], _Court]):
         return (Worths, ())
 
 
-def role_codes(game: CourtOfTheThreeClans) -> list[int]:
+def role_codes(game: CourtFormulas) -> list[int]:
     """Per card, what its role means to a placement's gain (:meth:`_Court.gain`):
     MINISTER, POET, COURTESAN or OTHER."""
     code = {"minister": MINISTER, "poet": POET, "courtesan": COURTESAN}
     return [code.get(c.role, OTHER) for c in game.table.cards]
 
 
-def base_values(game: CourtOfTheThreeClans) -> list[float]:
+def base_values(game: CourtFormulas) -> list[float]:
     """Each card's worth by itself apart from a Minister's CP (which depends on the row):
     its VP (C8) and what its role brings. The rules object keeps the list."""
     values = []
@@ -223,7 +223,7 @@ def base_values(game: CourtOfTheThreeClans) -> list[float]:
     return values
 
 
-def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> list[float]:
+def heuristic(game: CourtFormulas, s: CourtState, actions: list[int]) -> list[float]:
     """A worth per action, as :func:`card_value` and the rules above say, each placement
     worked out once per court (the rollouts of ISMCTS call this thousands of times a
     decision, and meet the same courts again and again)."""
@@ -251,10 +251,10 @@ def heuristic(game: CourtOfTheThreeClans, s: CourtState, actions: list[int]) -> 
     return out
 
 
-def _known(game: CourtOfTheThreeClans, s: CourtState) -> _Court:
-    worths = game._worths
+def _known(game: CourtFormulas, s: CourtState) -> _Court:
+    worths = game.worths
     key = tuple(s.court)
-    known = worths.get(key)
+    known: _Court | None = worths.get(key)
     if known is None:
         if len(worths) >= Worths.LIMIT:
             worths.clear()
@@ -262,7 +262,7 @@ def _known(game: CourtOfTheThreeClans, s: CourtState) -> _Court:
     return known
 
 
-def best_actions(game: CourtOfTheThreeClans, s: CourtState, legal: list[int]) -> list[int]:
+def best_actions(game: CourtFormulas, s: CourtState, legal: list[int]) -> list[int]:
     """The actions :func:`heuristic` rates best, as ``CardGame.best_actions`` says, found
     without scoring every buy: a row card's buys differ only by space, and the best spaces
     for a card's clan and role in a court are worked out once (ISMCTS's rollouts ask this
@@ -297,12 +297,12 @@ def best_actions(game: CourtOfTheThreeClans, s: CourtState, legal: list[int]) ->
     return out
 
 
-def evaluate(game: CourtOfTheThreeClans, s: CourtState) -> list[float]:
+def evaluate(game: CourtFormulas, s: CourtState) -> list[float]:
     """The score if the game ended now: ISMCTS stops its rollouts here after a few moves."""
     return [float(game.score(s))]
 
 
-def summary(game: CourtOfTheThreeClans, s: CourtState) -> dict[str, Any]:
+def summary(game: CourtFormulas, s: CourtState) -> dict[str, Any]:
     """The lab's columns: the score's parts, the game's length and outcome, roles bought."""
     out: dict[str, Any] = {f"vp_{k}": v for k, v in game.breakdown(s).items()}
     out.update(

@@ -16,7 +16,7 @@ from ...core.errors import IllegalMoveError, shown
 from .state import BUY, BUYING, FIGHT, FIGHTING, OVER, PASS, PLACES, SETUP, SKIP, SPACES, START, CourtState, space_name
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["action_text", "parse", "refusal", "kind_of"]
 
@@ -73,7 +73,7 @@ _DOING = {
 _WANTED = {SETUP: ("start",), BUYING: ("buy", "pass"), FIGHTING: ("fight", "skip")}
 
 
-def refusal(game: CourtOfTheThreeClans, s: CourtState, action: int) -> str | None:
+def refusal(game: CourtFormulas, s: CourtState, action: int) -> str | None:
     """Why ``action`` is not legal now, in words (the session asks only for illegal ones)."""
     kind = kind_of(action)  # an unknown id raises: the session says "not an action of this game"
     if s.phase == OVER:

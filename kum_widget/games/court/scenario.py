@@ -13,14 +13,14 @@ from ...core.errors import InvalidOptionError, shown
 from .state import BUYING, FIGHTING, PLACES, SETUP, SPACES, STARTING_CARDS, CourtState
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["build"]
 
 PILES = ("discarded", "defeated", "captured", "aside", "bought")
 
 
-def build(game: CourtOfTheThreeClans, row: Sequence[Any], court: Sequence[Any], *, cp: int = 10,
+def build(game: CourtFormulas, row: Sequence[Any], court: Sequence[Any], *, cp: int = 10,
           pile: Sequence[Any] | None = None, phase: str = BUYING, turn: int = 1, fights: int = 0,
           **piles: Sequence[Any]) -> CourtState:
     """``row`` (4 places) and ``court`` (8 spaces, 1.1..1.4 then 2.1..2.4) hold cards or

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 from .state import BUYING, FIGHTING, OVER, SETUP, CourtState, space_name
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["court_text"]
 
 _PHASE = {SETUP: "setup: choose 3 starting cards", BUYING: "phase 1: buy or pass", FIGHTING: "phase 2: fight or skip", OVER: "game over"}
 
 
-def court_text(game: CourtOfTheThreeClans, s: CourtState) -> str:
+def court_text(game: CourtFormulas, s: CourtState) -> str:
     """
     >>> from kum_widget.games.court import Court
     >>> print(str(Court(seed=4)).splitlines()[0])

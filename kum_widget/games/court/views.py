@@ -8,15 +8,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidOptionError, shown
+from .scenario import build
 from .state import PLACES, CourtState
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["court_view", "sampler", "determinize", "save_position", "load_position"]
 
 
-def court_view(game: CourtOfTheThreeClans, s: CourtState, seat: int | None) -> dict[str, Any]:
+def court_view(game: CourtFormulas, s: CourtState, seat: int | None) -> dict[str, Any]:
     """The table as the player (seat 0, or -1 for a spectator: the same) sees it; with
     ``seat=None`` (a teacher's view) also the pile's order and the hidden seed."""
     prince = game.prince_of
@@ -52,7 +53,7 @@ def court_view(game: CourtOfTheThreeClans, s: CourtState, seat: int | None) -> d
     return out
 
 
-def sampler(game: CourtOfTheThreeClans, view: dict[str, Any]) -> Callable[[random.Random], CourtState]:
+def sampler(game: CourtFormulas, view: dict[str, Any]) -> Callable[[random.Random], CourtState]:
     """Positions the player cannot tell from the real one: the unseen cards reshuffled.
     What the view shows is read once; each deal is one shuffle (ISMCTS deals thousands)."""
     seen = {c for key in ("row", "court") for c in view[key] if c is not None}
@@ -78,7 +79,7 @@ def sampler(game: CourtOfTheThreeClans, view: dict[str, Any]) -> Callable[[rando
     return deal
 
 
-def determinize(game: CourtOfTheThreeClans, view: dict[str, Any], rng: random.Random) -> CourtState:
+def determinize(game: CourtFormulas, view: dict[str, Any], rng: random.Random) -> CourtState:
     """A position the player cannot tell from the real one: the unseen cards reshuffled."""
     return sampler(game, view)(rng)
 
@@ -90,9 +91,9 @@ def save_position(s: CourtState) -> dict[str, Any]:
             "aside": s.aside[:], "bought": s.bought[:]}
 
 
-def load_position(game: CourtOfTheThreeClans, data: Any) -> CourtState:
+def load_position(game: CourtFormulas, data: Any) -> CourtState:
     """Inverse of :func:`save_position`, every field checked as a scenario is."""
     if not isinstance(data, dict) or not isinstance(data.get("row"), list) or not isinstance(data.get("court"), list):
         raise InvalidOptionError(f"a position is a dict with a row and a court, got {shown(data)}")
     fields = {k: v for k, v in data.items() if k not in ("row", "court")}
-    return game.scenario(data["row"], data["court"], **fields)
+    return build(game, data["row"], data["court"], **fields)

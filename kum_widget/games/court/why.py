@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .state import BUYING, FIGHTING, PLACES, SETUP, SPACES, space_name
 
 if TYPE_CHECKING:
-    from .card_game import CourtOfTheThreeClans
+    from .formulas import CourtFormulas
 
 __all__ = ["why_not"]
 
@@ -36,7 +36,7 @@ def _where(view: dict[str, Any], part: str) -> tuple[str, int] | None:
     return None
 
 
-def _row_card(game: CourtOfTheThreeClans, view: dict[str, Any], p: int) -> str | None:
+def _row_card(game: CourtFormulas, view: dict[str, Any], p: int) -> str | None:
     card, phase, cp = view["row"][p], view["phase"], view["cp"]
     if card is None:
         return f"Place {p + 1} is empty: nothing to buy or fight there."
@@ -74,7 +74,7 @@ def _space(view: dict[str, Any], x: int) -> str | None:
     return None
 
 
-def why_not(game: CourtOfTheThreeClans, view: dict[str, Any], part: str) -> str | None:
+def why_not(game: CourtFormulas, view: dict[str, Any], part: str) -> str | None:
     """The reason ``part`` takes no move now, or None (nothing to say)."""
     if view.get("phase") not in (SETUP, BUYING, FIGHTING):
         return None
