@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .session import Session
+from typing import Any
 
 __all__ = ["CHECKS", "CheckReport"]
 
@@ -120,7 +117,7 @@ class CheckReport:
 class Where:
     """Where a check failed, in words; worked out only when one fails."""
 
-    def __init__(self, s: Session, seed: int) -> None:
+    def __init__(self, s: Any, seed: int) -> None:  # a Session (not imported: the session reads the checker's words)
         self.s, self.seed, self.moves = s, seed, s.move_number
 
     def __str__(self) -> str:

@@ -20,7 +20,7 @@ card, and nothing for a choice still sealed in a simultaneous step.
 ((), ())
 >>> _ = s.apply("play 3")
 >>> s.frame(1).log, s.frame(1).last_move, s.frame(1).sequence
-(('Ada played a 3: the pile is at 3.',), {'seat': 0}, 1)
+(('Ada played a 3: the pile is at 3.',), {'seat': 0, 'target': 'pile'}, 1)
 """
 
 from __future__ import annotations

@@ -646,7 +646,7 @@ class Session:
         >>> from kum_widget.core.examples import Bust
         >>> s = Session(Bust(), ["Ada", "Bo"], seed=1)
         >>> s.frame(0).action(2)
-        Offered(id=2, text='play 3', source=None, target=None, label=None, choice=None)
+        Offered(id=2, text='play 3', source='card 2', target='pile', label=None, choice=None)
         >>> s.frame(5)
         Traceback (most recent call last):
         ...
