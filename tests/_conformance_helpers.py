@@ -262,6 +262,37 @@ def check_secrets(s: Session) -> None:
             assert public is None or not public.hold(secret), f"a spectator's view holds {secret!r}"
 
 
+def check_frames(s: Session) -> None:
+    """Each viewer's frame (``Session.frame``) is JSON, matches the session, offers actions to
+    the seat to act (and the full table) alone, and holds no secret of a seat but its viewer's."""
+    game, state = s.game, s.state
+    viewers: list[int | str | None] = [None, *range(s.num_players)]
+    if public_view(s) is not None:
+        viewers.append("public")
+    secrets = {owner: game.secrets(state, owner) for owner in range(s.num_players)}
+    for viewer in viewers:
+        frame = s.frame(viewer)
+        data = frame.to_json()
+        assert json_round(data) == data and frame.viewer == viewer
+        assert (frame.state_id, frame.sequence, frame.over) == (s.state_id, s.move_number, s.is_over)
+        acting = not s.is_over and (viewer is None or viewer == s.current_player)
+        ids = s.legal_action_ids() if acting else []
+        assert [a.id for a in frame.actions] == ids and [a.text for a in frame.actions] == [s.action_text(a) for a in ids]
+        seen = public_view(s) if viewer == "public" else s.view(viewer)
+        drawn = game.board(seen, viewer if type(viewer) is int else None) or {}
+        table = {"title", "status", "over", "players", "shown_seat", "spectator", "outcome", "intro", "rules"}  # the table's facts
+        assert not drawn or {k: v for k, v in drawn.items() if k not in table} == \
+            {k: v for k, v in frame.board.items() if k not in table}, f"the frame of {viewer!r} is not the drawing of its view"
+        if viewer is None:
+            continue
+        # An action's id is the game's number for a move, not a card's: it is left out here
+        # (it may equal the id of a card another seat holds); its text and parts are kept.
+        held = Holdings({**data, "actions": [{k: v for k, v in a.items() if k != "id"} for a in data["actions"]]})
+        for owner, owned in secrets.items():
+            for secret in owned:
+                assert owner == viewer or not held.hold(secret), f"the frame of {viewer!r} holds {secret!r}, a secret of seat {owner}"
+
+
 def check_determinize(s: Session, rng: random.Random) -> None:
     """A position dealt from any seat's view shows that seat exactly that view; dealt from
     the view of the seat to act, it offers that seat the same legal actions."""

@@ -22,6 +22,7 @@ from _conformance_helpers import (
     Case,
     check_board,
     check_determinize,
+    check_frames,
     check_position,
     check_round_trips,
     check_secrets,
@@ -88,6 +89,13 @@ def test_random_games_keep_every_invariant(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_no_view_holds_another_seats_secrets(case: Case) -> None:
     for_seeds(case, lambda seed: played(case, seed, check_secrets))
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_every_frame_holds_what_its_viewer_may_know_and_no_more(case: Case) -> None:
+    """A seat's, the full table's and a spectator's frame at every step: JSON, the session's
+    state id and move count, actions for the seat to act only, no other seat's secret."""
+    for_seeds(case, lambda seed: played(case, seed, check_frames))
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

@@ -194,3 +194,51 @@ def test_finite_scores_of_any_real_kind_are_taken() -> None:
     s = finished(Exact())
     assert s.scores() == [Fraction(1, 3), 10**400] and s.winners() == [1]
     assert finished(Bust()).summary()["score_0"] in (0.0, 1.0)
+
+
+# -- a frame per viewer ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("call", "words"), [
+    (lambda s: s.frame(2), "a viewer is a seat 0..1, None (the full table) or 'public', got 2"),
+    (lambda s: s.frame(-1), "got -1"),
+    (lambda s: s.frame(True), "got True"),
+    (lambda s: s.frame(0.0), "got 0.0"),
+    (lambda s: s.frame("Ada"), "got 'Ada'"),
+    (lambda s: s.frame([0]), "got [0]"),
+    (lambda s: s.frame(0, offer="2"), "offer must be a list of action ids, got '2'"),
+    (lambda s: s.frame(0, offer=[2.0]), "offer must be a list of action ids"),
+    (lambda s: s.frame(0, offer=[True]), "offer must be a list of action ids"),
+    (lambda s: s.frame(0, log_lines=-1), "log_lines must be a whole number, 0 or more, got -1"),
+    (lambda s: s.frame(0, log_lines=None), "log_lines must be a whole number"),
+    (lambda s: s.frame(0).action(7), "action id 7 is not offered to seat 0 at state 3"),  # (Bo acts)
+    (lambda s: s.frame(1).action(4), "action id 4 is not offered to seat 1 at state 3"),
+    (lambda s: s.frame(0).action("play 5"), "action id 'play 5' is not offered"),
+    (lambda s: s.frame(0).action(True), "action id True is not offered"),
+])
+def test_a_bad_frame_request_is_refused_by_name_and_changes_nothing(call: Any, words: str) -> None:
+    s = core.Session(Bust(), ["Ada", "Bo"], seed=1)
+    s.apply("play 3")
+    s.apply(s.legal_actions()[0])
+    s.undo()
+    before = (s.record(), s.state_id, s.redo_count)
+    with pytest.raises(core.InvalidOptionError, match=re.escape(words)):
+        call(s)
+    assert (s.record(), s.state_id, s.redo_count) == before
+
+
+def test_a_frame_offers_the_seat_to_act_what_a_board_offers_and_says_what_it_sees() -> None:
+    s = core.Session(Bust(), ["Ada", "Bo"], seed=1)
+    first = s.frame(0, offer=[2, 100, 999])  # an id not legal is never offered
+    assert [(a.id, a.text) for a in first.actions] == [(2, "play 3"), (100, "draw")] and first.action(100).text == "draw"
+    assert s.frame(0, offer=[]).actions == () and s.frame(None).actions == s.frame(0).actions
+    assert (first.to_act, first.current, first.sequence, first.state_id, first.last_move, first.log) == ((0,), 0, 0, s.state_id, {}, ())
+    s.apply("play 3")
+    later = s.frame("public", log_lines=1)
+    assert later.actions == () and later.board["spectator"] and later.current == 1 and later.sequence == 1
+    assert later.log == ("Ada played a 3: the pile is at 3.",) and s.frame(1, log_lines=0).log == ()
+    assert later.to_json()["actions"] == [] and later.to_json()["state_id"] == s.state_id
+    while not s.is_over:
+        s.apply(s.legal_actions()[-1])
+    over = s.frame(1)
+    assert over.over and over.actions == () and over.current is None and over.to_act == ()
+    assert over.status.startswith("Game over") and over.board["outcome"]
