@@ -701,6 +701,9 @@ _SETUP = {"races": ["orc", "dwarf"], "first_player": 0}
     ("Seed", "abc", ["seed"]),
     ("Seed", "", ["seed"]),
     ("Seed", "\u00b2", ["seed"]),  # str.isdigit accepts it, int does not
+    ("Seed", "\u0663", ["seed"]),  # an Arabic-Indic 3: int() reads it, a record must not
+    ("Seed", "\uff13", ["seed"]),  # a full-width 3
+    ("Options", tag({"hand_size": "\u0666"}), ["hand_size"]),
     ("Player1", "Ada", ["differ"]),
     ("Player1", "", ["players[1]"]),
     ("Game", "chess", ["game", "chess"]),
