@@ -178,7 +178,7 @@ class Holdings:
 
 
 def has_hook(game: CardGame, name: str) -> bool:
-    return getattr(type(game), name) is not getattr(CardGame, name)
+    return core.game_type(game).has(name)
 
 
 def public_view(s: Session) -> dict[str, Any] | None:

@@ -49,7 +49,7 @@ RUN_BY: dict[tuple[str, str], tuple[str, ...]] = {
     ("GAMES.md", '[project.entry-points."kum_widget.games"]'): ("tests/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
     ("GAMES.md", '[project.entry-points."kum_widget.tables"]'): ("tests/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
 }
-MARKED = 5  # blocks preceded by <!-- not run: why -->: adding one is a deliberate act
+MARKED = 6  # blocks preceded by <!-- not run: why -->: adding one is a deliberate act
 
 
 @dataclass(frozen=True)
@@ -225,3 +225,13 @@ def test_the_test_run_turns_a_deprecated_call_into_an_error() -> None:
 
     with pytest.raises(DeprecationWarning, match="write the new one"):
         warnings.warn("an old call: write the new one", DeprecationWarning, stacklevel=1)
+
+
+def test_games_md_lists_the_optional_methods_by_group_as_the_core_reads_them() -> None:
+    from kum_widget.core.capabilities import GROUPS
+
+    text = (ROOT / "GAMES.md").read_text()
+    block = text.split("<!-- not run: the optional methods by group", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    listed = {line[:20].strip(): tuple(line[20:].split(", ")) for line in block.strip().splitlines()}
+    assert listed == dict(GROUPS)
+    assert text.index(block) < 3000  # on the first screen, after the required methods

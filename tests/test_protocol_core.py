@@ -15,6 +15,7 @@ import pytest
 import kum_widget as kum
 from kum_widget import core
 from kum_widget.bots import Bot, GreedyBot, ISMCTSBot, RandomBot, bot_move, make_bot
+from kum_widget.core.capabilities import GROUPS, REQUIRED
 from kum_widget.core.examples import Bust
 from kum_widget.games.court import CourtOfTheThreeClans, CourtRules
 
@@ -53,7 +54,6 @@ def test_search_hints_reach_the_bot_and_its_own_settings_win() -> None:
     ({"iteration": 500}, r"Odd\.search_hints: 'iteration' is not an ISMCTSBot setting \(they are iterations, rollout_depth"),
     ({"iterations": 0}, r"Odd\.search_hints\['iterations'\] must be a whole number >= 1, got 0"),
     ({"split": "yes"}, r"Odd\.search_hints\['split'\] must be True or False"),
-    ([("iterations", 5)], r"Odd\.search_hints must be a mapping"),
 ])
 def test_a_bad_hint_is_named_and_changes_nothing(hints: Any, message: str) -> None:
     Odd = type("Odd", (Bust,), {"name": "odd-bust", "search_hints": hints})
@@ -302,3 +302,68 @@ def test_an_options_class_must_be_a_rule_options_dataclass_with_defaults() -> No
 
     with pytest.raises(core.InvalidOptionError, match="option 'limit' has no default"):
         type("Bad", (core.CardGame,), {"options_class": NoDefault})
+
+
+# -- what a game is, read once (core.game_type) ---------------------------------------------
+
+def test_every_method_of_the_protocol_is_required_or_in_one_group() -> None:
+    grouped = [hook for hooks in GROUPS.values() for hook in hooks]
+    assert len(grouped) == len(set(grouped)) and not set(grouped) & set(REQUIRED)
+    methods = {name for name, value in vars(core.CardGame).items()
+               if not name.startswith("_") and (callable(value) or isinstance(value, classmethod))}
+    assert methods - set(grouped) - set(REQUIRED) == {"options", "with_options"}  # the rule options' own API
+    assert set(grouped) <= methods and set(REQUIRED) <= methods
+
+
+@pytest.mark.parametrize("name", ["kum", "court", "bust", "connect-four", "undercut", "whispers", "woodcutters"])
+def test_a_game_type_names_what_the_class_writes(name: str) -> None:
+    cls = core.game_class(name)
+    kind = core.game_type(cls)
+    assert kind is core.game_type(cls()) and kind.name == cls.name and kind.players == (cls.min_players, cls.max_players)
+    for hooks in kind.groups().values():
+        for hook in hooks:
+            assert getattr(cls, hook) is not getattr(core.CardGame, hook) or hook == "from_view"
+    unwritten = {h for hooks in GROUPS.values() for h in hooks} - kind.hooks
+    assert all(getattr(cls, h) is getattr(core.CardGame, h) or h == "from_view" for h in unwritten)
+    assert kind.nothing_hidden == (cls.perfect_information and not cls.simultaneous)
+
+
+def test_a_subclass_that_writes_a_method_has_it_and_one_that_inherits_keeps_it() -> None:
+    class Scored(Bust):
+        def evaluate(self, state: Any) -> list[float]:
+            return [0.5] * state.players
+
+    class Again(Scored):
+        pass
+
+    assert not core.game_type(Bust).has("evaluate") and core.game_type(Scored).has("evaluate")
+    assert core.game_type(Again).has("evaluate") and core.game_type(Again).has("heuristic")
+    with pytest.raises(core.InvalidOptionError, match="'evaluat' is no optional method of a game"):
+        core.game_type(Bust).has("evaluat")
+    with pytest.raises(core.InvalidOptionError, match=r"a game is a core\.CardGame"):
+        core.game_type(object)
+
+
+@pytest.mark.parametrize(("declared", "words"), [
+    ({"min_players": "2"}, "Bad: min_players and max_players must be whole numbers with 1 <= min <= max, got '2' and 4"),
+    ({"min_players": 3, "max_players": 2}, "got 3 and 2"),
+    ({"max_players": 0.5}, "got 2 and 0.5"),
+    ({"min_players": True}, "got True and 4"),
+    ({"name": 7}, "Bad.name must be text, got 7"),
+    ({"title": None}, "Bad.title must be text, got None"),
+    ({"aliases": "bad"}, "Bad.aliases must be a tuple of other names"),
+    ({"perfect_information": 1}, "Bad.perfect_information must be True or False, got 1"),
+    ({"simultaneous": "no"}, "Bad.simultaneous must be True or False, got 'no'"),
+    ({"fair_heuristic": None}, "Bad.fair_heuristic must be True or False, got None"),
+    ({"search_hints": [("iterations", 5)]}, "Bad.search_hints must be a dict of ISMCTSBot settings by name"),
+    ({"search_hints": {1: 5}}, "Bad.search_hints must be a dict"),
+    ({"heuristic": 7}, "Bad.heuristic must be a method, got 7"),
+    ({"board": "a board"}, "Bad.board must be a method, got 'a board'"),
+])
+def test_a_declaration_of_the_wrong_kind_is_named_by_the_session_and_the_checker(declared: dict[str, Any], words: str) -> None:
+    bad = type("Bad", (Bust,), declared)
+    with pytest.raises(core.InvalidOptionError, match=re.escape(words)):
+        core.Session(bad(), 2, seed=1)
+    report = core.check_game(bad(), games=2)
+    assert not report.ok and words in report.failures["declarations hold"] and len(report.failures) == 1
+    assert report.skipped["plays to the end"] == "not run: the declarations do not hold"

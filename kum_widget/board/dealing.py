@@ -9,7 +9,7 @@ from typing import Any
 
 from ..bots import BOT_NAMES, make_bot
 from ..core.errors import GameError, cut, shown, shown_names
-from ..core.game import CardGame
+from ..core.game import CardGame, game_type
 from ..core.registry import default_game, game_class
 from ..core.session import Session, new_session
 
@@ -45,7 +45,7 @@ def check_game_options(options: Mapping[str, Any], where: str, game: CardGame) -
     """Refuse an option a new game of ``game`` does not take. A game with its own
     ``new_session`` takes its own setup options too, and refuses others itself (before
     anything is built)."""
-    if type(game).new_session is not CardGame.new_session:
+    if game_type(game).has("new_session"):
         return
     unknown = sorted(map(str, set(options) - set(SESSION_OPTIONS)))
     if unknown:

@@ -40,7 +40,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..core.errors import GameError, GameFault, shown
-from ..core.game import CardGame
+from ..core.game import CardGame, game_type
 from .bot import Bot, Thoughts, Weighed, run_through
 from .common import spread
 from .tree import Plan, growing, merge, sampler, stats_of
@@ -215,9 +215,7 @@ class ISMCTSBot(Bot):
         """The settings this bot searches ``game`` with, by name: each of its own that is
         not None, else the game's hint, else the default; each checked (a GameError names a
         bad one, and a hint that is no setting)."""
-        hints, name = game.search_hints, type(game).__name__
-        if not isinstance(hints, Mapping):
-            raise GameError(f"{name}.search_hints must be a mapping of settings to values like {{'iterations': 400}}, got {shown(hints)}")
+        hints, name = game_type(game).search_hints, type(game).__name__  # (a dict by name: the game type checks that)
         unknown = [k for k in hints if k not in _CHECKS]
         if unknown:
             raise GameError(f"{name}.search_hints: {shown(unknown[0], 44)} is not an ISMCTSBot setting (they are {', '.join(_CHECKS)})")

@@ -1,6 +1,8 @@
 """The game-agnostic core: what a card game implements, and what every game gets.
 
-- :class:`CardGame`: the protocol (rules as functions of the game's own state).
+- :class:`CardGame`: the protocol (rules as functions of the game's own state), and
+  :func:`game_type`: what a game class declares and which optional methods it writes,
+  read once (:class:`GameType`).
 - :class:`Session`: one game being played: players, seed, history, undo/redo,
   state id, listeners, refusal before change, records.
 - :class:`Action`: what a session hands out for an action, in every game: its id (an
@@ -18,14 +20,14 @@ from typing import Any
 from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, InvalidSaveError
 from .events import Note
-from .game import CardGame, RuleOptions, top_actions
+from .game import CardGame, GameType, RuleOptions, game_type, top_actions
 from .registry import game_class, game_names, register
 from .session import Session
 
 __all__ = [
-    "Action", "CardGame", "Chance", "CheckReport", "CountingRandom", "GameError", "GameFault", "IllegalMoveError",
+    "Action", "CardGame", "Chance", "CheckReport", "CountingRandom", "GameError", "GameFault", "GameType", "IllegalMoveError",
     "InvalidOptionError", "InvalidSaveError", "Note", "RuleOptions", "Session", "check_game", "foreign_randomness",
-    "game_class", "game_names", "measure_chance", "register", "top_actions",
+    "game_class", "game_names", "game_type", "measure_chance", "register", "top_actions",
 ]
 
 

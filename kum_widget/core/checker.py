@@ -22,9 +22,9 @@ from .checker_open import OpenCheck
 from .checker_report import CHECKS, CheckReport, Where
 from .checker_steps import simultaneous_problem
 from .checker_why import WhyNot
-from .errors import GameError, GameFault, cut, shown
+from .errors import GameError, GameFault, InvalidOptionError, cut, shown
 from .events import event_problems
-from .game import CardGame, declares_kinds, nothing_hidden, same_views, top_actions
+from .game import CardGame, declares_kinds, game_type, nothing_hidden, same_views, top_actions
 from .help_text import help_paragraphs, too_long
 from .kinds import MAX_KIND
 from .scores import finite_scores
@@ -42,12 +42,19 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
     if not isinstance(game, CardGame):
         raise GameError(f"check_game takes a CardGame (the rules), got {type(game).__name__}")
     report = CheckReport(game=repr(game), games=games)
+    try:
+        kind = game_type(game)
+    except InvalidOptionError as exc:  # nothing else can be checked on declarations that do not read
+        report.fail("declarations hold", str(exc))
+        report.skipped.update({name: "not run: the declarations do not hold" for name in CHECKS if name != "declarations hold"})
+        return report
+    report.ran.add("declarations hold")
     if nothing_hidden(game):  # (a game with simultaneous steps is dealt from the view, whatever it declares)
         report.skipped["determinize fits the view"] = "perfect information: nothing to deal"
         report.skipped["heuristic reads only the view"] = "perfect information: the player sees everything"
-    if type(game).secrets is CardGame.secrets and not game.perfect_information:
+    if not kind.has("secrets") and not game.perfect_information:
         report.skipped["hidden cards stay hidden"] = "the game declares no secrets() (see GAMES.md)"
-    if type(game).board is CardGame.board:
+    if not kind.has("board"):
         report.skipped["board is valid"] = "the game has no board(): the board shows its views as text"
     counts = [players] if players else list(range(game.min_players, game.max_players + 1))
     rng = random.Random(seed)
@@ -72,7 +79,7 @@ def check_game(game: CardGame, *, games: int = 20, max_steps: int = 2000, player
             _check_game_over(game, s, game_seed, choices, report)
         except Exception as exc:  # a crash the guards did not catch: say where, go on
             report.fail("plays to the end", f"{crash(exc, game)} {Where(s, game_seed)}")
-    if played and type(game).board is CardGame.board:
+    if played and not kind.has("board"):
         report.ran.add("clicks tell actions apart")  # true as it stands: without a board every action is a button
     if played and not game.simultaneous:  # one seat chooses at a time: nothing to hide from a later chooser
         report.ran.add("choices at once stay hidden")

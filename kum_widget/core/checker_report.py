@@ -8,6 +8,9 @@ from typing import Any
 __all__ = ["CHECKS", "CheckReport"]
 
 CHECKS = {
+    "declarations hold": "name, title and aliases are text; 1 <= min_players <= max_players; simultaneous, "
+                         "perfect_information and fair_heuristic are True or False; search_hints is a dict by setting "
+                         "name; each optional method the game writes is a method (core.game_type reads them once)",
     "plays to the end": "random games end within the step limit, and a legal action exists until then",
     "no actions once over": "legal_actions() is empty once is_over() is true",
     "deterministic by seed": "the same seed and the same choices give the same positions",

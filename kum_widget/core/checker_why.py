@@ -18,7 +18,7 @@ from .board import unclicked_parts
 from .checker_faults import crash
 from .errors import shown
 from .events import placeholder_problems
-from .game import CardGame
+from .game import CardGame, game_type
 
 if TYPE_CHECKING:
     from .checker_report import CheckReport, Where
@@ -70,8 +70,9 @@ class WhyNot:
     def __init__(self, game: CardGame, report: CheckReport) -> None:
         self.game, self.report = game, report
         # Only a game that declares why_not and draws a board is asked: the text board has no parts.
-        self.asks = type(game).why_not is not CardGame.why_not and type(game).board is not CardGame.board
-        self.secrets = type(game).secrets is not CardGame.secrets
+        kind = game_type(game)
+        self.asks = kind.has("why_not") and kind.has("board")
+        self.secrets = kind.has("secrets")
         self.reasons = self.text_secrets = False  # did why_not() ever give a reason? secrets() a text to look for in it?
 
     def ask(self, s: Session, seat: int, view: Any, board: Any, clicks: list[Any], where: Where) -> None:

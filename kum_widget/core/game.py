@@ -18,17 +18,19 @@ import copy
 import dataclasses
 import inspect
 import random
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .capabilities import GameType, read_game_type
 from .declare import RuleOptions, check_type, option_signature
 from .errors import GameFault, IllegalMoveError, InvalidOptionError, shown
 from .events import Note
 from .kinds import MAX_KIND, mirror_groups, text_kind
 from .scores import finite_scores, same_views, top_actions
 
-__all__ = ["CardGame", "RuleOptions", "action_kinds", "declares_kinds", "nothing_hidden", "same_views", "top_actions"]
+__all__ = ["CardGame", "GameType", "RuleOptions", "action_kinds", "declares_kinds", "game_type", "nothing_hidden", "same_views", "top_actions"]
 
 State = Any  # the game's own position object
 Event = Any  # what apply returns: text, a Note, or the game's own objects (see describe)
@@ -404,16 +406,32 @@ class CardGame:
         return hash((type(self).__name__, repr(sorted(self.options().items()))))
 
 
+def game_type(game: CardGame | type[CardGame]) -> GameType:
+    """What a game class (or the class of a game) declares and which optional methods it
+    writes (:class:`~kum_widget.core.capabilities.GameType`), read once per class and
+    checked: a declaration of the wrong kind is an :class:`InvalidOptionError` naming it."""
+    cls = game if isinstance(game, type) else type(game)
+    if not issubclass(cls, CardGame):
+        raise InvalidOptionError(f"a game is a core.CardGame (class or instance), got {shown(game)}")
+    found = _TYPES.get(cls)
+    if found is None:
+        found = _TYPES[cls] = read_game_type(cls, CardGame)
+    return found
+
+
+_TYPES: weakref.WeakKeyDictionary[type, GameType] = weakref.WeakKeyDictionary()  # (a class made in a loop is freed)
+
+
 def nothing_hidden(game: CardGame) -> bool:
     """May a bot, a hint or a spectator be handed the whole position? Only in a game of
     perfect information with no simultaneous steps: a pick made in such a step is sealed
     from the other seats until the game shows it, whatever the game declares."""
-    return bool(game.perfect_information) and not game.simultaneous
+    return game_type(game).nothing_hidden
 
 
 def declares_kinds(game: CardGame) -> bool:
     """Does ``game`` declare its action kinds (its class writes :meth:`CardGame.action_kind`)?"""
-    return type(game).action_kind is not CardGame.action_kind
+    return game_type(game).has("action_kind")
 
 
 def action_kinds(game: CardGame, state: Any, actions: Sequence[int]) -> list[str]:

@@ -26,9 +26,8 @@ def help_paragraphs(game: Any, title: str) -> dict[str, list[str]]:
     """The paragraphs of each key ``game.how_to_play()`` gives (whitespace made single, empty
     ones left out), as given: not cut. A hook that raises, or gives a bad shape, is a
     :class:`GameFault` naming ``title`` (the game) and the hook."""
-    declared = getattr(game, "how_to_play", None)
     try:
-        said = declared() if callable(declared) else None
+        said = game.how_to_play()  # (CardGame's gives None)
     except Exception as exc:  # the game's bug: named as the other hooks' are, not let out as a bare KeyError
         raise GameFault(f"{title}: {crash(exc, game, 'how_to_play')}") from exc
     if said is None:

@@ -26,7 +26,7 @@ from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
 from .events import Note, read_named, render
 from .frame import LOG_LINES, Frame, check_viewer, frame_of
-from .game import CardGame, action_kinds
+from .game import CardGame, action_kinds, game_type
 from .scores import finite_scores
 
 __all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
@@ -37,7 +37,7 @@ S = TypeVar("S", bound="Session")
 
 def check_names(players: Any, game: CardGame) -> tuple[str, ...]:
     """Seat names from a count or a list; each 1-40 printable characters, all different."""
-    lo, hi = game.min_players, game.max_players
+    lo, hi = game_type(game).players  # (the game's declarations, checked)
     span = str(lo) if lo == hi else f"{lo}..{hi}"
     if type(players) is int:
         game.check_players(players)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..core.errors import GameError, shown
-from ..core.game import CardGame
+from ..core.game import CardGame, game_type
 from .play import Spec, Unfinished, bot_of, finished_row, limit_error, new_session, seating, stable_number
 
 __all__ = ["CONFIRM_PLAYOUTS", "EVALUATORS", "OPTION_EVERY", "OPTION_GAMES", "OPTION_PLAYOUTS", "ROLLOUT_STEPS", "TraceSpec", "evaluator_of",
@@ -155,7 +155,7 @@ def evaluator_of(game: CardGame, evaluator: Any, playouts: int, where: str = "re
 
 
 def _has_evaluate(game: CardGame) -> bool:
-    return type(game).evaluate is not CardGame.evaluate
+    return game_type(game).has("evaluate")
 
 
 OPTION_EVERY = 5
