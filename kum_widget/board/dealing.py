@@ -131,7 +131,7 @@ def first_deal(game: Any, bots: Any, options: dict[str, Any]) -> tuple[Session, 
     changes = options.pop("rules", None)
     rules = game.with_options(changes) if changes is not None else game
     if "players" not in options:
-        options["players"] = default_names(specs, max(rules.min_players, max(specs, default=0) + 1))
+        options["players"] = default_names(specs, max(game_type(rules).players[0], max(specs, default=0) + 1))
     session = new_session(rules, **options)
     return session, check_bots(specs, session.num_players)
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any
 
 from ..core.errors import GameError, shown
-from ..core.game import CardGame, nothing_hidden
+from ..core.game import CardGame, game_type, nothing_hidden
 from .bot import Bot, Thoughts, run_through
 
 __all__ = ["Bot", "RandomBot", "make_bot", "bot_move", "bot_moving", "BOT_NAMES"]
@@ -159,7 +159,7 @@ def bot_moving(session: Any, bot: Any, *, kinds: Sequence[str] | None = None,
     if bot.never:  # the kinds are the seat's own actions': nothing hidden is read for it
         kept = [a for a, kind in zip(ids, kinds or session.action_kinds(), strict=True) if kind not in bot.never]
         ids = kept or ids
-    if bot.scores_only and game.fair_heuristic:  # the scores are all it reads
+    if bot.scores_only and game_type(game).fair_heuristic:  # the scores are all it reads
         scores = None if len(ids) == 1 else session.heuristic_scores() if ids is every else session.heuristic_scores(ids)
         aid = bot.pick(ids, scores)
         if aid not in ids:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, NamedTuple
 
 from ..core.errors import GameFault
-from ..core.game import CardGame
+from ..core.game import CardGame, game_type
 
 __all__ = ["STRIDE", "Plan", "growing", "merge", "sampler", "stats_of"]
 
@@ -137,7 +137,7 @@ def growing(game: CardGame, sample: Callable[[random.Random], Any], rng: random.
     whole iterations found). Yielding changes nothing: the same tree, iteration for iteration."""
     w, c, eps, depth_limit, has_heuristic, players, favourites, root_legal = plan
     step, legal_of, current, over = game.step, game.legal_actions, game.current_player, game.is_over
-    to_act = game.to_act if game.simultaneous else None
+    to_act = game.to_act if game_type(game).simultaneous else None
     heuristic, evaluate, best_of = game.heuristic, game.evaluate, game.best_actions
     root = _Node(-1)
     done = 0

@@ -12,7 +12,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from ..core.errors import GameError, cut, shown
-from ..core.game import CardGame
+from ..core.game import CardGame, game_type
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, new_session, the_game, title_of, with_rules
 
 __all__ = ["MAX_WORKERS", "UNFINISHED", "check", "default_players", "need_frame", "whole"]
@@ -41,9 +41,10 @@ def whole(name: str, value: Any, low: int, high: int | None = None, where: str =
 def default_players(bots: Any, game: CardGame) -> int:
     """The number of players when none is given: one per bot listed (when the game allows
     that many), else 2 if the game allows it, else its smallest number."""
-    if isinstance(bots, Sequence) and not isinstance(bots, str) and game.min_players <= len(bots) <= game.max_players:
+    lo, hi = game_type(game).players
+    if isinstance(bots, Sequence) and not isinstance(bots, str) and lo <= len(bots) <= hi:
         return len(bots)
-    return 2 if game.min_players <= 2 <= game.max_players else game.min_players
+    return 2 if lo <= 2 <= hi else lo
 
 
 def _bot_specs(bots: Any, players: int, where: str) -> tuple[BotSpec, ...]:
@@ -84,7 +85,7 @@ def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: 
     whole("games", games, 1, where=where)
     if players is None:
         players = default_players(bots, the)
-    whole("players", players, the.min_players, the.max_players, where=where)
+    whole("players", players, *game_type(the).players, where=where)
     if seed is None:
         seed = secrets.randbelow(2**31)
     whole("seed", seed, 0, where=where)

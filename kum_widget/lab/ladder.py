@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, shown
+from ..core.game import game_type
 from .checks import check as _check
 from .checks import whole
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, bot_of, stable_number, the_game
@@ -227,8 +228,9 @@ def rungs_of(rungs: Any) -> list[BotSpec]:
 
 def _players(game: Any, players: Any) -> int:
     if players is None:
-        return 2 if game.min_players <= 2 <= game.max_players else int(game.min_players)
-    whole("players", players, game.min_players, game.max_players, where=WHERE)
+        lo, hi = game_type(game).players
+        return 2 if lo <= 2 <= hi else lo
+    whole("players", players, *game_type(game).players, where=WHERE)
     return int(players)
 
 

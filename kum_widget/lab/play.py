@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError, shown
-from ..core.game import CardGame
+from ..core.game import CardGame, game_type
 
 if TYPE_CHECKING:  # the bots and the session load on first use
     from ..bots.base import Bot
@@ -209,8 +209,9 @@ def columns(players: int, game: Any = None) -> list[str]:
     ['game', 'seed', 'players', 'actions', 'n_winners', 'winners', 'bot_0', 'bot_1', 'score_0', 'score_1', 'win_0', 'win_1']
     """
     the = the_game(game, "columns")
-    if type(players) is not int or not the.min_players <= players <= the.max_players:
-        raise GameError(f"columns: players must be a whole number {the.min_players}..{the.max_players} for "
+    lo, hi = game_type(the).players
+    if type(players) is not int or not lo <= players <= hi:
+        raise GameError(f"columns: players must be a whole number {lo}..{hi} for "
                         f"{title_of(the)}, got {shown(players)}")
     return table_columns(the, players)
 
