@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test browser node lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html
+.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html
 
 env: $(VENV)/.synced js
 
@@ -81,8 +81,19 @@ lint: env
 typecheck: env
 	$(BIN)/mypy
 
+# pytest on every core (pytest-xdist): each worker has its own JupyterLab and Chromium, shared
+# by its browser tests (tests/conftest.py); the tests using a module's fixture stay on one worker
+# (loadgroup), so the fixture is built once. `make test` leaves out the
+# soaks (long random play: the `soak` marker) and runs the property tests marked `fuzz` at a
+# fifth of their examples; `make soak` runs both in full (about 3.5 min on 2 cores), after
+# `make test` in CI (.ci/run).
+PYTEST_WORKERS ?= auto
+PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 pytest: browser env
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not soak"
+
+soak: browser env
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "soak or fuzz" --soak
 
 # bench/against.py (about 7 min): engine throughput, `import kum_widget` time and the board's
 # click-to-redraw latency, this tree and BASE in turn in one run, side by side with intervals.

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from labserver import LabServer
+    from labserver import LabRoom, LabServer
 
 __all__ = ["AXE", "WAIT_MS", "axe_violations", "grave", "new_page", "open_board", "wait_board_changed", "wait_still", "wait_until", "watched_page"]
 
@@ -89,7 +89,7 @@ def wait_still(page: Any, locator: Any, what: str = "the page to settle", frames
                what=f"{what} (its box unchanged for {frames} frames, nothing in it animating)")
 
 
-def open_board(browser: Any, lab: LabServer, name: str, *, width: int = 1280, height: int = 1300,
+def open_board(browser: Any, lab: LabServer | LabRoom, name: str, *, width: int = 1280, height: int = 1300,
                **media: Any) -> tuple[Any, Any, list[str]]:
     """Notebook ``name`` of ``lab`` opened and run in a new page: the page, its first board
     (drawn, the kernel idle) and the page's JavaScript errors."""

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from labserver import LabRoom, LabServer
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -37,6 +41,50 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def lab_server() -> Iterator[LabServer]:
+    """The worker's one JupyterLab, started for its first browser test that needs one and
+    shared by all: a server takes seconds to start on a busy machine, a folder (``lab_room``)
+    none."""
+    from labserver import LabServer
+
+    with LabServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def notebook7_server() -> Iterator[LabServer]:
+    """The worker's one Jupyter Notebook 7 server, as ``lab_server``."""
+    from labserver import LabServer
+
+    with LabServer(app="notebook") as server:
+        yield server
+
+
+@pytest.fixture
+def lab_room(request: pytest.FixtureRequest, browser: object) -> Iterator[Callable[..., LabRoom]]:
+    """``lab_room(notebooks, app="lab", theme=None, settings=None)``: a folder of this test's
+    own on the worker's JupyterLab (``app="notebook"``: its Notebook 7) with fresh copies of
+    ``notebooks`` (a kernel of their own each), the theme and user settings the test asks for.
+    When the test ends its pages are closed, then its kernels shut down and its settings
+    taken back: the next test finds the server as it was."""
+    rooms: list[LabRoom] = []
+
+    def make(notebooks: dict[str, Any], *, app: str = "lab", theme: str | None = None,
+             settings: dict[str, dict[str, Any]] | None = None) -> LabRoom:
+        if app not in ("lab", "notebook"):
+            raise ValueError(f"app is 'lab' or 'notebook', got {app!r}")
+        server: LabServer = request.getfixturevalue("lab_server" if app == "lab" else "notebook7_server")
+        rooms.append(server.room(notebooks, theme=theme, settings=settings))
+        return rooms[-1]
+
+    yield make
+    for context in browser.contexts:  # type: ignore[attr-defined]  # a page still open would keep its kernel busy
+        context.close()
+    for room in rooms:
+        room.close()
 
 
 @pytest.fixture(autouse=True)
@@ -139,19 +187,41 @@ def _end_a_stuck_exit(session: pytest.Session) -> None:
     os._exit(status)
 
 
-# -- markers: `pytest -m "not e2e and not slow"` is the quick subset; `make test` runs all -----
+# -- markers: `pytest -m "not e2e and not slow"` is the quick subset; `make test` runs all but the
+# soaks, `make soak` the soaks ---------------------------------------------------------------------
 
-_E2E_FIXTURES = {"browser", "page", "lab", "lab_server", "server", "notebook_server"}
+_E2E_FIXTURES = {"browser", "page", "lab", "lab_server", "lab_room", "notebook7_server", "server", "notebook_server"}
 _SLOW_MODULES = {"test_install", "test_notebooks", "test_widget_saved_state", "test_ismcts_process", "test_makefile"}
+_SHARED_SCOPES = {"module", "class", "package"}
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--soak", action="store_true", default=False,
+                     help="property tests at their full example counts (tests/_soak.py); `make soak` passes it")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # before the test modules are imported: their hypothesis settings read it (tests/_soak.py)
+    if config.getoption("soak"):
+        os.environ["KUM_SOAK"] = "1"
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark what drives a browser or a notebook server ``e2e`` (every test_e2e_* module, and
     any test using the browser fixture) and the modules that build, install or run whole
-    notebooks ``slow``, so nobody has to remember to."""
+    notebooks ``slow``, so nobody has to remember to.
+
+    Under ``pytest -n N --dist loadgroup`` (``make test``), a test that uses a module's (or
+    class's) fixture runs on the worker its module's other such tests run on
+    (``xdist_group``): the fixture is built once. Every other test goes to whichever worker
+    is free: the browser tests share only their worker's session (one JupyterLab, one Chromium)."""
     for item in items:
         module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
         if module.startswith("test_e2e_") or _E2E_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
         if module in _SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        info = getattr(item, "_fixtureinfo", None)
+        if info is not None and any(d.scope in _SHARED_SCOPES for defs in info.name2fixturedefs.values() for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

@@ -16,10 +16,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from labserver import START_S, free_port
+from labserver import PORT_TRIES, START_S, free_port
 
 __all__ = ["MarimoServer", "VoilaServer"]
 
@@ -47,22 +48,33 @@ class _Server:
             "MARIMO_SKIP_UPDATE_CHECK": "1",
         }
 
-    def start(self, cmd: list[str], ready: str, cwd: Path) -> None:
-        """Start ``cmd`` and wait until GET ``ready`` answers (any HTTP status)."""
+    def start(self, cmd: Callable[[int], list[str]], ready: str, cwd: Path) -> None:
+        """Start ``cmd(port)`` and wait until GET ``ready`` answers (any HTTP status); on
+        another free port if the one found was taken first (a parallel worker's server)."""
+        for attempt in range(PORT_TRIES):
+            if attempt:
+                self.port = free_port()
+            if self._started(cmd(self.port), ready, cwd):
+                return
+        raise RuntimeError(f"{self.name} found no free port in {PORT_TRIES} tries: {self.log()[-3000:]}")
+
+    def _started(self, cmd: list[str], ready: str, cwd: Path) -> bool:
         log = self.log_path.open("wb")
         # A process group of its own: the kernels it starts stop with it.
         self.proc = subprocess.Popen(cmd, env=self.env(), stdout=log, stderr=subprocess.STDOUT, cwd=cwd, start_new_session=True)
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited: {self.log_path.read_text()[-3000:]}")
+                if "already in use" in self.log():
+                    return False
+                raise RuntimeError(f"{self.name} exited: {self.log()[-3000:]}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{ready}", timeout=10):
-                    return
+                    return True
             except urllib.error.HTTPError:
-                return  # it answers: it is up
+                return True  # it answers: it is up
             except OSError:
-                time.sleep(0.3)
+                time.sleep(0.3)  # (polling, within the deadline)
         log = self.log()[-3000:]
         self.__exit__(None, None, None)
         raise RuntimeError(f"{self.name} did not answer {ready} within {START_S} s: {log}")
@@ -94,10 +106,11 @@ class VoilaServer(_Server):
         root = self.tmp / "notebooks"
         root.mkdir()
         (root / self.file_name).write_text(json.dumps(self.notebook))
-        cmd = [
-            sys.executable, "-m", "voila", self.file_name, "--no-browser", f"--port={self.port}",
-            "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", f"--token={self.token}", "--show_tracebacks=True",
-        ]
+        def cmd(port: int) -> list[str]:
+            return [
+                sys.executable, "-m", "voila", self.file_name, "--no-browser", f"--port={port}",
+                "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", f"--token={self.token}", "--show_tracebacks=True",
+            ]
         # /voila/static/ answers without running the notebook (every GET of / starts a kernel).
         self.start(cmd, "/voila/static/", root)
         return self
@@ -121,10 +134,11 @@ class MarimoServer(_Server):
     def __enter__(self) -> MarimoServer:
         target = self.tmp / self.app.name
         shutil.copy(self.app, target)
-        cmd = [
-            sys.executable, "-m", "marimo", "-q", self.mode, str(target), "--headless", "--host", "127.0.0.1",
-            "--port", str(self.port), "--token-password", self.token,
-        ]
+        def cmd(port: int) -> list[str]:
+            return [
+                sys.executable, "-m", "marimo", "-q", self.mode, str(target), "--headless", "--host", "127.0.0.1",
+                "--port", str(port), "--token-password", self.token,
+            ]
         self.start(cmd, "/health", self.tmp)
         return self
 

@@ -1,6 +1,10 @@
 """A real `jupyter lab` (or Jupyter Notebook 7: ``app="notebook"``) on a free localhost
 port, isolated, for end-to-end tests and the latency benchmark. It serves copies of the notebooks (so autosave never touches
 the committed ones) and has its own config, settings, runtime and workspace folders.
+
+The tests share one server per worker (conftest's ``lab_server``): each test gets a
+``LabRoom`` on it, a folder of its own with fresh copies of its notebooks (so a kernel of its
+own for each), whose kernels are shut down when the test ends.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from _chromium import WAIT_MS, dismiss_intro, wait_board_changed, wait_until
 ROOT = Path(__file__).resolve().parent.parent
 NODELAY_CONFIG = ROOT / "jupyter" / "jupyter_server_config.py"
 START_S = 180  # seconds a server may take to answer: a loaded 2-core machine takes far longer than an idle one
+PORT_TRIES = 3  # a free port found is free no more once another process (a parallel worker's server) takes it first
 
 # Settings that keep the page quiet and every cell rendered (no windowing).
 SETTINGS = {
@@ -40,25 +45,29 @@ def free_port() -> int:
 class LabServer:
     """``with LabServer(notebooks) as lab: page.goto(lab.url("01_play.ipynb"))``"""
 
-    def __init__(self, notebooks: dict[str, Any], *, nodelay: bool = True, theme: str | None = None, app: str = "lab") -> None:
+    def __init__(self, notebooks: dict[str, Any] | None = None, *, nodelay: bool = True, theme: str | None = None,
+                 app: str = "lab") -> None:
         if app not in ("lab", "notebook"):
             raise ValueError(f"app is 'lab' or 'notebook', got {app!r}")
         self.app = app  # Notebook 7 is a server extension app like Lab: the same flags and folders
-        self.notebooks = notebooks  # file name -> notebook JSON (dict)
+        self.notebooks = notebooks or {}  # file name -> notebook JSON (dict)
         self.nodelay = nodelay
         self.theme = theme
         self.port = free_port()
         self.token = os.urandom(16).hex()
         self.tmp = Path(tempfile.mkdtemp(prefix="kum-lab-"))
+        self.root = self.tmp / "notebooks"
+        self.settings = self.tmp / "settings"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.tmp / "server.log"
+        self.rooms = 0
 
     def __enter__(self) -> LabServer:
-        root = self.tmp / "notebooks"
+        root = self.root
         root.mkdir()
         for name, nb in self.notebooks.items():
             (root / name).write_text(json.dumps(nb))
-        settings = self.tmp / "settings"
+        settings = self.settings
         for rel, value in SETTINGS.items():
             if self.app == "notebook" and "notification" in rel:
                 continue  # Notebook 7 has no news plugin: a settings file for it breaks its settings load
@@ -76,33 +85,59 @@ class LabServer:
             "JUPYTERLAB_WORKSPACES_DIR": str(self.tmp / "workspaces"),
             "IPYTHONDIR": str(self.tmp / "ipython"),
         }
-        cmd = [
-            sys.executable, "-m", "jupyter", self.app, "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
-            f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
-        ]
-        if os.geteuid() == 0:
-            cmd.append("--allow-root")
-        if self.nodelay:
-            cmd.append(f"--config={NODELAY_CONFIG}")
+        for attempt in range(PORT_TRIES):
+            if attempt:
+                self.port = free_port()
+            cmd = [
+                sys.executable, "-m", "jupyter", self.app, "--no-browser", "--ip=127.0.0.1", f"--port={self.port}",
+                f"--ServerApp.token={self.token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
+            ]
+            if os.geteuid() == 0:
+                cmd.append("--allow-root")
+            if self.nodelay:
+                cmd.append(f"--config={NODELAY_CONFIG}")
+            if self._started(cmd, env, root):
+                return self
+        raise RuntimeError(f"jupyter {self.app} found no free port in {PORT_TRIES} tries: {self.log_path.read_text()[-2000:]}")
+
+    def _started(self, cmd: list[str], env: dict[str, str], root: Path) -> bool:
+        """True once the server answers; False if it exited because its port was taken."""
         log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyter {self.app} exited: {self.log_path.read_text()[-2000:]}")
+                text = self.log_path.read_text(errors="replace")
+                if "already in use" in text:
+                    return False
+                raise RuntimeError(f"jupyter {self.app} exited: {text[-2000:]}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/status?token={self.token}", timeout=10) as r:
                     if r.status == 200:
-                        return self
+                        return True
             except OSError:
-                time.sleep(0.3)
-        log = self.log_path.read_text(errors="replace")[-2000:]
+                time.sleep(0.3)  # (polling, within the deadline)
+        text = self.log_path.read_text(errors="replace")[-2000:]
         self.__exit__(None, None, None)
-        raise RuntimeError(f"jupyter {self.app} did not answer /api/status within {START_S} s: {log}")
+        raise RuntimeError(f"jupyter {self.app} did not answer /api/status within {START_S} s: {text}")
+
+    def room(self, notebooks: dict[str, Any], *, theme: str | None = None,
+             settings: dict[str, dict[str, Any]] | None = None) -> LabRoom:
+        """A folder of its own on this server with ``notebooks`` in it, the theme ``theme``
+        (JupyterLab's default without one) and the user ``settings`` (a file under the
+        settings folder -> its JSON) while it is open: one test's notebooks, kernels and
+        settings. The settings are the server's: one room is open at a time."""
+        self.rooms += 1
+        return LabRoom(self, f"t{self.rooms:04d}", notebooks, theme=theme, settings=settings or {})
+
+    def _api(self, path: str, method: str = "GET") -> Any:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}?token={self.token}", method=method)
+        with urllib.request.urlopen(req, timeout=30) as r:
+            body = r.read()
+        return json.loads(body) if body else None
 
     def kernels(self) -> list[dict[str, Any]]:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/kernels?token={self.token}", timeout=10) as r:
-            return list(json.load(r))
+        return list(self._api("/api/kernels"))
 
     def wait_kernel_connected(self, timeout: float = WAIT_MS / 1000) -> None:
         """Wait until a kernel is idle with the page's websocket attached."""
@@ -135,6 +170,70 @@ class LabServer:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+THEMES = "@jupyterlab/apputils-extension/themes.jupyterlab-settings"
+
+
+class LabRoom:
+    """One test's part of a shared ``LabServer``: a folder with fresh copies of its notebooks
+    (opened, each starts a kernel of its own), its theme and settings; ``close()`` shuts its
+    kernels down and puts the settings back. Opened as ``LabServer``'s own notebooks are:
+    ``open_notebook(page, room, name)``."""
+
+    def __init__(self, server: LabServer, folder: str, notebooks: dict[str, Any], *, theme: str | None,
+                 settings: dict[str, dict[str, Any]]) -> None:
+        self.server, self.folder, self.app = server, folder, server.app
+        self.dir = server.root / folder
+        self.dir.mkdir()
+        for name, nb in notebooks.items():
+            (self.dir / name).write_text(json.dumps(nb))
+        self.written = [server.settings / rel for rel in settings]
+        for path, value in zip(self.written, settings.values(), strict=True):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(value))  # read by a page when it loads
+        themes = server.settings / THEMES
+        if theme:
+            themes.parent.mkdir(parents=True, exist_ok=True)
+            themes.write_text(json.dumps({"theme": theme}))
+            self.written.append(themes)
+        else:
+            themes.unlink(missing_ok=True)
+
+    def path(self, notebook: str) -> Path:
+        """The notebook's file, as the server saves it."""
+        return self.dir / notebook
+
+    def url(self, notebook: str) -> str:
+        return self.server.url(f"{self.folder}/{notebook}")
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """The server's sessions (an open notebook and its kernel) of this room's notebooks."""
+        return [s for s in self.server._api("/api/sessions") if str(s.get("path", "")).startswith(f"{self.folder}/")]
+
+    def wait_kernel_connected(self, timeout: float = WAIT_MS / 1000) -> None:
+        """Wait until one of this room's kernels is idle with a page's websocket attached."""
+        deadline = time.monotonic() + timeout
+        kernels: list[dict[str, Any]] = []
+        while time.monotonic() < deadline:
+            try:
+                kernels = [s["kernel"] for s in self.sessions() if s.get("kernel")]
+            except OSError:  # the listing can fail while another kernel is shutting down
+                kernels = []
+            if any(k.get("connections", 0) >= 1 and k.get("execution_state") == "idle" for k in kernels):
+                return
+            time.sleep(0.25)  # (polling, within the deadline)
+        raise RuntimeError(f"no kernel of {self.folder}/ idle with the page connected after {timeout:.0f} s: {kernels}")
+
+    def close(self) -> None:
+        """Shut this room's kernels down (the server outlives them) and take its settings back."""
+        try:
+            for s in self.sessions():
+                self.server._api(f"/api/sessions/{s['id']}", method="DELETE")
+        except OSError:
+            pass  # a server already gone took its kernels with it
+        for path in self.written:
+            path.unlink(missing_ok=True)
+
+
 def set_parameters(nb: dict[str, Any], **values: Any) -> dict[str, Any]:
     """Rewrite the notebook's cell tagged "parameters" with ``values``."""
     for cell in nb["cells"]:
@@ -164,7 +263,7 @@ def wait_idle(page: Any, timeout: float = WAIT_MS) -> None:
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=timeout)
 
 
-def open_notebook(page: Any, lab: LabServer, name: str) -> None:
+def open_notebook(page: Any, lab: LabServer | LabRoom, name: str) -> None:
     """Open ``name`` and wait for its kernel: idle, with this page connected to it."""
     page.goto(lab.url(name), timeout=WAIT_MS)
     page.wait_for_selector(".jp-NotebookPanel", timeout=WAIT_MS)

@@ -136,7 +136,8 @@ def test_garbage_text_messages_say_what_is_expected() -> None:
     refused(game, lambda: game.apply("play goblin 12 on mine 1"), kum.InvalidActionError, "goblin 12")
 
 
-@pytest.mark.parametrize("value", WRONG_TYPES, ids=repr)
+# (a bare object's repr shows its address: pytest-xdist's workers must name every test alike)
+@pytest.mark.parametrize("value", WRONG_TYPES, ids=lambda v: "object()" if type(v) is object else repr(v))
 def test_wrong_types_to_apply(value: Any) -> None:
     game = fresh(turns=2)
     refused(game, lambda: game.apply(value), kum.InvalidActionError)

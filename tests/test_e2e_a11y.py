@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from _chromium import axe_violations, grave, open_board, wait_board_changed, wait_until
-from labserver import LabServer, click_once, notebook_of
+from labserver import click_once, notebook_of
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 NOTEBOOKS = {
@@ -51,10 +51,9 @@ LISTEN = """el => { window.kumSaid = [];
   return regions.length; }"""
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({name: notebook_of(source) for name, source in NOTEBOOKS.items()}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({name: notebook_of(source) for name, source in NOTEBOOKS.items()})
 
 
 class Audit:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from _chromium import open_board
-from labserver import ROOT, LabServer, click_once, code_cell, run_cell
+from labserver import ROOT, click_once, code_cell, run_cell
 
 GAMES = {
     "bust": ("from kum_widget.core.examples import Bust as Game", "Bust"),
@@ -32,10 +32,9 @@ def notebook(kind: str) -> dict:
     return {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}}, "nbformat": 4, "nbformat_minor": 5}
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({f"{kind}.ipynb": notebook(kind) for kind in GAMES}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({f"{kind}.ipynb": notebook(kind) for kind in GAMES})
 
 
 @pytest.mark.parametrize("kind", list(GAMES))

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _chromium import dismiss_intro, open_board, wait_board_changed, wait_until, watched_page
-from labserver import LabServer, click_once, notebook_of
+from labserver import click_once, notebook_of
 
 NOTEBOOKS = {
     "bot.ipynb": ["import kum_widget as kum", 'board = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0.8)\nboard'],
@@ -31,10 +31,9 @@ FREEZE = """() => { const animate = Element.prototype.animate;
   }; }"""
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()})
 
 
 def opened(browser, lab, name: str, **media: Any) -> tuple[Any, Any, list[str]]:  # type: ignore[no-untyped-def]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from _chromium import dismiss_intro, open_board, wait_board_changed, wait_still
-from labserver import LabServer, notebook_of, run_cell
+from labserver import notebook_of, run_cell
 
 SEED = 3
 
@@ -35,10 +35,9 @@ NOTEBOOKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer(NOTEBOOKS) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room(NOTEBOOKS)
 
 
 def opened(browser, lab, name: str, height: int):  # type: ignore[no-untyped-def]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_board_changed, wait_until
-from labserver import LabServer, notebook_of, run_cell
+from labserver import notebook_of, run_cell
 
 SETUP = "import kum_widget as kum"
 
@@ -58,10 +58,9 @@ NOTEBOOKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({f"{name}.ipynb": notebook_of(*cells) for name, cells in NOTEBOOKS.items()}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({f"{name}.ipynb": notebook_of(*cells) for name, cells in NOTEBOOKS.items()})
 
 
 def opened(browser, lab, name: str) -> tuple[Any, Any, list[str]]:  # type: ignore[no-untyped-def]

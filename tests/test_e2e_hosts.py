@@ -17,7 +17,7 @@ import _chromium
 import pytest
 from _chromium import wait_until
 from hostservers import MarimoServer, VoilaServer
-from labserver import LabServer, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
+from labserver import LabRoom, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
 from test_notebooks import NOTEBOOK_DIR, fast_notebook
 from test_replay import offline_page
 
@@ -66,15 +66,14 @@ def shown_scores(board: Any) -> list[float]:
 # -- Jupyter Notebook 7 -----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def notebook7():  # type: ignore[no-untyped-def]
+@pytest.fixture
+def notebook7(lab_room):  # type: ignore[no-untyped-def]
     play = fast_notebook(NOTEBOOK_DIR / "01_play.ipynb")
     play["cells"].append(code_cell('print("KUM-LEN", len(board.game.history))'))
-    with LabServer({"01_play.ipynb": play, "court.ipynb": court_notebook()}, app="notebook") as server:
-        yield server
+    return lab_room({"01_play.ipynb": play, "court.ipynb": court_notebook()}, app="notebook")
 
 
-def open_in_notebook7(page: Any, server: LabServer, name: str) -> Any:
+def open_in_notebook7(page: Any, server: LabRoom, name: str) -> Any:
     open_notebook(page, server, name)
     assert page.locator("body[data-notebook='notebooks']").count() == 1, "the Notebook 7 page, not JupyterLab's"
     run_all(page)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_board_changed, wait_until, watched_page
-from labserver import LabServer, notebook_of
+from labserver import notebook_of
 
 BOARD = 'import kum_widget as kum\nboard = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)\nboard'
 
@@ -47,10 +47,9 @@ LAST = """el => { const all = [...el.querySelectorAll('button, summary, select, 
   const last = all[all.length - 1]; last.focus(); return last.tagName + (last.dataset.key ? ' ' + last.dataset.key : ''); }"""
 
 
-@pytest.fixture(scope="module", params=["lab", "notebook"])
-def server(request):  # type: ignore[no-untyped-def]
-    with LabServer({"keys.ipynb": notebook()}, app=request.param) as lab:
-        yield lab
+@pytest.fixture(params=["lab", "notebook"])
+def server(request, lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({"keys.ipynb": notebook()}, app=request.param)
 
 
 def test_notebook_shortcuts_do_not_fire_inside_the_board_and_escape_hands_the_focus_back(server, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from _chromium import dismiss_intro, open_board, wait_board_changed, wait_until, watched_page
-from labserver import ROOT, LabServer, code_cell, open_notebook, run_all, run_cell, set_parameters, snapshot, wait_idle
+from labserver import ROOT, code_cell, open_notebook, run_all, run_cell, set_parameters, snapshot, wait_idle
 
 SCORES_CELL = 'print("KUM-SCORES", board.game.scores(), board.game.is_over)'
 UNDO_CELL = 'board.game.undo(3) if board.game.is_over else None; print("KUM-UNDO", board.game.is_over)'
@@ -28,10 +28,9 @@ def play_notebook() -> dict:
     return nb
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({"01_play.ipynb": play_notebook()}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({"01_play.ipynb": play_notebook()})
 
 
 def state_id(board) -> str:  # type: ignore[no-untyped-def]
@@ -127,13 +126,13 @@ def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  
     page.close()
 
 
-def test_dark_theme_renders(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    with LabServer({"01_play.ipynb": play_notebook()}, theme="JupyterLab Dark") as lab:
-        page, board, errors = open_board(browser, lab, "01_play.ipynb", height=1100)
-        board.locator("[data-playable]").first.click()
-        assert board.locator(".kum-target[data-action]").count() >= 1
-        board.screenshot(path=str(artifacts / "lab-dark.png"))
-        bg = page.evaluate("() => getComputedStyle(document.querySelector('.kum-widget')).backgroundColor")
-        assert bg != "rgb(255, 255, 255)"  # follows the dark theme
-        assert errors == []
-        page.close()
+def test_dark_theme_renders(lab_room, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    lab = lab_room({"01_play.ipynb": play_notebook()}, theme="JupyterLab Dark")
+    page, board, errors = open_board(browser, lab, "01_play.ipynb", height=1100)
+    board.locator("[data-playable]").first.click()
+    assert board.locator(".kum-target[data-action]").count() >= 1
+    board.screenshot(path=str(artifacts / "lab-dark.png"))
+    bg = page.evaluate("() => getComputedStyle(document.querySelector('.kum-widget')).backgroundColor")
+    assert bg != "rgb(255, 255, 255)"  # follows the dark theme
+    assert errors == []
+    page.close()

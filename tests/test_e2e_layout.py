@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_still, wait_until
-from labserver import LabServer, click_once, notebook_of
+from labserver import LabRoom, click_once, notebook_of
 
 # The games are played on at random from a cell to mid-game before the board is shown: the
 # tallest tables are in mid-game (claimed mines with their stacks, piles that have grown).
@@ -75,13 +75,12 @@ OVERFLOW = """root => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer(NOTEBOOKS) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room(NOTEBOOKS)
 
 
-def opened(browser: Any, lab: LabServer, name: str, width: int = 1280, files: bool = False) -> tuple[Any, Any, list[str]]:
+def opened(browser: Any, lab: LabRoom, name: str, width: int = 1280, files: bool = False) -> tuple[Any, Any, list[str]]:
     """The notebook run in a 1280 x 800 window, then the window made ``width`` wide (JupyterLab
     hides its toolbar's kernel status below about 760 px); the file browser closed unless
     ``files``; the board scrolled to the top of the notebook's view, the human to act."""
@@ -287,8 +286,14 @@ def cell_to_top(page: Any, board: Any) -> None:
     wait_still(page, board, "the board's cell scrolled to the top of the notebook")
 
 
-@pytest.mark.parametrize("files", [False, True], ids=["folded", "files"])
-@pytest.mark.parametrize("players", [2, 3, 4])
+# Every table size, the file browser folded or open: the one with the least room (four seats,
+# the file browser open) in the quick run, the other five in the soak (`make soak`).
+WHOLE_GAMES = [pytest.param(players, files, id=f"{players}-{'files' if files else 'folded'}",
+                            marks=[] if (players, files) == (4, True) else [pytest.mark.soak])
+               for files in (False, True) for players in (2, 3, 4)]
+
+
+@pytest.mark.parametrize(("players", "files"), WHOLE_GAMES)
 def test_a_whole_game_stays_one_screen(lab, browser, artifacts: Path, players: int, files: bool) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, f"game{players}.ipynb", height=800)
     if not files:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from _chromium import WAIT_MS, dismiss_intro, new_page, wait_board_changed, wait_still, wait_until
-from labserver import LabServer, open_notebook, run_all, wait_idle
+from labserver import LabRoom, open_notebook, run_all, wait_idle
 from test_notebooks import NOTEBOOKS, fast_notebook
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -53,10 +53,9 @@ RENDERED = """sel => [...document.querySelectorAll(sel)].every(o =>
   || o.textContent.includes('Error displaying widget'))"""
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({path.name: fast_notebook(path) for path in NOTEBOOKS}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({path.name: fast_notebook(path) for path in NOTEBOOKS})
 
 
 def watched(browser):  # type: ignore[no-untyped-def]
@@ -67,7 +66,7 @@ def watched(browser):  # type: ignore[no-untyped-def]
     return page
 
 
-def open_and_run(page, lab: LabServer, name: str) -> None:  # type: ignore[no-untyped-def]
+def open_and_run(page, lab: LabRoom, name: str) -> None:  # type: ignore[no-untyped-def]
     """Open the notebook, hide the file browser, Run All, wait until the kernel is done."""
     open_notebook(page, lab, name)
     left = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
@@ -78,9 +77,9 @@ def open_and_run(page, lab: LabServer, name: str) -> None:  # type: ignore[no-un
     wait_idle(page, timeout=TIMEOUT)
 
 
-def saved_outputs(page, lab: LabServer, name: str) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def saved_outputs(page, lab: LabRoom, name: str) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
     """Save the notebook from JupyterLab and read back the outputs the kernel sent."""
-    path = lab.tmp / "notebooks" / name
+    path = lab.path(name)
     page.locator(".lm-MenuBar-item", has_text="File").first.click()
     page.locator(".lm-Menu-item[data-command='docmanager:save']").click()
     deadline = time.monotonic() + WAIT_MS / 1000

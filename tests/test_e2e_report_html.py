@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from _chromium import new_page, wait_until
 from _report_helpers import SCRIPT, lab_report
-from labserver import LabServer, code_cell, open_notebook, run_all, wait_idle
+from labserver import code_cell, open_notebook, run_all, wait_idle
 
 from kum_widget.lab.report_html import page
 
@@ -94,32 +94,32 @@ RESULT_CELLS = [
 
 
 @pytest.mark.parametrize("theme", ["JupyterLab Dark", "JupyterLab Light"])
-def test_a_result_follows_jupyterlabs_theme(browser: Any, artifacts: Path, theme: str) -> None:
+def test_a_result_follows_jupyterlabs_theme(lab_room: Any, browser: Any, artifacts: Path, theme: str) -> None:
     tests = str(Path(__file__).resolve().parent)
     nb = {"cells": [code_cell(c.format(tests=tests)) for c in RESULT_CELLS], "metadata": {}, "nbformat": 4,
           "nbformat_minor": 5}
     dark = theme == "JupyterLab Dark"
-    with LabServer({"result.ipynb": nb}, theme=theme) as lab:
-        tab = new_page(browser, width=1280, height=1400)
-        errors: list[str] = []
-        tab.on("pageerror", lambda e: errors.append(str(e)))
-        open_notebook(tab, lab, "result.ipynb")
-        run_all(tab)
-        tab.wait_for_selector(".kum-report .kum-lab img", state="attached")
-        wait_idle(tab)
-        assert tab.evaluate("() => document.body.dataset.jpThemeLight") == ("false" if dark else "true")
-        shown, hidden = ("img.kum-dark", "img.kum-light") if dark else ("img.kum-light", "img.kum-dark")
-        # the win rate, and the report's two sections: each shows the picture for the theme, only that one
-        assert _shown(tab, shown) == 3 and _shown(tab, hidden) == 0
-        result = tab.locator(".jp-OutputArea-output .kum-lab").first
-        assert "The greedy bot wins" in result.locator(".kum-lab-reading").inner_text()
-        if dark:
-            result.screenshot(path=str(artifacts / "lab_result_dark.png"))
-        else:  # a question in the report's list scrolls the notebook to its section
-            heading = tab.locator(".kum-report section h2").nth(1)
-            assert heading.evaluate("h => h.getBoundingClientRect().top") > 400  # not in view before
-            tab.locator(".kum-report-toc a").nth(1).click()
-            wait_until(tab, "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < 400; }", heading.element_handle(),
-                       what="the notebook scrolled to the section's heading")
-        assert errors == []
-        tab.close()
+    lab = lab_room({"result.ipynb": nb}, theme=theme)
+    tab = new_page(browser, width=1280, height=1400)
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    open_notebook(tab, lab, "result.ipynb")
+    run_all(tab)
+    tab.wait_for_selector(".kum-report .kum-lab img", state="attached")
+    wait_idle(tab)
+    assert tab.evaluate("() => document.body.dataset.jpThemeLight") == ("false" if dark else "true")
+    shown, hidden = ("img.kum-dark", "img.kum-light") if dark else ("img.kum-light", "img.kum-dark")
+    # the win rate, and the report's two sections: each shows the picture for the theme, only that one
+    assert _shown(tab, shown) == 3 and _shown(tab, hidden) == 0
+    result = tab.locator(".jp-OutputArea-output .kum-lab").first
+    assert "The greedy bot wins" in result.locator(".kum-lab-reading").inner_text()
+    if dark:
+        result.screenshot(path=str(artifacts / "lab_result_dark.png"))
+    else:  # a question in the report's list scrolls the notebook to its section
+        heading = tab.locator(".kum-report section h2").nth(1)
+        assert heading.evaluate("h => h.getBoundingClientRect().top") > 400  # not in view before
+        tab.locator(".kum-report-toc a").nth(1).click()
+        wait_until(tab, "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < 400; }", heading.element_handle(),
+                   what="the notebook scrolled to the section's heading")
+    assert errors == []
+    tab.close()

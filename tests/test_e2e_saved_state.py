@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from _chromium import WAIT_MS, dismiss_intro, open_board, wait_board_changed
-from labserver import LabServer, code_cell, wait_idle
+from labserver import code_cell, wait_idle
 
 import kum_widget as kum
 
@@ -32,13 +32,10 @@ def hot_seat_notebook() -> dict[str, Any]:
     }
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({NAME: hot_seat_notebook()}) as server:
-        setting = server.tmp / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
-        setting.parent.mkdir(parents=True, exist_ok=True)
-        setting.write_text(json.dumps({"saveState": True}))  # read by the page when it loads
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    # the widget manager's "save widget state", read by the page when it loads
+    return lab_room({NAME: hot_seat_notebook()}, settings={"@jupyter-widgets/jupyterlab-manager/plugin.jupyterlab-settings": {"saveState": True}})
 
 
 def private_marks(game: kum.Game, seat: int) -> list[str]:
@@ -66,7 +63,7 @@ def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(
     assert board.locator('[data-zone="hand 0"] [data-card^="card "]').count() == 6
     board.screenshot(path=str(artifacts / "saved-state-hand.png"))
 
-    path = lab.tmp / "notebooks" / NAME
+    path = lab.path(NAME)
     old = path.stat().st_mtime
     page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
     page.keyboard.press("Control+s")  # File > Save (docmanager:save), with the widget state

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from _chromium import open_board, wait_board_changed, wait_until
-from labserver import LabServer, notebook_of
+from labserver import notebook_of
 
 NOTEBOOKS = {
     "looping.ipynb": ["import kum_widget as kum\nfrom kum_widget.core.examples import Bust",
@@ -23,10 +23,9 @@ NOTEBOOKS = {
 }
 
 
-@pytest.fixture(scope="module")
-def lab():  # type: ignore[no-untyped-def]
-    with LabServer({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}) as server:
-        yield server
+@pytest.fixture
+def lab(lab_room):  # type: ignore[no-untyped-def]
+    return lab_room({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()})
 
 
 def answered(page: Any, board: Any, click: Any, what: str) -> float:

@@ -14,17 +14,16 @@ from pathlib import Path
 import pytest
 from _chromium import open_board, wait_until
 from _contrast import BADGES
-from labserver import LabServer, click_once, notebook_of
+from labserver import click_once, notebook_of
 
 SHOTS = Path("/tmp/shots42")
 NOTEBOOKS = {"greedy.ipynb": ["import kum_widget as kum", 'board = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)\nboard']}
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
-def lab(request):  # type: ignore[no-untyped-def]
+@pytest.fixture(params=["light", "dark"])
+def lab(request, lab_room):  # type: ignore[no-untyped-def]
     theme = "JupyterLab Dark" if request.param == "dark" else None
-    with LabServer({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}, theme=theme) as server:
-        yield server, request.param
+    return lab_room({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}, theme=theme), request.param
 
 
 def test_against_greedy_the_thinking_speaks_in_words_and_the_hints_badges_are_legible(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]

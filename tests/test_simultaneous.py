@@ -86,6 +86,7 @@ def test_a_bot_choosing_second_is_handed_no_trace_of_the_first_pick() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.soak  # 1,200 games of ISMCTS at 500 iterations: a statistical soak
 def test_the_order_the_seats_choose_in_does_not_matter_to_ismcts() -> None:
     """ISMCTS against random in Undercut (three rounds, 500 iterations): as the first
     chooser and as the second it wins alike, within the 95% intervals of 400 games each.

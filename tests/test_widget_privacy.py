@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded, hand_ids, offered_id, run_on_own_loop, send, unpack_replay
+from _soak import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -278,7 +279,8 @@ async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> dict
 ARRANGEMENTS = st.integers(2, 4).flatmap(lambda n: st.lists(st.booleans(), min_size=n, max_size=n))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.fuzz
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=ARRANGEMENTS, seed=st.integers(0, 10_000), ops=st.lists(OPS, min_size=1, max_size=40))
 def test_the_page_never_holds_more_than_the_shown_seat_may_see(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> None:
     run_on_own_loop(play(seats, seed, ops))
