@@ -242,3 +242,19 @@ def test_a_frame_offers_the_seat_to_act_what_a_board_offers_and_says_what_it_see
     over = s.frame(1)
     assert over.over and over.actions == () and over.current is None and over.to_act == ()
     assert over.status.startswith("Game over") and over.board["outcome"]
+
+
+@pytest.mark.parametrize(("bad", "error", "words"), [
+    (3, core.IllegalMoveError, "play 4 (action 3): not a legal action now"),
+    (True, core.InvalidOptionError, "an action id is a whole number, got True"),
+    (2.0, core.InvalidOptionError, "got 2.0"),
+    ("draw", core.InvalidOptionError, "got 'draw'"),
+    (10**4000, core.IllegalMoveError, "action <a number of 4001 digits>: not a legal action now"),
+], ids=["illegal", "bool", "float", "text", "huge"])
+def test_the_action_for_an_id_is_the_legal_one_and_a_bad_id_is_refused_by_name(bad: Any, error: type, words: str) -> None:
+    s = core.Session(Bust(), ["Ada", "Bo"], seed=1)
+    assert [s.action(a) for a in s.legal_action_ids()] == s.legal_actions()
+    before = (s.record(), s.state_id)
+    with pytest.raises(error, match=re.escape(words)):
+        s.action(bad)
+    assert (s.record(), s.state_id) == before

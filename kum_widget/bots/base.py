@@ -164,7 +164,7 @@ def bot_moving(session: Any, bot: Any, *, kinds: Sequence[str] | None = None,
         aid = bot.pick(ids, scores)
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
-        return session._public_action(aid)
+        return session.action(aid)
     view: Any = session.view(seat) if bot.reads_view else None
     if nothing_hidden(game):  # the bot may have the position itself (never with sealed picks, whatever the game declares)
         aid = yield from bot.deciding(game, view, seat, ids, position=session.state, deadline=deadline)
@@ -173,7 +173,7 @@ def bot_moving(session: Any, bot: Any, *, kinds: Sequence[str] | None = None,
     if aid is not None:
         if aid not in ids:
             raise GameError(f"{bot.name} chose {shown(aid)}, which is not a legal action")
-        return session._public_action(aid)
+        return session.action(aid)
     legal = list(session.legal_actions())
     if ids is not every:  # (legal_actions lists the actions in legal_action_ids' order)
         legal = [a for a, aid in zip(legal, every, strict=True) if aid in ids]

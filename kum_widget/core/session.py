@@ -350,6 +350,25 @@ class Session:
         except GameFault:
             return self._raw_text(aid)
 
+    def action(self, action_id: int) -> Action:
+        """The legal action whose id is ``action_id``, as :meth:`legal_actions` holds it
+        (a bot's chosen id handed back as the session hands actions out).
+
+        >>> from kum_widget.core.examples import Bust
+        >>> s = Session(Bust(), ["Ada", "Bo"], seed=1)
+        >>> s.action(100)
+        Action(100, 'draw')
+        >>> s.action(3)
+        Traceback (most recent call last):
+        ...
+        kum_widget.core.errors.IllegalMoveError: play 4 (action 3): not a legal action now
+        """
+        if type(action_id) is not int:
+            raise InvalidOptionError(f"an action id is a whole number, got {shown(action_id)}")
+        if not self._is_legal(action_id):
+            raise self._refused(action_id)
+        return self._public_action(action_id)  # type: ignore[no-any-return]
+
     def action_id(self, action: Any) -> int:
         """The id of an action (its text, or an id: checked to be one the game can name)."""
         aid = self._resolve(action)
