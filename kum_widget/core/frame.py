@@ -131,7 +131,10 @@ def frame_of(session: Any, viewer: int | str | None, offer: Sequence[int] | None
     board = _board(session, view, seat, viewer == PUBLIC)
     current = None if over else session.current_player
     mine = not over and (viewer is None or viewer == current)
-    ids = [a for a in session.legal_action_ids() if offer is None or a in set(offer)] if mine else []
+    ids = session.legal_action_ids() if mine else []
+    if offer is not None and ids:
+        offered = set(offer)  # once, not per legal action: the board asks at every change
+        ids = [a for a in ids if a in offered]
     return Frame(viewer=viewer, board=board, actions=tuple(_offered(session, ids)),
                  to_act=tuple(session.to_act) if not over else (), current=current, status=board["status"],
                  last_move=_last_move(session, board), log=tuple(_log(session, seat, viewer == PUBLIC, log_lines)),
