@@ -2,8 +2,8 @@
 test module).
 
 ``CASES`` is every shipped game, the game written from GAMES.md alone and the gallery in
-kum_widget/gallery/, with the player counts and rule options worth covering; tests/test_conformance.py
-and tests/test_conformance_input.py run each generic promise over all of them. A game added
+kum_widget/gallery/, with the player counts and rule options worth covering; tests/core/test_conformance.py
+and tests/security/test_conformance_input.py run each generic promise over all of them. A game added
 to the gallery gets them all by a line here (and a golden game in ``_golden_helpers.GOLDENS``).
 """
 

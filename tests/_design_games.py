@@ -1,4 +1,4 @@
-"""Small games whose design-report answers are known by construction (tests/test_lab_design.py).
+"""Small games whose design-report answers are known by construction (tests/lab/test_lab_design.py).
 
 They live in a module, not in a test, so that worker processes (``executor=2``) and dask
 workers can import them. None is registered: the tests pass the games themselves.
@@ -183,7 +183,7 @@ class GoldSolitaire(core.CardGame):
         return {"golds": s.golds, "moves": s.moves}
 
 
-# -- games whose every reading is known by construction (tests/test_lab_known.py) -------------
+# -- games whose every reading is known by construction (tests/lab/test_lab_known.py) -------------
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""What a gallery game's length limit counts (tests/test_gallery.py, tests/test_board_schema.py)."""
+"""What a gallery game's length limit counts (tests/games/gallery/test_gallery.py, tests/board/test_board_schema.py)."""
 
 from __future__ import annotations
 

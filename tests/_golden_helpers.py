@@ -4,13 +4,13 @@ transcript checked in under tests/golden/ (not a test module).
 A transcript is the game's record, then every action with the sentences of the events it
 caused (``describe(event)``, the full table's), then the final position: the full table's
 view as JSON, or the game's own text of it (Kings Under Mountains' board, the court's table
-and score). ``tests/test_conformance.py`` plays each and compares it character for
+and score). ``tests/core/test_conformance.py`` plays each and compares it character for
 character, and replays the record pinned in each file to the same transcript.
 
 A change to a game's rules, its text forms or its seeded deal shows up as a diff. If the
 change is intended, regenerate the files and review the diff:
 
-    KUM_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_conformance.py -k golden
+    KUM_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/core/test_conformance.py -k golden
 
 (the regenerating run writes the files, warns, and then compares as usual).
 """

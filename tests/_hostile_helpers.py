@@ -1,5 +1,5 @@
 """Bad input for any game's session: hostile values, the public calls that take them, and
-what each call's refusal must name (not a test module; ``tests/test_conformance.py`` uses it).
+what each call's refusal must name (not a test module; ``tests/core/test_conformance.py`` uses it).
 
 Every public call that takes input refuses a bad value with a ``GameError`` (a ValueError)
 whose message names what is wrong, briefly, and leaves the session exactly as it was: no

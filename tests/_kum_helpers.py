@@ -1,4 +1,7 @@
-"""Shared helpers for the property, golden and bad-input tests (not a test module)."""
+"""Shared helpers for Kings Under Mountains' property, golden and bad-input tests (not a test
+module): positions and what they must keep, and how bad input must be refused (``expect_error``,
+``refused``, ``brief_kum_error``) with the values and fuzzing strategies the bad-input tests
+share."""
 
 from __future__ import annotations
 
@@ -6,7 +9,12 @@ import itertools
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 import kum_widget as kum
 from kum_widget.games.kum.actions import action_from_id
@@ -34,12 +42,12 @@ def private_card_ids(game: kum.Game) -> list[int]:
     for hand in s.hands:
         ids += hand
     ids += [m for m in s.mines if m >= 0]
-    for st in s.mine_stacks:
-        ids += st
+    for stack in s.mine_stacks:
+        ids += stack
     for seat_claims in s.claimed:
         ids += seat_claims
-    for st in s.stacks.values():
-        ids += st
+    for stack in s.stacks.values():
+        ids += stack
     for dev in s.developed:
         ids += dev
     for pile in s.camp:
@@ -169,3 +177,99 @@ def play_twins(g: kum.Game, twin: kum.Game, fast: list[Any], plain: list[Any]) -
         assert move == plain[seat].choose(twin.view(seat), twin.legal_actions())
         g.apply(move)
         twin.apply(move)
+
+
+# -- bad input: how it is refused, and the values tried -----------------------------------------
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def expect_error(fn: Callable[[], object], exc: type[Exception] = kum.KumError, *words: str) -> Exception:
+    """Call ``fn``; it must raise ``exc`` (a KumError) whose message holds every word."""
+    try:
+        fn()
+    except Exception as e:  # classified below
+        assert isinstance(e, kum.KumError), f"expected a kum.KumError, got {type(e).__name__}: {e}"
+        assert isinstance(e, ValueError)
+        assert not isinstance(e, FORBIDDEN), f"{type(e).__name__} must not escape: {e}"
+        assert isinstance(e, exc), f"expected {exc.__name__}, got {type(e).__name__}: {e}"
+        msg = str(e).lower()
+        assert msg.strip(), "the error message is empty"
+        for w in words:
+            assert w.lower() in msg, f"{w!r} not in message {str(e)!r}"
+        return e
+    pytest.fail("no error raised")
+
+
+def refused(game: kum.Game, fn: Callable[[], object], exc: type[Exception] = kum.KumError, *words: str) -> Exception:
+    """Like expect_error, and the game must be exactly as it was."""
+    before, text, sid, twin = game.to_dict(), str(game), game.state_id, game.clone()
+    hands = [game.hand(s) for s in range(game.num_players)]
+    err = expect_error(fn, exc, *words)
+    assert game.to_dict() == before
+    assert str(game) == text
+    assert game == twin
+    assert game.state_id == sid
+    assert [game.hand(s) for s in range(game.num_players)] == hands
+    return err
+
+
+def only_kum_errors(fn: Callable[[], object]) -> None:
+    """For fuzzing: success or a KumError are fine; anything else escapes and fails."""
+    try:
+        fn()
+    except kum.KumError:
+        pass
+
+
+def fresh(seed: int = 11, turns: int = 0) -> kum.Game:
+    game = kum.Game(["Ada", "Bo"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(2 * turns):
+        game.apply(rng.choice(game.legal_action_ids()))
+    return game
+
+
+def finished(seed: int = 11) -> kum.Game:
+    game = kum.Game(["Ada", "Bo"], seed=seed)
+    play_out(game, random.Random(seed))
+    return game
+
+
+def _nested(depth: int, make: Callable[[Any], Any]) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+HOSTILE: dict[str, Any] = {
+    "deep list": _nested(100_000, lambda v: [v]), "deep dict": _nested(100_000, lambda v: {"a": v}),
+    "list of deep": [_nested(100_000, lambda v: [v])], "5000 digits": 10**5000, "-5000 digits": -(10**5000),
+    "big int": 2**70, "nul": "a\x00b", "long text": "x" * 1_000_000, "nan": float("nan"), "inf": float("-inf"),
+    "bool": True, "none": None, "bytes": b"\x00", "set": {1, 2}, "tuple": (1, 2), "object": object(),
+    "int keys": {1: [2]}, "tuple key": {((1,),): 1}, "long list": list(range(100_000)), "float": 1.5,
+}
+
+
+def brief_kum_error(where: str, fn: Callable[[], object]) -> None:
+    """``fn`` succeeds or raises a KumError with a short message; nothing else escapes."""
+    try:
+        fn()
+    except kum.KumError as e:
+        assert len(str(e)) < 400, f"{where}: the message is {len(str(e))} characters"
+    except Exception as e:  # the point of the test: anything else fails it, saying where
+        pytest.fail(f"{where}: {type(e).__name__}: {str(e)[:200]}")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+action_like = st.from_regex(
+    r"(play|draw|discard|PLAY|Draw)( +| *#)?[a-z#0-9 \[\]]{0,16}( (on|onto) (mine|claimed)? ?-?[0-9]{0,3})?",
+    fullmatch=True,
+)

@@ -1,4 +1,6 @@
-"""Shared fixtures: a real headless Chromium (Debian's package) driven by Playwright."""
+"""The fixtures every folder of tests/ shares: a real headless Chromium (Debian's package)
+driven by Playwright, the worker's notebook servers, and the hooks that mark and end a run. A
+folder's own conftest.py holds what only its tests use (tests/README.md)."""
 
 from __future__ import annotations
 
@@ -193,6 +195,13 @@ def _end_a_stuck_exit(session: pytest.Session) -> None:
 _E2E_FIXTURES = {"browser", "page", "lab", "lab_server", "lab_room", "notebook7_server", "server", "notebook_server"}
 _SLOW_MODULES = {"test_install", "test_notebooks", "test_widget_saved_state", "test_ismcts_process", "test_makefile"}
 _SHARED_SCOPES = {"module", "class", "package"}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A conftest.py is pytest's to load, not a module of doctests: ``--doctest-modules`` would
+    import each again as the module ``conftest``, the name they all have (tests/ has no
+    packages), and find another folder's there."""
+    return True if collection_path.name == "conftest.py" else None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -5,6 +5,8 @@ script collects the suite as it is and, for each old id, says what checks it now
 
 - the same id: kept (listed with ``--all`` only);
 - the same test (name and case) in another file: moved there;
+- the same test in several files, one of them of its file's name (moved to another folder):
+  moved there;
 - the same test function with other cases: its cases now;
 - a doctest of a module that moved: the doctest of the same name now;
 - else an entry of ``moved.txt`` (``old id or a prefix of it -> what checks it now``): a test
@@ -12,7 +14,8 @@ script collects the suite as it is and, for each old id, says what checks it now
 - else nothing: "UNACCOUNTED", and the script exits with status 1.
 
 It also counts, before and after, the tests of three kinds that must never be lost: the
-browser tests, the hostile-input tests and the hidden-information tests (by their names).
+browser tests, the hostile-input tests and the hidden-information tests (by their names, or
+the files of tests/security/ that hold bad input).
 
 Run from the repository's root: ``.venv/bin/python tests/ids/where.py [--all]``.
 """
@@ -27,8 +30,9 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 KINDS = {  # a test's kind, by its id (file and name)
-    "browser": re.compile(r"tests/test_(e2e|frontend)|/e2e/|/browser/|test_e2e_|chromium|playwright"),
-    "hostile input": re.compile(r"hostile|bad_|_bad|refus|malformed|probe|garbage|huge|trust|attack|forged|spoof", re.I),
+    "browser": re.compile(r"(^|/)test_(e2e|frontend)|/e2e/|/browser/|chromium|playwright"),
+    "hostile input": re.compile(r"hostile|bad_|_bad|refus|malformed|probe|garbage|huge|trust|attack|forged|spoof"
+                            r"|^tests/security/test_\w*(input|files|tables)\.py", re.I),
     "hidden information": re.compile(r"secret|hidden|privacy|private|sealed|hides|leak|peek", re.I),
 }
 
@@ -74,6 +78,8 @@ def where(old: list[str], now: list[str], entries: list[tuple[str, str]]) -> lis
             out.append((test, "kept", test))
         elif len(by_case[case]) == 1:
             out.append((test, "moved", by_case[case][0]))
+        elif len(same_file := [t for t in by_case[case] if basename(t) == basename(test)]) == 1:
+            out.append((test, "moved", same_file[0]))  # the same name in other files too: the one its file moved to
         elif explanation is not None:
             out.append((test, "explained", explanation))
         elif by_function[function]:
@@ -82,6 +88,11 @@ def where(old: list[str], now: list[str], entries: list[tuple[str, str]]) -> lis
         else:
             out.append((test, "UNACCOUNTED", ""))
     return out
+
+
+def basename(test: str) -> str:
+    """The name of a test's file, without its folder: a file moved to another folder keeps it."""
+    return test.partition("::")[0].rpartition("/")[2]
 
 
 def kinds(ids: list[str]) -> Counter[str]:

@@ -17,7 +17,7 @@ the same code serves a bot that must not see hidden cards.
 
 ``score_view(view, ids, deck)`` gives the same scores from the seat's view itself (the
 greedy bot's path: no position to deal). Both read the table through the same helpers,
-so they agree exactly (tests/test_speed_paths.py checks it on many positions).
+so they agree exactly (tests/games/kum/test_speed_paths.py checks it on many positions).
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ class State:
         """An independent copy (the deck table, rules and the cached plays are shared:
         the rules replace them, never change them in place)."""
         # Written out field by field (a getattr/setattr loop over the lists above costs
-        # three times as much); tests/test_speed_paths.py checks it follows the lists.
+        # three times as much); tests/games/kum/test_speed_paths.py checks it follows the lists.
         s = State.__new__(State)
         s.rules, s.cards, s.n, s.m, s.base = self.rules, self.cards, self.n, self.m, self.base
         s.names, s.kings, s.king_seat, s.seed, s.first = self.names, self.kings, self.king_seat, self.seed, self.first

@@ -1,0 +1,19 @@
+"""Fixtures of the lab's tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def dask_client() -> Iterator[Any]:
+    """A dask cluster of two worker processes on this machine, one per test module that asks
+    for it (its tests stay on one pytest-xdist worker: tests/conftest.py)."""
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            yield client
