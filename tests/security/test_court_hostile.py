@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _court_helpers import card, midgame, prince, refused, spaces
+from _hostile_helpers import DEEP
 
 import kum_widget as kum
 from kum_widget import core
@@ -22,11 +23,6 @@ from kum_widget.games.court import CardTable, CourtOfTheThreeClans, CourtRules, 
 
 # -- hostile input: refused with a GameError, the game unchanged --------------------------------------
 
-DEEP: list[Any] = []
-_x = DEEP
-for _ in range(50_000):
-    _x.append([])
-    _x = _x[0]
 HOSTILE: list[Any] = [None, -1, 2**200, -(2**200), math.nan, math.inf, 1.5, True, "x" * 100_000, "", "\x00", b"pass",
                       [], {}, (), DEEP, {"a": DEEP}, object(), Ellipsis, float, kum.Court]
 
