@@ -93,7 +93,7 @@ RESULT_CELLS = [
 ]
 
 
-@pytest.mark.parametrize("theme", ["JupyterLab Dark", "JupyterLab Light"])
+@pytest.mark.parametrize("theme", ["JupyterLab Dark", pytest.param("JupyterLab Light", marks=pytest.mark.soak)])  # the light theme: make soak
 def test_a_result_follows_jupyterlabs_theme(lab_room: Any, browser: Any, artifacts: Path, theme: str) -> None:
     tests = str(Path(__file__).resolve().parent)
     nb = {"cells": [code_cell(c.format(tests=tests)) for c in RESULT_CELLS], "metadata": {}, "nbformat": 4,
