@@ -49,7 +49,8 @@ def test_the_checker_catches_a_heuristic_that_reads_hidden_cards() -> None:
     assert "cannot see" in report.failures["heuristic reads only the view"]
 
 
-@pytest.mark.parametrize("game", [kum.KingsUnderMountains(), kum.court.CourtOfTheThreeClans(), Bust()])
+@pytest.mark.parametrize("game", [pytest.param(kum.KingsUnderMountains(), marks=pytest.mark.soak),  # check_game of it in make test too (tests/test_conformance.py)
+                                  kum.court.CourtOfTheThreeClans(), Bust()])
 def test_every_game_that_says_fair_passes_the_check(game: Any) -> None:
     assert game.fair_heuristic
     report = check_game(game, games=4)

@@ -122,6 +122,7 @@ def play_by_keyboard(page: Any, board: Any, audit: Audit, states: dict[int, Any]
         assert turns < limit, "the game did not end"
 
 
+@pytest.mark.soak  # a whole game by keyboard (about 40 s): the shorter audits below run in make test
 def test_kings_under_mountains_by_keyboard_alone_with_no_grave_violation(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, "kum2.ipynb", height=1100)
     audit = Audit(page, board, "kum 2 players")

@@ -122,6 +122,7 @@ def steps_in_log(page: Any) -> int:
     return int(match.group(1))
 
 
+@pytest.mark.soak  # a second whole game in Notebook 7 (Kings Under Mountains plays to the end in make test)
 def test_notebook7_plays_the_court_to_the_end(notebook7, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = new_page(browser)
     board = open_in_notebook7(page, notebook7, "court.ipynb")
@@ -141,7 +142,7 @@ def test_notebook7_plays_the_court_to_the_end(notebook7, browser, artifacts: Pat
 VOILA_DONE = "() => !document.getElementById('loading') && document.getElementById('rendered_cells')?.style.display === ''"
 
 
-@pytest.mark.parametrize("which", ["kum", "court"])
+@pytest.mark.parametrize("which", ["kum", pytest.param("court", marks=pytest.mark.soak)])  # the court in Voila: make soak
 def test_voila_serves_the_board_without_code_and_it_plays(browser, artifacts: Path, which: str) -> None:  # type: ignore[no-untyped-def]
     notebook = fast_notebook(NOTEBOOK_DIR / "01_play.ipynb") if which == "kum" else court_notebook()
     with VoilaServer(notebook) as voila:

@@ -65,6 +65,7 @@ def take_turn_step(page, board) -> bool:  # type: ignore[no-untyped-def]
     return True
 
 
+@pytest.mark.soak  # a whole game by clicking (about 40 s); make test plays whole games in Notebook 7 and of the court
 def test_play_a_whole_game_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, js_errors = watched_page(browser, width=1280, height=1400)
     dialogs: list[str] = []

@@ -110,7 +110,9 @@ def outside(m: dict[str, Any]) -> list[str]:
             for p in m["parts"] if p["top"] < top - 1 or p["bottom"] > bottom + 1]
 
 
-@pytest.mark.parametrize(("players", "files"), [(2, False), (3, False), (4, False), (2, True), (3, True), (4, True)])
+@pytest.mark.parametrize(("players", "files"), [(2, False), pytest.param(3, False, marks=pytest.mark.soak), (4, False),
+                                               pytest.param(2, True, marks=pytest.mark.soak),
+                                               pytest.param(3, True, marks=pytest.mark.soak), (4, True)])  # the middle sizes: make soak
 def test_a_kum_table_fits_one_screen(lab, browser, artifacts: Path, players: int, files: bool) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = opened(browser, lab, f"kum{players}.ipynb", files=files)
     page.screenshot(path=str(artifacts / f"layout_kum{players}_1280{'_files' if files else ''}.png"))
@@ -153,7 +155,7 @@ def test_the_court_fits_one_screen_and_its_piles_read(lab, browser, artifacts: P
     page.close()
 
 
-@pytest.mark.parametrize("name", ["kum2", "kum4", "court"])
+@pytest.mark.parametrize("name", [pytest.param("kum2", marks=pytest.mark.soak), "kum4", "court"])  # the smaller table: make soak
 def test_nothing_overflows_at_700_px(lab, browser, artifacts: Path, name: str) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = opened(browser, lab, f"{name}.ipynb", 700)
     if name == "kum2":
@@ -293,6 +295,7 @@ WHOLE_GAMES = [pytest.param(players, files, id=f"{players}-{'files' if files els
                for files in (False, True) for players in (2, 3, 4)]
 
 
+@pytest.mark.soak  # whole games (about 35 s each): the tables above check each size mid-game and at the end in make test
 @pytest.mark.parametrize(("players", "files"), WHOLE_GAMES)
 def test_a_whole_game_stays_one_screen(lab, browser, artifacts: Path, players: int, files: bool) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, f"game{players}.ipynb", height=800)

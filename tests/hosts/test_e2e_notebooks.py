@@ -120,7 +120,10 @@ def screenshot_pages(page, artifacts: Path, stem: str) -> list[Path]:  # type: i
     return shots
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+# Each notebook is run whole in a fresh kernel in make test (tests/test_notebooks.py); here, in
+# JupyterLab, the first in make test and the longer ones (20-75 s each) in make soak.
+@pytest.mark.parametrize("path", [p if p.name == "01_play.ipynb" else pytest.param(p, marks=pytest.mark.soak) for p in NOTEBOOKS],
+                         ids=lambda p: p.name)
 def test_notebook_runs_in_lab(lab, browser, artifacts: Path, path: Path) -> None:  # type: ignore[no-untyped-def]
     page = watched(browser)
     open_and_run(page, lab, path.name)

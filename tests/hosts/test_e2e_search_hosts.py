@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from _chromium import dismiss_intro, wait_board_changed, wait_until, watched_page
 from hostservers import MarimoServer, VoilaServer
 from labserver import notebook_of
@@ -110,6 +111,7 @@ def a_hint_left_alone_is_shown(page: Any, board: Any) -> float:
     return took
 
 
+@pytest.mark.soak  # the same search answered in Voila (marimo and JupyterLab run in make test)
 def test_voila_answers_a_click_while_the_hint_searches(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     with VoilaServer(voila_notebook(), "looping.ipynb") as voila:
         page, errors = watched_page(browser, width=1280, height=1300)

@@ -21,6 +21,8 @@ from nbclient import NotebookClient
 
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+# Every check of one notebook on one worker (pytest-xdist's loadgroup): it is run once for them all.
+RUN = [pytest.param(p, marks=pytest.mark.xdist_group(f"notebook {p.name}")) for p in NOTEBOOKS]
 
 # Per notebook: parameter values for the tests (the notebook's own ones stay in place above).
 FAST: dict[str, dict[str, Any]] = {
@@ -270,7 +272,7 @@ def deprecations(nb: Any) -> list[str]:
             if "DeprecationWarning" in _shown(o)]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", RUN, ids=lambda p: p.name)
 def test_notebook_runs(path: Path) -> None:
     nb, _ = executed(path)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
@@ -280,14 +282,14 @@ def test_notebook_runs(path: Path) -> None:
     assert stderr == []
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", RUN, ids=lambda p: p.name)
 def test_notebook_warns_of_nothing_deprecated(path: Path) -> None:
     """A fresh Run All shows no DeprecationWarning: the notebooks use today's API."""
     nb, _ = executed(path)
     assert deprecations(nb) == []
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", RUN, ids=lambda p: p.name)
 def test_notebook_says_nothing_private(path: Path) -> None:
     """No output shows what a board on the page hides from its viewer (issue 42, item 2): a
     class shares the screen, and a saved notebook keeps every output."""
@@ -309,8 +311,8 @@ def test_the_scans_find_a_printed_hand_and_a_deprecated_call(tmp_path: Path) -> 
     assert [d[:12] for d in deprecations(nb)] == ["code cell 2:"]
 
 
-@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.name in {"01_play.ipynb", "02_rules_tour.ipynb", "03_scripting.ipynb",
-                                                                     "06_court.ipynb", "07_design_report.ipynb"}],
+@pytest.mark.parametrize("path", [p for p in RUN if p.values[0].name in {"01_play.ipynb", "02_rules_tour.ipynb", "03_scripting.ipynb",
+                                                                          "06_court.ipynb", "07_design_report.ipynb"}],
                          ids=lambda p: p.name)
 def test_notebook_does_what_its_text_says(path: Path) -> None:
     nb, _ = executed(path)

@@ -94,7 +94,7 @@ RESULT_CELLS = [
 ]
 
 
-@pytest.mark.parametrize("theme", ["JupyterLab Dark", "JupyterLab Light"])
+@pytest.mark.parametrize("theme", ["JupyterLab Dark", pytest.param("JupyterLab Light", marks=pytest.mark.soak)])  # the light theme: make soak
 def test_a_result_follows_jupyterlabs_theme(lab_room: Any, browser: Any, artifacts: Path, theme: str) -> None:
     tests = str(TESTS)
     nb = {"cells": [code_cell(c.format(tests=tests)) for c in RESULT_CELLS], "metadata": {}, "nbformat": 4,

@@ -173,6 +173,7 @@ def test_equal_rungs_stop_for_futility_once_the_interval_fits_the_margin() -> No
     assert 0.3 <= row["low"] and row["high"] <= 0.7
 
 
+@pytest.mark.soak  # 160 ladders (about 25 s): a statistical soak
 def test_equal_rungs_read_stronger_at_most_one_time_in_twenty() -> None:
     """The procedure's promise, checked: over 160 ladders of two equal rungs (random play under
     two names, on a coin flip), at most 5% read "stronger" (and at most 8% any difference:
