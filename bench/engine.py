@@ -63,7 +63,7 @@ def clone_us(n: int = 20000) -> tuple[float, float]:
     rng = random.Random(1)
     for _ in range(60):
         g.apply(rng.choice(g.legal_actions()))
-    s = g._state
+    s = g.state
     t = time.perf_counter()
     for _ in range(n):
         s.clone()

@@ -55,9 +55,11 @@ def measure(steps: int, repeat: int) -> dict[str, float | int]:
         game.undo(1)
         game.redo(1)
 
+    history = [int(a) for a in game.history[:-1]]
+
     def replay_from_start() -> None:  # what undo did before: the whole history again
-        state = game._initial.clone()
-        for aid in game._history[:-1]:
+        state = game.initial_state
+        for aid in history:
             apply_id(state, aid, [])
 
     engine_us = median_us(engine, repeat)  # before a board listens to the game

@@ -92,8 +92,8 @@ CALLS: list[Call] = [
     Call("action_id", lambda s, v: s.action_id(v), "action", lambda v, s: _is_int(v) or _legal(v, s),  # a game may name any id
          kind=IllegalMoveError),
     Call("action_text", lambda s, v: s.action_text(v), "action", lambda v, s: _is_int(v) or _legal(v, s), kind=IllegalMoveError),
-    Call("undo", lambda s, v: s.undo(v), "steps", lambda v, s: _is_int(v) and v >= 0, kind=IllegalMoveError),
-    Call("redo", lambda s, v: s.redo(v), "steps", lambda v, s: _is_int(v) and v >= 0, kind=IllegalMoveError),
+    Call("undo", lambda s, v: s.undo(v), "steps", lambda v, s: _is_int(v) and v >= 0),
+    Call("redo", lambda s, v: s.redo(v), "steps", lambda v, s: _is_int(v) and v >= 0),
     Call("view", lambda s, v: s.view(v), "seat", _seat),
     Call("describe(event, viewer)", lambda s, v: s.describe(_event(s), v), "seat", _seat),
     # text is an event too: a sentence, or a GameFault when it names a seat the game lacks ("{seat9}", GAMES.md)

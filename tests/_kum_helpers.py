@@ -31,13 +31,13 @@ FORBIDDEN = (KeyError, IndexError, TypeError, AttributeError)
 
 def max_action_id(game: kum.Game) -> int:
     """The largest valid action id for this game's deck size and mine count."""
-    s = game._state
+    s = game.state
     return s.n * s.m + s.n * s.n + 4 + s.n
 
 
 def private_card_ids(game: kum.Game) -> list[int]:
     """Every card id, read from the private State zones (with repeats if any)."""
-    s = game._state
+    s = game.state
     ids: list[int] = list(s.deck)
     for hand in s.hands:
         ids += hand
@@ -86,9 +86,9 @@ def check_conservation(game: kum.Game, *, public: bool = True) -> None:
     pub = public_card_ids(game)
     assert len(pub) == len(set(pub))
     assert len(pub) + game.deck_size == n
-    assert set(pub).isdisjoint(game._state.deck)
+    assert set(pub).isdisjoint(game.state.deck)
     # The stacks dict holds exactly the claimed (undeveloped) mines.
-    s = game._state
+    s = game.state
     assert sorted(s.stacks) == sorted(m for c in s.claimed for m in c)
 
 
@@ -147,7 +147,7 @@ def illegal_sample(game: kum.Game, rng: random.Random, k: int) -> list[int]:
 
 
 def as_action(game: kum.Game, aid: int):
-    s = game._state
+    s = game.state
     return action_from_id(aid, s.n, s.m)
 
 

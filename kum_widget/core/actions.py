@@ -22,13 +22,11 @@ with a text is not equal to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .errors import InvalidOptionError, shown
-from .events import render
 
-__all__ = ["Action", "always_an_action", "named_history"]
+__all__ = ["Action"]
 
 
 class Action(int):
@@ -67,60 +65,3 @@ class Action(int):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Action, (int(self), self.text, self.move))
-
-
-def _own_object(out: Any) -> Any:
-    """The game's own object among what a session's ``_public_action`` gave: an Action's
-    ``move``; None for an id or text (the Action holds those itself)."""
-    if type(out) is Action:
-        return out.move
-    return None if isinstance(out, (int, str)) else out
-
-
-def always_an_action(own: Callable[[Any, int], Any]) -> Callable[[Any, int], Action]:
-    """A session subclass's ``_public_action`` that gives an :class:`Action` whatever ``own``
-    gives: one written when the hook handed out the game's own objects (or text) has them
-    as the Action's ``move``."""
-
-    def _public_action(session: Any, aid: int) -> Action:
-        out = own(session, aid)
-        return out if type(out) is Action else Action(aid, session._text(aid), _own_object(out))
-
-    _public_action.__doc__, _public_action.__wrapped__ = own.__doc__, own  # type: ignore[attr-defined]
-    return _public_action
-
-
-def named_history(session: Any) -> list[Action]:
-    """A session's history as Actions named in the positions they were taken in (their
-    text then, ``{player}`` the seat that took it). Kept on the session between calls while
-    its history starts the same way: undo keeps the part still played."""
-    history: list[int] = session._history
-    kept = session.__dict__.get("_history_named")
-    ids: list[int] = []
-    named: list[Action] = []
-    if kept is not None and kept[0] is session._initial and kept[1] == session._names:
-        n = min(len(kept[2]), len(history))
-        if kept[2][:n] == history[:n]:
-            ids, named = kept[2][:n], kept[3][:n]
-    if len(ids) < len(history):
-        game, names, state = session.game, session._names, session._position_after(len(ids))
-        own = getattr(type(session)._public_action, "__wrapped__", None)  # the session's own objects, if any
-        for aid in history[len(ids):]:
-            text = str(game.action_text(state, aid))
-            if "{" in text or "}" in text:
-                try:
-                    seat = game.current_player(state)
-                except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # "any value once the game is over"
-                    seat = None
-                text = render(text, names, seat if type(seat) is int and 0 <= seat < len(names) else None)
-            move = None
-            if own is not None:  # asked now, of an action taken before: an object of the game's, or nothing
-                try:
-                    move = _own_object(own(session, aid))
-                except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-                    move = None
-            named.append(Action(aid, text, move))
-            ids.append(aid)
-            game.step(state, aid)
-    session.__dict__["_history_named"] = (session._initial, session._names, ids, named)
-    return named[: len(history)]

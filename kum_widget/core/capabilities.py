@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .errors import InvalidOptionError, shown
+from .errors import IllegalMoveError, InvalidOptionError, shown
 
 __all__ = ["GROUPS", "REQUIRED", "GameType", "read_game_type"]
 
@@ -34,12 +34,13 @@ the scores, and what a seat sees."""
 
 GROUPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "texts": ("action_text", "parse_action", "refusal", "describe", "how_to_play"),
+    "action objects": ("move", "encode"),
     "turns and seats": ("to_act", "winners", "turn", "check_players", "new_session"),
-    "hidden information": ("public_view", "determinize", "sampler", "any_position", "secrets", "from_view", "encode"),
+    "hidden information": ("public_view", "determinize", "sampler", "any_position", "secrets", "from_view"),
     "heuristics": ("heuristic", "best_actions", "view_heuristic", "evaluate"),
     "board": ("board", "click", "why_not"),
     "the lab": ("summary", "columns", "action_kind"),
-    "speed and saving": ("step", "clone", "same", "save_position", "load_position"),
+    "speed and saving": ("step", "is_legal", "clone", "same", "save_position", "load_position"),
 })
 """The optional methods, by what they give (GAMES.md, "The idea"): each has a default in
 ``CardGame``; a game switches one on by writing it."""
@@ -62,6 +63,8 @@ class GameType:
     search_hints: Mapping[str, Any]
     mirror_kinds: tuple[tuple[str, ...], ...]
     hooks: frozenset[str]  # the optional methods the class (or a base of its own) writes
+    illegal_error: type[IllegalMoveError]  # what a session raises for an action the rules refuse now
+    option_error: type[InvalidOptionError]  # ... and for a seat or a count it cannot take
 
     @property
     def nothing_hidden(self) -> bool:
@@ -112,7 +115,14 @@ def read_game_type(cls: type, base: type) -> GameType:
     for hook in sorted(hooks):
         if not callable(getattr(cls, hook)):
             raise InvalidOptionError(f"{where}.{hook} must be a method, got {shown(getattr(cls, hook))}")
+    def error(attr: str, base_error: type) -> Any:
+        value = getattr(cls, attr)
+        if not (isinstance(value, type) and issubclass(value, base_error)):
+            raise InvalidOptionError(f"{where}.{attr} must be a subclass of core.{base_error.__name__}, got {shown(value)}")
+        return value
+
     return GameType(name=text("name"), title=text("title"), aliases=tuple(aliases), players=(lo, hi),
                     simultaneous=flag("simultaneous"), perfect_information=flag("perfect_information"),
                     fair_heuristic=flag("fair_heuristic"), search_hints=MappingProxyType(dict(hints)),
-                    mirror_kinds=tuple(cls.mirror_kinds), hooks=hooks)  # type: ignore[attr-defined]
+                    mirror_kinds=tuple(cls.mirror_kinds), hooks=hooks,  # type: ignore[attr-defined]
+                    illegal_error=error("illegal_error", IllegalMoveError), option_error=error("option_error", InvalidOptionError))

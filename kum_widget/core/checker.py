@@ -180,7 +180,7 @@ def _check_events(s: Session, report: CheckReport, where: Where) -> None:
 
 def _check_position(game: CardGame, s: Session, legal: list[int], where: Where, report: CheckReport, rng: random.Random,
                     why: WhyNot, open_: OpenCheck) -> None:
-    state = s._state
+    state = s.state
 
     def guard(check: str) -> Guard:
         return Guard(report, game, check, where)
@@ -290,7 +290,7 @@ def _check_refusals(game: CardGame, s: Session, legal: list[int], bads: list[Any
             pass
         except Exception as exc:
             report.fail(check, f"{bad!r} was not refused with a clear GameError: {crash(exc, game)} {where}")
-        if s.state_id != sid or (before is not _NONE and not same_views(game.view(s._state, None), before)):
+        if s.state_id != sid or (before is not _NONE and not same_views(game.view(s.state, None), before)):
             report.fail(check, f"refusing {bad!r} changed the position {where}")
 
 
@@ -362,7 +362,7 @@ def _check_board(game: CardGame, s: Session, legal: list[int], board: Any, where
     problems, ids = board_problems(board, s.num_players)
     clicks = []
     for a in legal:
-        text, click = s.action_text(a), game.click(s._state, a)
+        text, click = s.action_text(a), game.click(s.state, a)
         problems += click_problems(click, ids, text)
         clicks.append((text, click))
     if problems:
@@ -379,7 +379,7 @@ def _check_best_actions(game: CardGame, s: Session, legal: list[int], where: Whe
     """``best_actions`` names exactly the heuristic's top actions, and neither changes the
     position; the heuristic scores no action NaN."""
     check = "best actions agree"
-    state = s._state
+    state = s.state
     copy = game.clone(state)
     try:
         scores = game.heuristic(copy, list(legal))
@@ -421,7 +421,7 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
                 report.fail("no actions once over", f"is_over() is true, but legal_actions() still lists {texts} {where}")
     scores: Any = _NONE
     with guard("scores and summary"):
-        raw = game.scores(s._state)  # a crash in the game's scores(): the guard names its line
+        raw = game.scores(s.state)  # a crash in the game's scores(): the guard names its line
         try:
             scores = finite_scores(game, raw)  # as the session reads them
         except GameFault as exc:
@@ -444,7 +444,7 @@ def _check_game_over(game: CardGame, s: Session, seed: int, choices: list[int], 
             report.fail("deterministic by seed", f"replaying the same seed and choices failed at action {again.move_number + 1}: "
                         f"{explain(exc, game)} {where}")
         else:
-            if not game.same(again._state, s._state) or again.logs != s.logs:
+            if not game.same(again.state, s.state) or again.logs != s.logs:
                 report.fail("deterministic by seed", f"replaying the same seed and choices gave another position {where}")
     if over and scores is _NONE and "records round trip" not in report.ran:  # a record's last line holds the scores
         report.skipped.setdefault("records round trip", "not run: a record ends with the scores, and scores() failed "
@@ -471,12 +471,12 @@ def _check_undo(game: CardGame, s: Session, seed: int, choices: list[int], where
     views = []
     probe = Session(game, s.num_players, seed=seed)
     for a in choices:
-        views.append(game.view(probe._state, None))
+        views.append(game.view(probe.state, None))
         probe.apply(a)
     k = min(len(choices), 7)
     probe.undo(k)
-    if k and not same_views(game.view(probe._state, None), views[-k]):
+    if k and not same_views(game.view(probe.state, None), views[-k]):
         report.fail("undo and redo", f"undo({k}) did not give back the position {k} actions earlier {where}")
     probe.redo(k)
-    if not game.same(probe._state, s._state):
+    if not game.same(probe.state, s.state):
         report.fail("undo and redo", f"redo({k}) after undo({k}) did not give back the same position {where}")

@@ -108,7 +108,7 @@ class WhyNot:
         try:
             for other in range(s.num_players):
                 if other != seat:
-                    found += [(other, x) for x in self.game.secrets(s._state, other) if isinstance(x, str) and x.strip()]
+                    found += [(other, x) for x in self.game.secrets(s.state, other) if isinstance(x, str) and x.strip()]
         except Exception:  # "hidden cards stay hidden" asked first, and names the crash
             return []
         self.text_secrets = self.text_secrets or bool(found)

@@ -83,6 +83,13 @@ class CardGame:
     this group") and never names one member over another. Checked when the class is
     defined: groups of two or more kinds, no kind in two groups."""
 
+    illegal_error: ClassVar[type[IllegalMoveError]] = IllegalMoveError
+    """What a session raises for an action the rules refuse now (the message: the action's
+    text, its id and :meth:`refusal`'s reason). A game with errors of its own names its
+    subclass here (Kings Under Mountains: ``kum.IllegalActionError``)."""
+    option_error: ClassVar[type[InvalidOptionError]] = InvalidOptionError
+    """What a session raises for a seat, a count of steps or lines it cannot take."""
+
     rules: dict[str, Any]
     """The rule options in force, as JSON values: ``self.rules["limit"]``."""
     settings: RuleOptions | None = None
@@ -208,6 +215,11 @@ class CardGame:
             if " ".join(self.action_text(state, action).lower().split()) == key:
                 return action
         raise IllegalMoveError(f"{text[:80]!r} is not a legal action now")
+
+    def is_legal(self, state: State, action: int) -> bool:
+        """Whether ``action`` is legal in ``state``: ``action in legal_actions(state)`` (the
+        default). A game may answer without building the list (every ``apply`` asks)."""
+        return action in self.legal_actions(state)
 
     def refusal(self, state: State, action: int) -> str | None:
         """Why ``action`` (not among the legal actions) is illegal in ``state``: a rule, in
@@ -385,10 +397,17 @@ class CardGame:
         view names the game, ``view["game"]``). The default: the game with its default options."""
         return cls()
 
+    def move(self, state: State, action: int) -> Any:
+        """The game's own object for the legal ``action`` in ``state`` (Kings Under
+        Mountains' ``Play``, ``Draw``, ``Discard``): a session's :class:`~kum_widget.core.Action`
+        carries it as ``move``. None (the default): the game's actions are ids and texts."""
+        return None
+
     def encode(self, view: dict[str, Any], action: Any) -> int:
-        """The id of ``action`` when a session hands actions out as objects of the game's
-        own (a bot called as ``choose(view, legal)`` turns them into ids). The default takes
-        ids alone."""
+        """The id of ``action``, one of the game's own objects (:meth:`move`'s), in the
+        position ``view`` shows to the seat to act: a session's ``apply(Play(...))`` and a
+        bot called as ``choose(view, legal)`` turn them into ids here. Refuse an object that
+        names nothing of this game with :attr:`illegal_error`. The default takes ids alone."""
         if isinstance(action, int) and not isinstance(action, bool):
             return int(action)
         raise IllegalMoveError(f"{self.title or type(self).__name__} has no encode(): its actions are ids, got {shown(action)}")

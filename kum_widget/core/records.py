@@ -25,10 +25,8 @@ extension points, each optional:
 - ``Start``: in place of the seed, the start position of a game built by hand (the
   game's ``save_position``; ``load_position`` reads it back);
 - ``Setup``: the options a game's own kind of session was dealt with beside the seed
-  (``new_session(players, seed=..., **setup)``, Kings Under Mountains' Kings). A session
-  subclass that has them says so with ``_setup_options()`` (a dict; None: it has none).
-  A save with a Setup reads back through the game's ``new_session`` (with
-  ``Session.from_record``) or the subclass's ``_make`` (``kum.Game.from_record``).
+  (its ``setup``; Kings Under Mountains' Kings). A dealt save reads back through the
+  session class's ``dealt``: the game's ``new_session(players, seed=..., **setup)``.
 
 A dict also holds ``state``, the position now (``save_position``, for a game that has
 it), which is checked when the dict is read.
@@ -50,20 +48,29 @@ __all__ = ["FORMAT", "Saved", "action_texts", "session_to_dict", "session_from_d
 
 
 class Saved(Protocol):
-    """What saving reads of a session: a core ``Session`` (whose module imports this one,
-    so this one names it only by what it reads)."""
+    """What saving reads of a session, all of it public: a core ``Session`` (whose module
+    imports this one, so this one names it only by what it reads)."""
 
     game: CardGame
-    _initial: Any
-    _state: Any
-    _history: list[int]
-    _movers: list[int]
-    _future: list[int]
 
     @property
     def players(self) -> tuple[str, ...]: ...
     @property
     def seed(self) -> int | None: ...
+    @property
+    def setup(self) -> dict[str, Any] | None: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def state(self) -> Any: ...
+    @property
+    def initial_state(self) -> Any: ...
+    @property
+    def history_ids(self) -> tuple[int, ...]: ...
+    @property
+    def redo_actions(self) -> tuple[int, ...]: ...
+    @property
+    def movers(self) -> tuple[int, ...]: ...
     @property
     def is_over(self) -> bool: ...
     @property
@@ -71,12 +78,11 @@ class Saved(Protocol):
     def scores(self) -> list[Any]: ...
     def apply(self, action: Any) -> list[Any]: ...
     def undo(self, steps: int = 1) -> int: ...
-    def _recorded(self, text: str) -> Any: ...
-    def _title(self) -> str: ...
+    def action_id(self, action: Any, *, as_written: bool = False) -> int: ...
     @classmethod
     def from_position(cls, game: CardGame, state: Any, players: Any = None) -> Saved: ...
     @classmethod
-    def _make(cls, game: CardGame, players: Any, seed: Any) -> Saved: ...
+    def dealt(cls, game: CardGame, players: Any = None, *, seed: Any, setup: Any = None) -> Saved: ...
 
 
 FORMAT, VERSION = "kum-widget-session", 1
@@ -85,9 +91,8 @@ _MOVE = re.compile(r"(?P<turn>\d{1,6})\.\s+(?P<rest>.+)")
 
 
 def _setup_of(s: Saved) -> dict[str, Any] | None:
-    """The options ``s`` was dealt with beside its seed (a session subclass's ``_setup_options()``)."""
-    setup = getattr(s, "_setup_options", None)
-    return None if setup is None or s.seed is None else setup()
+    """The options ``s`` was dealt with beside its seed (its ``setup``)."""
+    return None if s.seed is None else s.setup
 
 
 def _position_json(s: Saved, state: Any) -> Any:
@@ -98,32 +103,17 @@ def _position_json(s: Saved, state: Any) -> Any:
     try:
         return json.loads(json.dumps(data, allow_nan=False))
     except (TypeError, ValueError, RecursionError) as exc:
-        raise GameFault(f"{s._title()}'s save_position() must give JSON ({type(exc).__name__}: {cut(str(exc))})") from None
+        raise GameFault(f"{s.title}'s save_position() must give JSON ({type(exc).__name__}: {cut(str(exc))})") from None
 
 
 def _dealt(cls: type[Saved], rules: CardGame, players: Any, seed: Any, setup: Any) -> Saved:
-    """The session a save dealt from ``seed``. With ``setup``, the game's own kind of session:
-    ``cls._make``'s where it takes them (``kum.Game``), else the game's ``new_session``'s
-    (a plain ``Session`` reads one as the board and the lab start it) if that is a ``cls``."""
-    if setup is None:
-        try:
-            return cls._make(rules, players, seed)
-        except GameError as exc:
-            raise InvalidSaveError(f"players or seed: {exc}") from None
-    if not isinstance(setup, Mapping) or not all(isinstance(k, str) for k in setup):
-        raise InvalidSaveError(f"setup: expected a mapping of option names to values, got {shown(setup)}")
+    """The session a save dealt from ``seed`` (the class's ``dealt``: as the board and the lab deal it)."""
+    if players is None:
+        raise InvalidSaveError("players: a dealt save names its players, and this one has none")
     try:
-        try:
-            return cls._make(rules, players, seed, **setup)
-        except TypeError:  # a session class whose _make takes no setup options: the game's own kind, if it is one
-            session = rules.new_session(players, seed=seed, **setup)
+        return cls.dealt(rules, players, seed=seed, setup=setup)
     except GameError as exc:
-        raise InvalidSaveError(f"players, seed or setup: {exc}") from None
-    except TypeError:  # a game whose new_session takes none either
-        session = None
-    if not isinstance(session, cls):
-        raise InvalidSaveError(f"setup: {cls.__name__} is dealt with no setup options, got {shown(sorted(setup))}")
-    return session
+        raise InvalidSaveError(f"{'players or seed' if setup is None else 'players, seed or setup'}: {exc}") from None
 
 
 def _game_from(name: Any, options: Any, game: CardGame | type[CardGame] | None) -> CardGame:
@@ -157,7 +147,7 @@ def _replay(session: Saved, texts: Any, where: str) -> None:
         if not isinstance(text, str):
             raise InvalidSaveError(f"{where}[{i}]: expected action text, got {type(text).__name__}")
         try:
-            session.apply(session._recorded(text))
+            session.apply(session.action_id(text, as_written=True))
         except GameError as exc:
             raise InvalidSaveError(f"{where}[{i}] {text[:60]!r}: {exc}") from None
 
@@ -165,19 +155,20 @@ def _replay(session: Saved, texts: Any, where: str) -> None:
 def action_texts(s: Saved, turns: list[Any] | None = None) -> tuple[list[str], list[str]]:
     """Each action's text in the position it was (or will be) taken in: history, redo list
     (and, into ``turns``, the game's turn number before each action of the history)."""
-    game, state = s.game, s.game.clone(s._initial)
+    game, state, history = s.game, s.initial_state, s.history_ids
+    taken = len(history)
     texts = []
-    for i, aid in enumerate(s._history + s._future[::-1]):
+    for i, aid in enumerate((*history, *s.redo_actions)):
         texts.append(game.action_text(state, aid))
-        if turns is not None and i < len(s._history):
+        if turns is not None and i < taken:
             turns.append(game.turn(state))
         game.apply(state, aid)
-    return texts[: len(s._history)], texts[len(s._history):]
+    return texts[:taken], texts[taken:]
 
 
 def session_to_dict(s: Saved) -> dict[str, Any]:
     actions, redo = action_texts(s)
-    setup, state = _setup_of(s), _position_json(s, s._state)
+    setup, state = _setup_of(s), _position_json(s, s.state)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -195,9 +186,9 @@ def session_to_dict(s: Saved) -> dict[str, Any]:
 
 def _encoded(s: Saved) -> Any:
     """The start position of a session built from one (the game's ``save_position`` hook)."""
-    data = s.game.save_position(s._initial)
+    data = s.game.save_position(s.initial_state)
     if data is None:
-        raise GameError(f"{s._title()} cannot save a game that starts from a position built by hand "
+        raise GameError(f"{s.title} cannot save a game that starts from a position built by hand "
                         "(the game has no save_position() hook)")
     return data
 
@@ -242,7 +233,7 @@ def session_from_dict(cls: type[Saved], data: Any, game: CardGame | type[CardGam
         raise InvalidSaveError("actions and redo: expected lists of action texts")
     _replay(session, actions + redo, "actions")
     session.undo(len(redo))
-    if "state" in data and _position_json(session, session._state) != data["state"]:
+    if "state" in data and _position_json(session, session.state) != data["state"]:
         raise InvalidSaveError("state: does not match the position the actions lead to (edited by hand?)")
     return session
 
@@ -296,7 +287,7 @@ def session_record(s: Saved) -> str:
     texts, _ = action_texts(s, numbers)
     # One line per turn: the actions a seat takes in a row (within one of the game's turns).
     turns: list[tuple[tuple[int, Any], list[str]]] = []
-    for text, seat, number in zip(texts, s._movers, numbers, strict=True):
+    for text, seat, number in zip(texts, s.movers, numbers, strict=True):
         if not turns or turns[-1][0] != (seat, number):
             turns.append(((seat, number), []))
         turns[-1][1].append(text)
@@ -351,7 +342,7 @@ def session_from_record(cls: type[Saved], text: Any, game: CardGame | type[CardG
             raise InvalidSaveError(f"line {n}: expected {name}'s turn ('{m['turn']}. {name}: ...'), got {line[:60]!r}")
         for action in filter(None, (a.strip() for a in m["rest"][len(name) + 1:].split(";"))):
             try:
-                session.apply(session._recorded(action))
+                session.apply(session.action_id(action, as_written=True))
             except GameError as exc:
                 raise InvalidSaveError(f"line {n}: {action[:60]!r}: {exc}") from None
     if "Result" in tags and tags["Result"] != _result(session):

@@ -18,15 +18,15 @@ call leaves the session exactly as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from . import actions, records
+from . import records
 from .actions import Action
 from .errors import GameError, GameFault, IllegalMoveError, InvalidOptionError, cut, shown
 from .events import Note, read_named, render
 from .frame import LOG_LINES, Frame, check_viewer, frame_of
-from .game import CardGame, action_kinds, game_type
+from .game import CardGame, GameType, action_kinds, game_type
 from .scores import finite_scores
 
 __all__ = ["Session", "CHECKPOINT_EVERY", "check_names", "new_session"]
@@ -72,14 +72,17 @@ def new_session(game: CardGame, players: Any = None, *, seed: int | None = None,
 
 class Session:
     """``Session(game, players, seed=None)``: a game of ``game`` between ``players`` (a
-    count or a list of names), dealt from ``seed`` (None: a random one)."""
+    count or a list of names), dealt from ``seed`` (None: a random one).
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "_public_action" in cls.__dict__:  # a game's session's hook: whatever it gives, an Action comes out
-            cls._public_action = actions.always_an_action(cls.__dict__["_public_action"])  # type: ignore[method-assign, assignment]
+    A game's own kind of session (Kings Under Mountains' ``kum.Game``) subclasses it to add
+    reads and moves in the game's words, built on the public methods, and deals with
+    options of its own through ``start`` and ``setup``: ``start`` is the position it dealt
+    from ``seed``, ``setup`` the options it dealt it with (a dict of JSON values), which
+    records keep so as to deal it again through the game's ``new_session(players,
+    seed=..., **setup)``."""
 
-    def __init__(self, game: CardGame, players: int | Sequence[str] | None = None, *, seed: int | None = None) -> None:
+    def __init__(self, game: CardGame, players: int | Sequence[str] | None = None, *, seed: int | None = None,
+                 start: Any = None, setup: Mapping[str, Any] | None = None) -> None:
         if not isinstance(game, CardGame):
             raise InvalidOptionError(f"game must be a CardGame (the rules), got {type(game).__name__}")
         names = check_names(game.min_players if players is None else players, game)
@@ -89,10 +92,13 @@ class Session:
             seed = secrets.randbelow(2**31)
         if type(seed) is not int or not 0 <= seed < 2**64:
             raise InvalidOptionError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
+        if setup is not None and (start is None or not isinstance(setup, Mapping) or not all(isinstance(k, str) for k in setup)):
+            raise InvalidOptionError(f"setup is the options a start position was dealt with (a dict, with start), got {shown(setup)}")
         self.game = game
         self._names = names
         self._seed: int | None = seed
-        self._start(game.setup(len(names), random.Random(seed)))
+        self._setup = None if setup is None else dict(setup)
+        self._start(game.setup(len(names), random.Random(seed)) if start is None else start)
 
     @classmethod
     def from_position(cls: type[S], game: CardGame, state: Any, players: int | Sequence[str] | None = None) -> S:
@@ -104,14 +110,33 @@ class Session:
         session = cls.__new__(cls)
         session.game = game
         session._names = check_names(game.min_players if players is None else players, game)
-        session._seed = None
+        session._seed, session._setup = None, None
         session._start(game.clone(state))
         return session
 
     @classmethod
-    def _make(cls: type[S], game: CardGame, players: Any, seed: Any) -> S:
-        """How records build a session of this class (a subclass with other arguments overrides it)."""
-        return cls(game, players, seed=seed)
+    def dealt(cls: type[S], game: CardGame, players: Any = None, *, seed: Any, setup: Any = None) -> S:
+        """A session of this class dealt from ``seed``: ``cls(game, players, seed=seed)``;
+        with ``setup`` (the options a game's own kind of session was dealt with, its
+        :attr:`setup`), the game's ``new_session(players, seed=seed, **setup)``. Records read
+        a dealt save through it; a subclass whose constructor takes other arguments
+        overrides it (``kum.Court``)."""
+        if setup is None:
+            try:
+                return cls(game, players, seed=seed)
+            except TypeError:  # a subclass that deals with options of its own: a save of it has them
+                raise InvalidOptionError(f"setup: a {cls.__name__} is dealt with setup options, and this save has none") from None
+        if not isinstance(setup, Mapping) or not all(isinstance(k, str) for k in setup):
+            raise InvalidOptionError(f"setup: expected a mapping of option names to values, got {shown(setup)}")
+        try:
+            session = game.new_session(players, seed=seed, **setup)
+        except TypeError:  # a game's new_session that takes no setup options
+            session = None
+        if session is None:
+            raise InvalidOptionError(f"setup: {game.title or game.name} is dealt with no setup options, got {shown(sorted(setup))}")
+        if not isinstance(session, cls):
+            raise InvalidOptionError(f"setup: {game.title or game.name} deals a {type(session).__name__}, not a {cls.__name__}")
+        return session
 
     def _start(self, state: Any) -> None:
         self._state = state
@@ -124,6 +149,11 @@ class Session:
         self._checkpoints: list[Any] = [self._initial]  # after 0, K, 2K... actions; never mutated
         self._listeners: list[Callable[[Any], None]] = []
         self._state_id = getattr(self, "_state_id", -1) + 1
+
+    @property
+    def _type(self) -> GameType:
+        """What the game can do (read once per game class)."""
+        return game_type(self.game)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -141,9 +171,20 @@ class Session:
         return self._seed
 
     @property
+    def setup(self) -> dict[str, Any] | None:
+        """The options this session was dealt with beside its players and seed (a game's
+        own kind of session: Kings Under Mountains' Kings); None when it has none."""
+        return None if self._setup is None else dict(self._setup)
+
+    @property
     def state(self) -> Any:
         """A copy of the position (the game's own object), for reading and searching."""
         return self.game.clone(self._state)
+
+    @property
+    def initial_state(self) -> Any:
+        """A copy of the position the session started from (the deal, or the position built by hand)."""
+        return self.game.clone(self._initial)
 
     @property
     def current_player(self) -> int:
@@ -192,6 +233,11 @@ class Session:
         return tuple(self._taken())
 
     @property
+    def history_ids(self) -> tuple[int, ...]:
+        """The ids of :attr:`history`, oldest first (cheaply: no texts)."""
+        return tuple(self._history)
+
+    @property
     def move_number(self) -> int:
         """How many actions have been applied since the start (``len(history)``, cheaply)."""
         return len(self._history)
@@ -216,6 +262,11 @@ class Session:
         return len(self._future)
 
     @property
+    def redo_actions(self) -> tuple[int, ...]:
+        """The ids of the undone actions, next to redo first."""
+        return tuple(reversed(self._future))
+
+    @property
     def can_undo(self) -> bool:
         return bool(self._history)
 
@@ -231,7 +282,7 @@ class Session:
     def recent_logs(self, count: int) -> list[list[Any]]:
         """The events of the last ``count`` actions (cheap: the board reads it every move)."""
         if type(count) is not int:
-            raise InvalidOptionError(f"recent_logs: count must be a whole number, got {shown(count)}")
+            raise self._type.option_error(f"recent_logs: count must be a whole number, got {shown(count)}")
         return [list(events) for events in self._logs[-count:]] if count > 0 else []
 
     def describe(self, event: Any, viewer: int | None = None, *, spectator: bool = False) -> str | None:
@@ -341,7 +392,7 @@ class Session:
         try:
             return str(self.game.action_text(self._state, aid))
         except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-            raise IllegalMoveError(f"{shown(aid)} is not an action of {self._title()}") from None
+            raise self._type.illegal_error(f"{shown(aid)} is not an action of {self._title()}") from None
 
     def _shown_text(self, aid: int) -> str:
         """An action's text for an error message: named if it can be, else as the game wrote it."""
@@ -367,10 +418,19 @@ class Session:
             raise InvalidOptionError(f"an action id is a whole number, got {shown(action_id)}")
         if not self._is_legal(action_id):
             raise self._refused(action_id)
-        return self._public_action(action_id)  # type: ignore[no-any-return]
+        return self._public_action(action_id)
 
-    def action_id(self, action: Any) -> int:
-        """The id of an action (its text, or an id: checked to be one the game can name)."""
+    def action_id(self, action: Any, *, as_written: bool = False) -> int:
+        """The id of an action (its text, the game's own object, or an id: checked to be one
+        the game can name). ``as_written``: text as the game wrote it, placeholders unfilled
+        (as records keep it), read so first when a player's name looks like a placeholder."""
+        if as_written and isinstance(action, str) and any("{" in n or "}" in n for n in self._names):
+            try:
+                return self.game.parse_action(self._state, action)
+            except GameError:
+                found = self._named_action(action, written_first=True)
+                if found is not None:
+                    return found
         aid = self._resolve(action)
         self._text(aid)
         return aid
@@ -433,20 +493,18 @@ class Session:
         if not isinstance(other, Session) or type(other.game) is not type(self.game):
             raise InvalidOptionError(f"load takes a session of the same game, got {type(other).__name__}")
         state = other.game.clone(other._state)  # first: a Ctrl-C during the copy changes nothing
-        self.game, self._names, self._seed = other.game, other._names, other._seed
+        self.game, self._names, self._seed, self._setup = other.game, other._names, other._seed, other._setup
         self._state = state
         self._copy_history(other, self)
-        self._load_extra(other)
         self._changed()
 
     def clone(self: S) -> S:
         """An independent copy (history included; listeners are not copied)."""
         copy = type(self).__new__(type(self))
-        copy.game, copy._names, copy._seed = self.game, self._names, self._seed
+        copy.game, copy._names, copy._seed, copy._setup = self.game, self._names, self._seed, self._setup
         copy._state = self.game.clone(self._state)
         self._copy_history(self, copy)
         copy._listeners, copy._state_id = [], self._state_id
-        copy._load_extra(self)
         return copy
 
     # -- saving -----------------------------------------------------------------------------
@@ -468,9 +526,6 @@ class Session:
     def from_record(cls: type[S], text: Any, *, game: Any = None) -> S:
         """Inverse of :meth:`record`: the identical game, history included."""
         return records.session_from_record(cls, text, game)  # type: ignore[return-value]
-
-    def _load_extra(self, other: Session) -> None:
-        """A subclass copies its own fields here (for clone and load)."""
 
     @staticmethod
     def _copy_history(src: Session, dst: Session) -> None:
@@ -505,7 +560,7 @@ class Session:
 
                 logging.getLogger("kum_widget").exception("a listener of %r failed (the game changed; the listener missed it)", self)
 
-    # -- helpers (a game's session subclass may override the first three) ------------------
+    # -- helpers ---------------------------------------------------------------------------
 
     def _resolve(self, action: Any) -> int:
         """An action id from what a caller passed: an id (an :class:`Action` is one), or text."""
@@ -515,7 +570,7 @@ class Session:
             return int(action)  # its id: the game is handed plain ints
         if isinstance(action, str):
             if len(action) > 500:
-                raise IllegalMoveError(f"action text of {len(action)} characters is too long to be an action")
+                raise self._type.illegal_error(f"action text of {len(action)} characters is too long to be an action")
             if any("{" in n or "}" in n for n in self._names):  # "{seat1}" may be a name here: names first
                 found = self._named_action(action)
                 return self.game.parse_action(self._state, action) if found is None else found
@@ -526,7 +581,22 @@ class Session:
                 if found is None:
                     raise
                 return found
-        raise IllegalMoveError(f"an action is an id or its text, got {shown(action)}")
+        if self._type.has("encode"):  # the game's own objects (and what is not one: its encode says so)
+            return self._encoded(action)
+        raise self._type.illegal_error(f"an action is an id or its text, got {shown(action)}")
+
+    def _encoded(self, move: Any) -> int:
+        """The id of one of the game's own objects (its ``encode``, in the view of the seat to act)."""
+        try:
+            seat = self.game.current_player(self._state)
+            aid = self.game.encode(self.game.view(self._state, seat), move)
+        except GameError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise self._type.illegal_error(f"{shown(move)} is not an action of {self._title()} ({type(exc).__name__})") from None
+        if type(aid) is not int:
+            raise GameFault(f"{self._title()}'s encode() must give an action id (an int), got {shown(aid)}")
+        return aid
 
     def _named_action(self, text: str, *, written_first: bool = False) -> int | None:
         """The legal action whose text has placeholders and reads ``text``, named or as
@@ -535,37 +605,50 @@ class Session:
         return read_named(text, ((aid, t) for aid, t in texts if "{" in t or "}" in t), self._names, self._acting(),
                           written_first=written_first)
 
-    def _recorded(self, text: str) -> Any:
-        """What to apply for a record's action text: its action read as the game wrote it
-        first, when a name reads like a placeholder ("{seat1}"); else the text itself."""
-        if type(self)._resolve is not Session._resolve or not any("{" in n or "}" in n for n in self._names):
-            return text  # no text reads two ways (or the session reads text its own way)
-        try:
-            return self.game.parse_action(self._state, text)
-        except GameError:
-            found = self._named_action(text, written_first=True)
-            return text if found is None else found
-
     def _is_legal(self, aid: int) -> bool:
-        """``aid in legal_actions()`` (a game's session may answer without building the list)."""
-        return aid in self.game.legal_actions(self._state)
+        """``aid in legal_actions()``: the game's ``is_legal`` (which may answer without building the list)."""
+        return bool(self.game.is_legal(self._state, aid))
 
-    def _public_action(self, aid: int) -> Any:  # Any: an override may give what it gave before (wrapped)
+    def _public_action(self, aid: int) -> Action:
         """What ``legal_actions`` (and a bot's move) hands out for an id in the position now:
-        its :class:`Action`. A game's session may override it: to be faster, or to give an
-        Action whose ``move`` is the game's own object (Kings Under Mountains' ``Play``). An
-        override written when this hook handed out the game's own objects (or text) is
-        wrapped (``__init_subclass__``): what it gives becomes the Action's ``move``."""
-        return Action(aid, self._text(aid))
+        its :class:`Action`, with the game's own object as ``move`` if it has them."""
+        return Action(aid, self._text(aid), self.game.move(self._state, aid) if self._type.has("move") else None)
 
     def _taken(self) -> list[Action]:
-        """The history as Actions, each named in the position it was taken in (kept between calls)."""
-        return actions.named_history(self)
+        """The history as Actions, each named in the position it was taken in (its text then,
+        ``{player}`` the seat that took it), kept between calls while the history starts the
+        same way: undo keeps the part still played."""
+        history = self._history
+        kept = self.__dict__.get("_history_named")
+        ids: list[int] = []
+        named: list[Action] = []
+        if kept is not None and kept[0] is self._initial and kept[1] == self._names:
+            n = min(len(kept[2]), len(history))
+            if kept[2][:n] == history[:n]:
+                ids, named = kept[2][:n], kept[3][:n]
+        if len(ids) < len(history):
+            game, names, state = self.game, self._names, self._position_after(len(ids))
+            moves = self._type.has("move")
+            for aid in history[len(ids):]:
+                text = str(game.action_text(state, aid))
+                if "{" in text or "}" in text:
+                    try:
+                        seat = game.current_player(state)
+                    except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # "any value once the game is over"
+                        seat = None
+                    text = render(text, names, seat if type(seat) is int and 0 <= seat < len(names) else None)
+                named.append(Action(aid, text, game.move(state, aid) if moves else None))
+                ids.append(aid)
+                game.step(state, aid)
+        self.__dict__["_history_named"] = (self._initial, self._names, ids, named)
+        return named[: len(history)]
 
     def _refused(self, aid: int) -> GameError:
         """The error for an action the legal list refused, with the game's reason."""
         try:
             reason = self.game.refusal(self._state, aid) or "not a legal action now"
+        except GameError as exc:  # the game's own clear error for an id it does not know: its words
+            return exc
         except (KeyError, IndexError, TypeError, AttributeError, ValueError):  # an id the game does not know
             reason = "not an action of this game"
         return self._illegal(aid, reason)
@@ -575,7 +658,7 @@ class Session:
             text = f"{self._shown_text(aid)} (action {aid})"
         except Exception:  # an id the game cannot even name
             text = f"action {shown(aid)}"
-        return IllegalMoveError(f"{text}: {reason}")
+        return self._type.illegal_error(f"{text}: {reason}")
 
     def _push(self, aid: int) -> list[Any]:
         game, state = self.game, self._state
@@ -616,15 +699,14 @@ class Session:
         """The position before the last action (the board marks where it went)."""
         return self._position_after(len(self._history) - 1)
 
-    @staticmethod
-    def _steps(steps: Any) -> int:
+    def _steps(self, steps: Any) -> int:
         if type(steps) is not int or steps < 0:
-            raise IllegalMoveError(f"steps must be a whole number >= 0, got {shown(steps)}")
+            raise self._type.option_error(f"steps must be a whole number >= 0, got {shown(steps)}")
         return steps
 
     def _seat(self, seat: Any) -> int:
         if type(seat) is not int or not 0 <= seat < self.num_players:
-            raise InvalidOptionError(f"seat must be 0..{self.num_players - 1}, got {shown(seat)}")
+            raise self._type.option_error(f"seat must be 0..{self.num_players - 1}, got {shown(seat)}")
         return seat
 
     def _title(self) -> str:

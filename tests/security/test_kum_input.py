@@ -156,7 +156,7 @@ def test_undo_redo_wrong_types(name: str) -> None:
     game.undo(2)
     method = getattr(game, name)
     for bad in [None, 3.5, "1", -1, -100, True, [], {}, 1.0]:
-        refused(game, lambda bad=bad: method(bad), kum.InvalidActionError, "steps")
+        refused(game, lambda bad=bad: method(bad), kum.InvalidStateError, "steps")
 
 
 @pytest.mark.parametrize("name", ["hand", "claimed", "developed", "king", "points", "view"])

@@ -9,7 +9,7 @@ takes the text or the id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import InvalidOptionError, shown
 from ...core.session import Session
@@ -40,14 +40,21 @@ class Court(Session):
     """
 
     game: CourtOfTheThreeClans
-    _state: CourtState
+
+    if TYPE_CHECKING:  # the session's, with this game's type
+
+        @property
+        def state(self) -> CourtState: ...
 
     def __init__(self, seed: int | None = None, rules: CourtRules | None = None, *, player: str = "Ruler") -> None:
         super().__init__(_rules_game(rules), [_player(player)], seed=seed)
 
     @classmethod
-    def _make(cls, game: Any, players: Any, seed: Any) -> Court:
-        if not isinstance(players, list) or len(players) != 1:
+    def dealt(cls, game: Any, players: Any = None, *, seed: Any, setup: Any = None) -> Court:
+        """A game dealt from ``seed`` under ``game``'s rules (how records read a save back)."""
+        if setup is not None:
+            raise InvalidOptionError(f"setup: Court of the Three Clans is dealt with no setup options, got {shown(setup)}")
+        if not isinstance(players, (list, tuple)) or len(players) != 1:
             raise InvalidOptionError(f"Court of the Three Clans is a solitaire: players is a list of one name, got {shown(players)}")
         if seed is None:  # a dealt game replays only from its own seed (a game built by hand saves its start)
             raise InvalidOptionError("seed: a saved game of Court of the Three Clans needs the seed that dealt it, got None")
@@ -98,81 +105,81 @@ class Court(Session):
     @property
     def row(self) -> list[Card | None]:
         """The Society Row's four places, left (1) to right (4): a card or None."""
-        return self._cards(self._state.row)
+        return self._cards(self.state.row)
 
     @property
     def prices(self) -> list[int | None]:
         """What each card of the row costs now (None: an empty place or a Daemon Prince)."""
-        s = self._state
+        s = self.state
         return [None if c is None or self.game.table[c].prince else self.game.price(c, p + 1) for p, c in enumerate(s.row)]
 
     @property
     def court(self) -> list[Card | None]:
         """The Royal Court's eight spaces, 1.1..1.4 then 2.1..2.4: a card or None."""
-        return self._cards(self._state.court)
+        return self._cards(self.state.court)
 
     @property
     def cp(self) -> int:
         """Copper pieces in hand."""
-        return self._state.cp
+        return self.state.cp
 
     @property
     def vp(self) -> int:
         """VP gained so far in play: the defeated Daemon Princes' (the rest is scored at the end)."""
-        return sum(self.game.table[c].vp for c in self._state.defeated)
+        return sum(self.game.table[c].vp for c in self.state.defeated)
 
     @property
     def strength(self) -> int:
         """The Generals' combined strength now (with the three-clan bonus)."""
-        return self.game.strength(self._state)
+        return self.game.strength(self.state)
 
     @property
     def draw_pile_size(self) -> int:
-        return len(self._state.pile)
+        return len(self.state.pile)
 
     @property
     def daemons_drawn(self) -> int:
         """Daemon Princes drawn into the row so far."""
-        return self.game.daemons_drawn(self._state)
+        return self.game.daemons_drawn(self.state)
 
     @property
     def discarded(self) -> list[Card]:
-        return [self.game.table[c] for c in self._state.discarded]
+        return [self.game.table[c] for c in self.state.discarded]
 
     @property
     def defeated(self) -> list[Card]:
-        return [self.game.table[c] for c in self._state.defeated]
+        return [self.game.table[c] for c in self.state.defeated]
 
     @property
     def captured(self) -> list[Card]:
         """The Court of the Daemon Princes: the court cards the daemons took."""
-        return [self.game.table[c] for c in self._state.captured]
+        return [self.game.table[c] for c in self.state.captured]
 
     @property
     def phase(self) -> str:
         """"setup", "buy" (phase 1), "fight" (phase 2) or "over"."""
-        return self._state.phase
+        return self.state.phase
 
     @property
     def turn(self) -> int:
-        return self._state.turn
+        return self.state.turn
 
     def score_breakdown(self) -> dict[str, int]:
         """The score's parts; they add up to ``scores()[0]``: ``defeated`` (princes' VP),
         ``court`` (printed VP of the court's cards), ``powers`` (Poets and Courtesans),
         ``cp`` (1 per 3 CP left), ``captured`` (minus the daemons' court) and
         ``row_princes`` (C9's option; 0 by default)."""
-        return self.game.breakdown(self._state)
+        return self.game.breakdown(self.state)
 
     def rank(self) -> str:
         """The verdict on the score (C10): Overthrown, Troubled Reign, Prosperous Reign or Golden Age."""
-        return self.game.rank(self._state)
+        return self.game.rank(self.state)
 
     def fight_cost(self, place: int) -> int | None:
         """The CP a fight against the prince at ``place`` (1..4) would pay now (None: no prince)."""
         if type(place) is not int or not 1 <= place <= 4:
             raise InvalidOptionError(f"place must be 1..4, got {shown(place)}")
-        return self.game.fight_cost(self._state, place)
+        return self.game.fight_cost(self.state, place)
 
     def describe(self, event: Any, viewer: int | None = None, *, spectator: bool = False) -> str | None:
         """An event (the text ``apply`` returned) as a sentence; a court event is public."""
@@ -183,7 +190,7 @@ class Court(Session):
     # -- text -----------------------------------------------------------------------------
 
     def __str__(self) -> str:
-        return court_text(self.game, self._state)
+        return court_text(self.game, self.state)
 
     def __repr__(self) -> str:
         where = "over" if self.is_over else f"turn {self.turn}, {self.phase}"

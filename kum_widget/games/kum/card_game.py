@@ -14,13 +14,14 @@ from typing import Any
 
 from ...core.errors import shown
 from ...core.game import CardGame
-from .actions import action_from_id, action_id, action_kind, action_text
+from .actions import action_kind, action_table, named_actions
 from .board import click, kum_board
 from .cards import RACES
-from .errors import InvalidRulesError
+from .errors import IllegalActionError, InvalidRulesError, InvalidStateError
 from .events import Claimed, Developed, Discarded, Event, Stuck, describe
 from .heuristic import best_actions, score_actions, score_view
-from .rules import apply_id, legal_ids, points, refusal, scores, winners
+from .resolve import object_id, text_id
+from .rules import apply_id, is_legal, legal_ids, points, refusal, scores, winners
 from .ruleset import Rules
 from .sampling import Determinizer
 from .state import OVER, State, setup
@@ -46,6 +47,8 @@ class KumRules(CardGame):
     # The four races are dealt to Kings at random and hold the same cards (RULES.md, the
     # deck): a Camp pile of one race is the mirror image of another's.
     mirror_kinds = (tuple(f"draw camp {race.value}" for race in RACES),)
+    illegal_error = IllegalActionError  # (kum.IllegalActionError: a core IllegalMoveError)
+    option_error = InvalidStateError
 
     def __init__(self, rules: Rules | None = None, **options: Any) -> None:
         if rules is not None and not isinstance(rules, Rules):
@@ -62,8 +65,13 @@ class KumRules(CardGame):
         return cls(Rules.from_dict(view["rules"]))
 
     def encode(self, view: dict[str, Any], action: Any) -> int:
-        """The id of a ``Play``/``Draw``/``Discard`` object (bots given action objects)."""
-        return action_id(action, len(self.kum_rules.deck), self.kum_rules.mines)
+        """The id of a ``Play``/``Draw``/``Discard`` object (``game.apply(Play(...))``; bots
+        given action objects), checked against the deck and the mines."""
+        return object_id(action, len(self.kum_rules.deck), self.kum_rules.mines)
+
+    def move(self, state: State, action: int) -> Any:
+        """The ``Play``/``Draw``/``Discard`` of an action id (shared: one object per id and deck size)."""
+        return action_table(state.n, state.m)[action]
 
     def options(self) -> dict[str, Any]:
         return self.kum_rules.to_dict()
@@ -109,7 +117,14 @@ class KumRules(CardGame):
         return view(state, None, spectator=True)
 
     def action_text(self, state: State, action: int) -> str:
-        return action_text(action_from_id(action, state.n, state.m), state.cards)
+        return named_actions(state.cards, state.m)[action].text  # made once per deck
+
+    def parse_action(self, state: State, text: str) -> int:
+        """Text in the game's notation, short card forms too (``'play goblin 7 on mine 2'``)."""
+        return text_id(state, text, state.names)
+
+    def is_legal(self, state: State, action: int) -> bool:
+        return is_legal(state, action)
 
     def refusal(self, state: State, action: int) -> str | None:
         return refusal(state, action)

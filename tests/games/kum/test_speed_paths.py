@@ -440,7 +440,8 @@ def test_a_pickled_game_shares_the_action_table_and_its_events_round_trip() -> N
         g.apply(g.legal_actions()[-1])
     for twin in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
         assert twin == g and twin.logs == g.logs and twin.history == g.history
-        assert twin._actions is action_table(g._state.n, g._state.m)  # the shared table, not a copy
+        first = twin.legal_actions()[0]
+        assert first.move is action_table(g.state.n, g.state.m)[first]  # the shared table's object, not a copy
         twin.apply(twin.legal_actions()[0])  # its own objects resolve
     assert g.logs[0][0] == mock.ANY and g.logs[0][0] != None  # noqa: E711 (the other side decides)
 
