@@ -83,10 +83,10 @@ typecheck: env
 
 # pytest on every core (pytest-xdist): each worker has its own JupyterLab and Chromium, shared
 # by its browser tests (tests/conftest.py); the tests using a module's fixture stay on one worker
-# (loadgroup), so the fixture is built once. `make test` leaves out the
-# soaks (long random play: the `soak` marker) and runs the property tests marked `fuzz` at a
-# fifth of their examples; `make soak` runs both in full (about 3.5 min on 2 cores), after
-# `make test` in CI (.ci/run).
+# (loadgroup), so the fixture is built once. `make test` leaves out the long runs (the `soak`
+# marker: random play, statistical checks, whole games and the longer notebooks in a browser,
+# the suite's audit) and runs the property tests marked `fuzz` at a fifth of their examples;
+# `make soak` runs both in full, after `make test` in CI (.ci/run).
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 pytest: browser env

@@ -443,3 +443,40 @@ def test_import_kum_widget_imports_no_game_and_the_names_at_the_top_load_on_firs
 
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         kum_widget.Nope  # noqa: B018
+
+
+def _session_privates() -> set[str]:
+    """The private names of ``core.Session``: its methods and the fields it sets on ``self``."""
+    tree = ast.parse((PACKAGE / "core" / "session.py").read_text())
+    session = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session")
+    names = {n.name for n in session.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and private(n.name)}
+    for node in ast.walk(session):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" and private(node.attr):
+            names.add(node.attr)
+    return names
+
+
+def test_the_session_is_final_no_module_reaches_into_it() -> None:
+    """A game's own session (``kum.Game``, ``kum.Court``) neither overrides nor reads a private
+    member of ``core.Session``, and no other module reads one of a session: every layer and
+    every game uses the public session."""
+    privates = _session_privates()
+    assert {"_state", "_history", "_resolve", "_public_action", "_is_legal"} <= privates  # the scan sees them
+    found = []
+    for module, path in sorted(MODULES.items()):
+        if module == "kum_widget.core.session":
+            continue
+        tree = ast.parse(path.read_text())
+        subclasses = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
+                      and any(ast.unparse(b).split(".")[-1] == "Session" for b in n.bases)]
+        for cls in subclasses:
+            for node in ast.walk(cls):
+                if isinstance(node, ast.FunctionDef) and node.name in privates:
+                    found.append(f"{module} line {node.lineno}: {cls.name} overrides Session.{node.name}")
+                elif isinstance(node, ast.Attribute) and node.attr in privates:
+                    found.append(f"{module} line {node.lineno}: {cls.name} reads {ast.unparse(node)}")
+        for node in ast.walk(tree):  # another object's: a session's private field or method, read from outside
+            if (isinstance(node, ast.Attribute) and node.attr in privates
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                found.append(f"{module} line {node.lineno}: {ast.unparse(node)}")
+    assert sorted(set(found)) == []
