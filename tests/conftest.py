@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import xdist_groups
 
 if TYPE_CHECKING:
     from labserver import LabRoom, LabServer
@@ -213,6 +214,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # before the test modules are imported: their hypothesis settings read it (tests/_soak.py)
     if config.getoption("soak"):
         os.environ["KUM_SOAK"] = "1"
+    xdist_groups.register(config)  # (pytest-xdist's groups under pytest 9: tests/xdist_groups.py)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the xdist_group marks

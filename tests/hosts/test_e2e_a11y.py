@@ -180,6 +180,7 @@ def test_kings_under_mountains_by_keyboard_alone_with_no_grave_violation(lab, br
     page.close()
 
 
+@pytest.mark.soak  # four players (about 40 s): make test audits the two-player board, the pass screen and the court
 def test_four_players_tab_order_follows_the_screen_and_no_grave_violation(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = open_board(browser, lab, "kum4.ipynb", height=1300)
     audit = Audit(page, board, "kum 4 players")

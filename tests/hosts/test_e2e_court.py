@@ -82,6 +82,7 @@ def click_once(page, board, rng: random.Random, shot: Path | None = None) -> boo
     return True
 
 
+@pytest.mark.soak  # a whole game by clicking (about 35 s): make test clicks the court in the layout, a11y and hint tests
 def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = opened(browser, lab, "court.ipynb", height=1400)
     # The setup: four places, a 2 x 4 court of clickable spaces, the piles and their counts.

@@ -221,6 +221,7 @@ def click(page, board, step: tuple[str, ...]) -> None:  # type: ignore[no-untype
     settle(page, board, sid)
 
 
+@pytest.mark.soak  # the tour clicked through in JupyterLab (about 35 s): make test runs the notebook whole (tests/hosts/test_notebooks.py)
 def test_rules_tour_by_clicking(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page = watched(browser)
     open_and_run(page, lab, "02_rules_tour.ipynb")

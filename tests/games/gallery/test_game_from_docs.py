@@ -87,6 +87,7 @@ def test_greedy_beats_random() -> None:
     assert wins >= 75, f"greedy won {wins}/100 against random (about 93% over 1000 games)"
 
 
+@pytest.mark.soak  # a match of ISMCTS games (about 18 s): a statistical check
 def test_ismcts_beats_random() -> None:
     wins = win_rate("ismcts", 20)
     assert wins >= 14, f"ISMCTS won {wins}/20 against random"
