@@ -40,7 +40,7 @@ GROUPS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "heuristics": ("heuristic", "best_actions", "view_heuristic", "evaluate"),
     "board": ("board", "click", "why_not"),
     "the lab": ("summary", "columns", "action_kind"),
-    "speed and saving": ("step", "is_legal", "clone", "same", "save_position", "load_position"),
+    "speed and saving": ("step", "is_legal", "actions", "clone", "same", "save_position", "load_position"),
 })
 """The optional methods, by what they give (GAMES.md, "The idea"): each has a default in
 ``CardGame``; a game switches one on by writing it."""

@@ -15,6 +15,7 @@ import json
 import random
 from typing import Any
 
+from .actions import Action
 from .board import board_problems, click_problems
 from .chance import foreign_randomness
 from .checker_faults import Guard, click_collisions, contains, crash, explain, first_difference, not_json
@@ -263,6 +264,18 @@ def _check_kinds(game: CardGame, s: Session, state: Any, legal: list[int], where
 
 
 def _check_texts(s: Session, legal: list[int], where: Where, report: CheckReport, game: CardGame) -> None:
+    if legal and game_type(game).has("actions"):  # the game's own Actions: the ones the session would make
+        made = list(game.actions(s.state, list(legal)))
+        state = s.state
+        for a, action in zip(legal, made, strict=False):
+            want = (a, str(game.action_text(state, a)), game.move(state, a))
+            if type(action) is not Action or (int(action), action.text, action.move) != want:
+                report.fail("action text round trip", f"actions() gave {shown(action)} for action {a}, where the session "
+                            f"makes Action({a}, {want[1]!r}) with move {shown(want[2])} {where}")
+                return
+        if len(made) != len(legal):
+            report.fail("action text round trip", f"actions() gave {len(made)} Actions for {len(legal)} legal ids {where}")
+            return
     for a in legal:
         text = s.action_text(a)
         try:

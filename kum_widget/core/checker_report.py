@@ -17,7 +17,8 @@ CHECKS = {
     "clones are independent": "changing a copy of a position leaves the original alone",
     "legal actions are stable": "asking twice gives the same list; every listed action applies",
     "illegal actions are refused": "an action that is not legal raises a clear error and changes nothing",
-    "action text round trip": "each legal action's text reads back as that action",
+    "action text round trip": "each legal action's text reads back as that action; the Actions a game makes itself "
+                              "(actions()) are those the session would make",
     "records round trip": "record() and to_dict() read back as the same game",
     "undo and redo": "undoing and redoing gives back the same positions",
     "chance only from its generator": "the same deal and choices, played twice with Python's global random module seeded "

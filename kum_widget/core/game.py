@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from .actions import Action
 from .capabilities import GameType, read_game_type
 from .declare import RuleOptions, check_type, option_signature
 from .errors import GameFault, IllegalMoveError, InvalidOptionError, shown
@@ -173,6 +174,15 @@ class CardGame:
     def step(self, state: State, action: int) -> None:
         """Apply a LEGAL action with no events wanted (tree search); the default is :meth:`apply`."""
         self.apply(state, action)
+
+    def actions(self, state: State, legal: list[int]) -> list[Any]:
+        """The :class:`~kum_widget.core.Action` of each of the ``legal`` ids in ``state``, as a
+        session hands them out (``Action(a, action_text(state, a), move(state, a))``), for
+        speed: a game whose actions read the same in every position of a deal can make each
+        once and keep it (Kings Under Mountains does, per deck). Only for texts with no
+        placeholders (``{player}``): the session names those itself. ``check_game``
+        compares them with what the session would make ("action text round trip")."""
+        return [Action(a, str(self.action_text(state, a)), self.move(state, a)) for a in legal]
 
     def is_over(self, state: State) -> bool:
         raise NotImplementedError(f"{type(self).__name__} must define is_over() (see GAMES.md)")

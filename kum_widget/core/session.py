@@ -347,7 +347,17 @@ class Session:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order: each an
         :class:`Action`, its id with its text (``Action(2, 'play 3')``)."""
-        return [self._public_action(a) for a in self.game.legal_actions(self._state)]
+        game, state = self.game, self._state
+        ids = game.legal_actions(state)
+        kind = self._type
+        if kind.has("actions"):  # the game's own, made once (Kings Under Mountains': per deck)
+            return list(game.actions(state, ids))
+        moves = kind.has("move")
+        out = []
+        for a in ids:
+            text = self._text(a)
+            out.append(Action(a, text, game.move(state, a) if moves else None))
+        return out
 
     def legal_action_ids(self) -> list[int]:
         return list(self.game.legal_actions(self._state))

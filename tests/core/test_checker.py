@@ -16,6 +16,7 @@ from _score_games import BAD_SCORES
 from game_from_docs import DISCARD, Expeditions
 
 from kum_widget import core
+from kum_widget.core import Action
 from kum_widget.core.chance import foreign_randomness
 from kum_widget.core.checker import CHECKS, check_game
 from kum_widget.core.checker_faults import click_collisions, first_difference
@@ -626,3 +627,16 @@ def test_a_help_the_board_can_show_passes() -> None:
     from kum_widget.core.help_text import HELP_CHARS, PARAGRAPH_CHARS
 
     assert f"{PARAGRAPH_CHARS:,} characters a paragraph, {HELP_CHARS:,} a key" in CHECKS["how to play gives text"]  # as the board cuts
+
+
+def test_actions_a_game_makes_itself_must_be_the_sessions() -> None:
+    """A game's ``actions()`` (its Actions made once, for speed) is checked against what the
+    session makes from ``action_text`` and ``move``: a wrong text is named."""
+
+    class Misnamed(Bust):
+        def actions(self, state: Any, legal: list[int]) -> list[Any]:
+            return [Action(a, "play it", None) for a in legal]
+
+    report = check_game(Misnamed(), games=2)
+    assert "actions() gave Action(" in report.failures["action text round trip"]
+    assert "action text round trip" not in check_game(Bust(), games=2).failures

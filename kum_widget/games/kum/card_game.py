@@ -119,6 +119,10 @@ class KumRules(CardGame):
     def action_text(self, state: State, action: int) -> str:
         return named_actions(state.cards, state.m)[action].text  # made once per deck
 
+    def actions(self, state: State, legal: list[int]) -> list[Any]:
+        """The session's Actions of ``legal``: made once per deck and shared."""
+        return list(map(named_actions(state.cards, state.m).__getitem__, legal))
+
     def parse_action(self, state: State, text: str) -> int:
         """Text in the game's notation, short card forms too (``'play goblin 7 on mine 2'``)."""
         return text_id(state, text, state.names)
