@@ -152,8 +152,16 @@ class Session:
 
     @property
     def _type(self) -> GameType:
-        """What the game can do (read once per game class)."""
-        return game_type(self.game)
+        """What the game can do (read once per game class; kept here for the game it is of)."""
+        kept = self.__dict__.get("_kind")
+        if kept is None or kept[0] is not self.game:
+            kept = self.__dict__["_kind"] = (self.game, game_type(self.game))
+        return kept[1]  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_kind", None)  # read again after unpickling (a GameType holds read-only mappings)
+        return state
 
     # -- reading -----------------------------------------------------------------------
 
