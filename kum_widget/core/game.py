@@ -176,8 +176,8 @@ class CardGame:
         self.apply(state, action)
 
     def actions(self, state: State, legal: list[int]) -> list[Any]:
-        """The :class:`~kum_widget.core.Action` of each of the ``legal`` ids in ``state``, as a
-        session hands them out (``Action(a, action_text(state, a), move(state, a))``), for
+        """The :class:`~kum_widget.core.Action` of each of the ``legal`` ids in ``state`` (a new
+        list each call: the session hands it out), as a session makes them (``Action(a, action_text(state, a), move(state, a))``), for
         speed: a game whose actions read the same in every position of a deal can make each
         once and keep it (Kings Under Mountains does, per deck). Only for texts with no
         placeholders (``{player}``): the session names those itself. ``check_game``

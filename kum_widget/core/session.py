@@ -152,15 +152,21 @@ class Session:
 
     @property
     def _type(self) -> GameType:
-        """What the game can do (read once per game class; kept here for the game it is of)."""
-        kept = self.__dict__.get("_kind")
+        """What the game can do (read once per game class)."""
+        return self._kind()[1]
+
+    def _kind(self) -> tuple[CardGame, GameType, Callable[..., Any] | None]:
+        """The game, what it can do, and its ``actions`` if it writes them: kept here for the
+        game it is of (every move asks)."""
+        kept = self.__dict__.get("_game_kind")
         if kept is None or kept[0] is not self.game:
-            kept = self.__dict__["_kind"] = (self.game, game_type(self.game))
-        return kept[1]  # type: ignore[no-any-return]
+            kind = game_type(self.game)
+            kept = self.__dict__["_game_kind"] = (self.game, kind, self.game.actions if kind.has("actions") else None)
+        return kept
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state.pop("_kind", None)  # read again after unpickling (a GameType holds read-only mappings)
+        state.pop("_game_kind", None)  # read again after unpickling (a GameType holds read-only mappings)
         return state
 
     # -- reading -----------------------------------------------------------------------
@@ -357,9 +363,10 @@ class Session:
         :class:`Action`, its id with its text (``Action(2, 'play 3')``)."""
         game, state = self.game, self._state
         ids = game.legal_actions(state)
-        kind = self._type
-        if kind.has("actions"):  # the game's own, made once (Kings Under Mountains': per deck)
-            return list(game.actions(state, ids))
+        _, kind, made = self._kind()
+        if made is not None:  # the game's own Actions, made once (Kings Under Mountains': per deck)
+            out = made(state, ids)
+            return out if type(out) is list else list(out)  # (a new list each call: GAMES.md)
         moves = kind.has("move")
         out = []
         for a in ids:
