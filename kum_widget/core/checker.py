@@ -265,7 +265,7 @@ def _check_kinds(game: CardGame, s: Session, state: Any, legal: list[int], where
 
 def _check_texts(s: Session, legal: list[int], where: Where, report: CheckReport, game: CardGame) -> None:
     if legal and game_type(game).has("actions"):  # the game's own Actions: the ones the session would make
-        made = list(game.actions(s.state, list(legal)))
+        made = list(game.actions(s.state))
         state = s.state
         for a, action in zip(legal, made, strict=False):
             want = (a, str(game.action_text(state, a)), game.move(state, a))
@@ -274,7 +274,7 @@ def _check_texts(s: Session, legal: list[int], where: Where, report: CheckReport
                             f"makes Action({a}, {want[1]!r}) with move {shown(want[2])} {where}")
                 return
         if len(made) != len(legal):
-            report.fail("action text round trip", f"actions() gave {len(made)} Actions for {len(legal)} legal ids {where}")
+            report.fail("action text round trip", f"actions() gave {len(made)} Actions for {len(legal)} legal actions {where}")
             return
     for a in legal:
         text = s.action_text(a)

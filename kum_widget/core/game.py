@@ -175,14 +175,14 @@ class CardGame:
         """Apply a LEGAL action with no events wanted (tree search); the default is :meth:`apply`."""
         self.apply(state, action)
 
-    def actions(self, state: State, legal: list[int]) -> list[Any]:
-        """The :class:`~kum_widget.core.Action` of each of the ``legal`` ids in ``state`` (a new
-        list each call: the session hands it out), as a session makes them (``Action(a, action_text(state, a), move(state, a))``), for
-        speed: a game whose actions read the same in every position of a deal can make each
-        once and keep it (Kings Under Mountains does, per deck). Only for texts with no
-        placeholders (``{player}``): the session names those itself. ``check_game``
-        compares them with what the session would make ("action text round trip")."""
-        return [Action(a, str(self.action_text(state, a)), self.move(state, a)) for a in legal]
+    def actions(self, state: State) -> list[Any]:
+        """The legal actions in ``state`` as the session hands them out, in the order of
+        :meth:`legal_actions` (a new list each call): each ``Action(a, action_text(state, a),
+        move(state, a))``. For speed: a game whose actions read the same in every position
+        of a deal can make each once and keep it (Kings Under Mountains does, per deck).
+        Only for texts with no placeholders (``{player}``): the session names those itself.
+        ``check_game`` compares them with what the session makes ("action text round trip")."""
+        return [Action(a, str(self.action_text(state, a)), self.move(state, a)) for a in self.legal_actions(state)]
 
     def is_over(self, state: State) -> bool:
         raise NotImplementedError(f"{type(self).__name__} must define is_over() (see GAMES.md)")

@@ -362,11 +362,12 @@ class Session:
         """Every legal action of the player to act, in a stable order: each an
         :class:`Action`, its id with its text (``Action(2, 'play 3')``)."""
         game, state = self.game, self._state
-        ids = game.legal_actions(state)
-        _, kind, made = self._kind()
+        kept = self.__dict__.get("_game_kind")  # (self._kind(), written out: every move asks)
+        _, kind, made = kept if kept is not None and kept[0] is game else self._kind()
         if made is not None:  # the game's own Actions, made once (Kings Under Mountains': per deck)
-            out = made(state, ids)
+            out = made(state)
             return out if type(out) is list else list(out)  # (a new list each call: GAMES.md)
+        ids = game.legal_actions(state)
         moves = kind.has("move")
         out = []
         for a in ids:

@@ -634,8 +634,8 @@ def test_actions_a_game_makes_itself_must_be_the_sessions() -> None:
     session makes from ``action_text`` and ``move``: a wrong text is named."""
 
     class Misnamed(Bust):
-        def actions(self, state: Any, legal: list[int]) -> list[Any]:
-            return [Action(a, "play it", None) for a in legal]
+        def actions(self, state: Any) -> list[Any]:
+            return [Action(a, "play it", None) for a in self.legal_actions(state)]
 
     report = check_game(Misnamed(), games=2)
     assert "actions() gave Action(" in report.failures["action text round trip"]

@@ -24,7 +24,7 @@ from .resolve import object_id, text_id
 from .rules import apply_id, is_legal, legal_ids, points, refusal, scores, winners
 from .ruleset import Rules
 from .sampling import Determinizer
-from .state import OVER, State, setup
+from .state import OVER, PLAY, State, setup
 from .views import view
 from .why import why_not
 
@@ -119,8 +119,10 @@ class KumRules(CardGame):
     def action_text(self, state: State, action: int) -> str:
         return named_actions(state.cards, state.m)[action].text  # made once per deck
 
-    def actions(self, state: State, legal: list[int]) -> list[Any]:
-        """The session's Actions of ``legal``: made once per deck and shared."""
+    def actions(self, state: State) -> list[Any]:
+        """The session's Actions of the legal actions: made once per deck and shared."""
+        plays = state.plays
+        legal = plays if plays is not None and state.phase == PLAY else legal_ids(state)  # the cached plays: mapped, not copied
         return list(map(named_actions(state.cards, state.m).__getitem__, legal))
 
     def parse_action(self, state: State, text: str) -> int:
