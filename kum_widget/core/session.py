@@ -363,17 +363,11 @@ class Session:
         :class:`Action`, its id with its text (``Action(2, 'play 3')``)."""
         game, state = self.game, self._state
         kept = self.__dict__.get("_game_kind")  # (self._kind(), written out: every move asks)
-        _, kind, made = kept if kept is not None and kept[0] is game else self._kind()
+        made = (kept if kept is not None and kept[0] is game else self._kind())[2]
         if made is not None:  # the game's own Actions, made once (Kings Under Mountains': per deck)
             out = made(state)
             return out if type(out) is list else list(out)  # (a new list each call: GAMES.md)
-        ids = game.legal_actions(state)
-        moves = kind.has("move")
-        out = []
-        for a in ids:
-            text = self._text(a)
-            out.append(Action(a, text, game.move(state, a) if moves else None))
-        return out
+        return [self._public_action(a) for a in game.legal_actions(state)]
 
     def legal_action_ids(self) -> list[int]:
         return list(self.game.legal_actions(self._state))
