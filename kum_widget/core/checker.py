@@ -18,7 +18,7 @@ from typing import Any
 from .actions import Action
 from .board import board_problems, click_problems
 from .chance import foreign_randomness
-from .checker_faults import Guard, click_collisions, contains, crash, explain, first_difference, not_json
+from .checker_faults import Guard, Nodes, click_collisions, crash, explain, first_difference, not_json
 from .checker_open import OpenCheck
 from .checker_report import CHECKS, CheckReport, Where
 from .checker_steps import simultaneous_problem
@@ -318,6 +318,7 @@ def _check_json(view: Any, seat: int | None, where: Where, report: CheckReport) 
 
 
 def _check_secrets(game: CardGame, state: Any, seat: int, view: Any, players: int, where: Where, report: CheckReport) -> None:
+    nodes = Nodes(view)
     for other in range(players):
         if other == seat:
             continue
@@ -327,7 +328,7 @@ def _check_secrets(game: CardGame, state: Any, seat: int, view: Any, players: in
                             "views by chance (counts, scores), so write each secret as the view writes the card, in a form "
                             "that cannot appear by chance ({'id': 7} or 'red 5')")
                 continue
-            if contains(view, secret):
+            if nodes.holds(secret):
                 report.fail("hidden cards stay hidden", f"seat {seat}'s view holds {secret!r:.60}, a secret of seat {other} {where}")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from .checker_report import CheckReport
 from .errors import GameError, cut, shown
 
-__all__ = ["Guard", "crash", "explain", "first_difference", "key_path", "not_json", "contains", "click_collisions"]
+__all__ = ["Guard", "crash", "explain", "first_difference", "key_path", "not_json", "Nodes", "click_collisions"]
 
 _CORE = os.path.dirname(os.path.realpath(__file__))
 _PACKAGE = os.path.dirname(_CORE)
@@ -211,16 +211,64 @@ def not_json(tree: Any, path: str) -> str | None:
     return None
 
 
-def contains(tree: Any, secret: Any) -> bool:
-    """Does the JSON ``tree`` hold ``secret``: equal to a node, or (a dict) inside one?"""
-    if tree == secret:
-        return True
-    if isinstance(secret, dict) and isinstance(tree, dict) and all(k in tree and tree[k] == v for k, v in secret.items()):
-        return True
-    if isinstance(tree, dict):
-        return any(contains(v, secret) for v in tree.values())
-    if isinstance(tree, list):
-        return any(contains(v, secret) for v in tree)
+class Nodes:
+    """Every node of a JSON tree, read once, to be asked of many secrets (``holds``): a
+    seat's view against each card another seat keeps, at every step of every checked game."""
+
+    def __init__(self, tree: Any) -> None:
+        self.tree = tree
+        self.leaves: set[Any] = set()  # the hashable nodes: strings, numbers, None
+        self.dicts_with: dict[tuple[Any, Any], list[dict[Any, Any]]] = {}  # (key, value) -> the dicts that have it
+        self.dicts = 0
+        stack = [tree]  # (a loop, not recursion: a deep view is no RecursionError)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                self.dicts += 1
+                for pair in node.items():
+                    if _hashable(pair[1]):
+                        self.dicts_with.setdefault(pair, []).append(node)
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+            elif _hashable(node):
+                self.leaves.add(node)
+
+    def holds(self, secret: Any) -> bool:
+        """Does the tree hold ``secret``: equal to a node, or (a dict) inside one?"""
+        if isinstance(secret, dict):
+            if not secret:
+                return self.dicts > 0
+            pair = next((p for p in secret.items() if _hashable(p[1])), None)
+            if pair is None:
+                return _contains(self.tree, secret)
+            return any(all(k in d and d[k] == v for k, v in secret.items()) for d in self.dicts_with.get(pair, ()))
+        if _hashable(secret):
+            return secret in self.leaves
+        return _contains(self.tree, secret)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:  # a list, a dict, a tuple holding one
+        return False
+    return True
+
+
+def _contains(tree: Any, secret: Any) -> bool:
+    """``Nodes.holds`` by walking the tree: for a secret that is a list, or a dict of lists."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node == secret:
+            return True
+        if isinstance(secret, dict) and isinstance(node, dict) and all(k in node and node[k] == v for k, v in secret.items()):
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
     return False
 
 

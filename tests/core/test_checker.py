@@ -640,3 +640,25 @@ def test_actions_a_game_makes_itself_must_be_the_sessions() -> None:
     report = check_game(Misnamed(), games=2)
     assert "actions() gave Action(" in report.failures["action text round trip"]
     assert "action text round trip" not in check_game(Bust(), games=2).failures
+
+
+def test_a_views_nodes_hold_a_secret_as_a_walk_of_the_tree_would_find_it() -> None:
+    """The secrets check reads a view once (``Nodes``) and asks it of every secret: a dict
+    inside any dict, a text equal to any node, a list (walked), at any depth."""
+    from kum_widget.core.checker_faults import Nodes
+
+    view = {"seats": [{"hand": [{"id": 7, "face": "red 5", "tags": ["a"]}, "blue 2"]}], "deep": [[[[{"n": [1, 2]}]]]]}
+    nodes = Nodes(view)
+    assert nodes.holds({"id": 7}) and nodes.holds({"id": 7, "face": "red 5"}) and nodes.holds({"tags": ["a"], "id": 7})
+    assert not nodes.holds({"id": 7, "face": "red 6"}) and not nodes.holds({"id": 8})
+    assert nodes.holds("blue 2") and nodes.holds("red 5") and not nodes.holds("green 1")
+    assert nodes.holds({"n": [1, 2]}) and nodes.holds([1, 2]) and not nodes.holds([2, 1])  # no hashable value: walked
+    assert nodes.holds({}) and not Nodes([1, "x"]).holds({})  # an empty dict is inside any dict
+    assert not nodes.holds(("red 5",)) and not nodes.holds((["a"],))  # a tuple is no JSON node
+    deep: list[object] = []
+    node: list[object] = deep
+    for _ in range(5000):  # deeper than recursion goes
+        node.append([])
+        node = node[0]  # type: ignore[assignment]
+    node.append({"id": 3})
+    assert Nodes(deep).holds({"id": 3}) and Nodes(deep).holds([{"id": 3}])
