@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from labserver import LabRoom, LabServer
 
-__all__ = ["AXE", "WAIT_MS", "axe_violations", "grave", "new_page", "open_board", "wait_board_changed", "wait_still", "wait_until", "watched_page"]
+__all__ = ["AXE", "WAIT_MS", "axe_violations", "grave", "new_page", "offline_page", "open_board", "wait_board_changed", "wait_still", "wait_until", "watched_page"]
 
 # How long a page waits for what a test expects before it fails (ms): a kernel's answer, a
 # cell's run, an element, a click's target. Playwright's default (30 s), and the 5 to 20 s
@@ -90,18 +90,45 @@ def wait_still(page: Any, locator: Any, what: str = "the page to settle", frames
 
 
 def open_board(browser: Any, lab: LabServer | LabRoom, name: str, *, width: int = 1280, height: int = 1300,
-               **media: Any) -> tuple[Any, Any, list[str]]:
-    """Notebook ``name`` of ``lab`` opened and run in a new page: the page, its first board
-    (drawn, the kernel idle) and the page's JavaScript errors."""
-    from labserver import open_notebook, run_all, wait_idle  # (labserver imports this module's waits)
+               own_page: bool = False, **media: Any) -> tuple[Any, Any, list[str]]:
+    """Notebook ``name`` of ``lab`` opened and run: the page, its first board (drawn, the
+    kernel idle) and the page's JavaScript errors. A room of the worker's JupyterLab
+    (``lab_room``) opens it in the page JupyterLab is kept running in (``LabServer.tab``);
+    a room with a theme or settings of its own, another server, or ``own_page`` (a test that
+    reloads the page), in a new page."""
+    from labserver import LabRoom, open_notebook, run_all, wait_idle  # (labserver imports this module's waits)
 
-    page, errors = watched_page(browser, width=width, height=height, **media)
+    if isinstance(lab, LabRoom) and lab.in_tab and not own_page:
+        page, errors = lab.server.tab(browser, width=width, height=height, **media)
+    else:
+        page, errors = watched_page(browser, width=width, height=height, **media)
     open_notebook(page, lab, name)
     run_all(page)
     board = page.locator(".kum-widget").first
     board.wait_for()
     wait_idle(page)
     return page, board, errors
+
+
+def offline_page(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
+    """A saved replay file (``path``) opened in a new page that may load nothing else: the
+    page, the other addresses it asked for (refused) and its JavaScript errors."""
+    page = new_page(browser, width=1100, height=900)
+    requests: list[str] = []
+    errors: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url == path.as_uri():
+            r.continue_()
+        else:
+            requests.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".kum-replay[data-ready='true'] .kum-widget[data-state-id]")
+    return page, requests, errors
 
 
 # -- accessibility: axe-core (npm, a devDependency) run on the board's own DOM ------------------

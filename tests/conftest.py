@@ -84,10 +84,38 @@ def lab_room(request: pytest.FixtureRequest, browser: object) -> Iterator[Callab
         return rooms[-1]
 
     yield make
-    for context in browser.contexts:  # type: ignore[attr-defined]  # a page still open would keep its kernel busy
-        context.close()
+    for server in {id(room.server): room.server for room in rooms}.values():
+        server.release_tab(failed=failed(request))  # its documents closed: a page still open would keep its kernel busy
+    _close_pages(browser)
     for room in rooms:
         room.close()
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+def failed(request: pytest.FixtureRequest) -> bool:
+    """Whether the test failed so far (set up or run): its pages are not kept for the next."""
+    return request.node.stash.get(FAILED, False)
+
+
+def _close_pages(browser: Any) -> None:
+    """Close every page of the browser but the lab servers' kept ones (``LabServer.tab``)."""
+    import sys
+
+    labserver = sys.modules.get("labserver")  # (not imported: no server, nothing kept)
+    kept = {id(c) for c in labserver.kept_contexts()} if labserver is not None else set()
+    for context in browser.contexts:
+        if id(context) not in kept:
+            context.close()
 
 
 @pytest.fixture(autouse=True)
@@ -97,8 +125,7 @@ def _pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
     its timers running into the next tests."""
     yield
     if "browser" in request.fixturenames:
-        for context in request.getfixturevalue("browser").contexts:
-            context.close()
+        _close_pages(request.getfixturevalue("browser"))
 
 
 @pytest.fixture(autouse=True)

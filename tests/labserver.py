@@ -4,7 +4,9 @@ the committed ones) and has its own config, settings, runtime and workspace fold
 
 The tests share one server per worker (conftest's ``lab_server``): each test gets a
 ``LabRoom`` on it, a folder of its own with fresh copies of its notebooks (so a kernel of its
-own for each), whose kernels are shut down when the test ends.
+own for each), whose kernels are shut down when the test ends. They share one page of it too
+(``LabServer.tab``): JupyterLab takes seconds to start in a page, a notebook opened in a page
+where it runs already a fraction of one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from _chromium import WAIT_MS, dismiss_intro, wait_board_changed, wait_until
 
@@ -42,6 +44,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def kept_contexts() -> list[Any]:
+    """The browser contexts of the running servers' kept pages (``LabServer.tab``)."""
+    return [c for c in (server.tab_context() for server in LabServer.running) if c is not None]
+
+
 class LabServer:
     """``with LabServer(notebooks) as lab: page.goto(lab.url("01_play.ipynb"))``"""
 
@@ -61,8 +68,13 @@ class LabServer:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.tmp / "server.log"
         self.rooms = 0
+        self._tab: Any = None  # the page JupyterLab is kept running in (``tab``)
+        self._tab_errors: list[str] = []
+
+    running: ClassVar[list[LabServer]] = []  # (class-wide) the servers entered and not yet exited
 
     def __enter__(self) -> LabServer:
+        LabServer.running.append(self)
         root = self.root
         root.mkdir()
         for name, nb in self.notebooks.items():
@@ -96,6 +108,8 @@ class LabServer:
                 cmd.append("--allow-root")
             if self.nodelay:
                 cmd.append(f"--config={NODELAY_CONFIG}")
+            if self.app == "lab":  # window.jupyterapp: the kept page (``tab``) opens notebooks with the app's own commands
+                cmd.append("--LabApp.expose_app_in_browser=True")
             if self._started(cmd, env, root):
                 return self
         raise RuntimeError(f"jupyter {self.app} found no free port in {PORT_TRIES} tries: {self.log_path.read_text()[-2000:]}")
@@ -153,12 +167,67 @@ class LabServer:
             time.sleep(0.25)
         raise RuntimeError(f"no kernel idle with the page connected after {timeout:.0f} s: {kernels}")
 
+    def tab(self, browser: Any, *, width: int, height: int, **media: Any) -> tuple[Any, list[str]]:
+        """The page this JupyterLab is kept running in, ``width`` x ``height`` with ``media``
+        emulated, as a new page would be: no document open, empty storage (a first-time panel
+        shows again), no media emulated but ``media``; and the list its JavaScript errors go
+        to from now. ``open_notebook`` opens a notebook in it with JupyterLab's own command,
+        without loading JupyterLab again. The test's end hands it back (``release_tab``)."""
+        from _chromium import new_page
+
+        if self.app != "lab":
+            raise ValueError("only a JupyterLab server keeps a page (Notebook 7 opens a page per notebook)")
+        if self._tab is None or self._tab.is_closed():
+            self._tab = new_page(browser, width=width, height=height)
+            self._tab.on("pageerror", lambda exc: self._tab_errors.append(str(exc)))
+        page = self._tab
+        self._close_documents()
+        page.set_viewport_size({"width": width, "height": height})
+        page.emulate_media(**{"media": "null", "color_scheme": "null", "reduced_motion": "null", "forced_colors": "null", **media})
+        if page.url.startswith("http"):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        self._tab_errors = []
+        return page, self._tab_errors
+
+    def kept(self, page: Any) -> bool:
+        """Whether ``page`` is this server's kept page (``tab``), running JupyterLab."""
+        return page is self._tab and not page.is_closed() and bool(page.evaluate("() => !!window.jupyterapp"))
+
+    def release_tab(self, *, failed: bool) -> None:
+        """A test is done with the kept page: its documents closed (their kernels left to the
+        room to shut down); after a failure the page itself, whatever state it was left in."""
+        if self._tab is None or self._tab.is_closed():
+            return
+        if failed:
+            self._tab.context.close()
+            return
+        try:
+            self._close_documents()
+        except Exception:  # a page that cannot close its documents is not kept
+            self._tab.context.close()
+
+    def tab_context(self) -> Any:
+        """The browser context of the kept page (kept open when a test's pages are closed), or None."""
+        return None if self._tab is None or self._tab.is_closed() else self._tab.context
+
+    def _close_documents(self) -> None:
+        # Disposed without asking: "Save your work?" would hold the close, and autosave may
+        # not have run (the notebook's copy is the test's own). The panels as a new page has
+        # them: the file browser open on the left, nothing on the right.
+        if self._tab.url.startswith("http"):
+            self._tab.evaluate("""() => { const app = window.jupyterapp; if (!app) return;
+              for (const w of Array.from(app.shell.widgets('main'))) { if (w.context) w.context.model.dirty = false; w.dispose(); }
+              document.querySelectorAll('.jp-Dialog').forEach(d => d.remove());
+              app.shell.mode = 'multiple-document'; app.shell.activateById('filebrowser'); app.shell.collapseRight(); }""")
+
     def url(self, notebook: str) -> str:
         if self.app == "notebook":  # one notebook per page, no workspace to reset
             return f"http://127.0.0.1:{self.port}/notebooks/{notebook}?token={self.token}"
         return f"http://127.0.0.1:{self.port}/lab/tree/{notebook}?token={self.token}&reset"
 
     def __exit__(self, *exc: object) -> None:
+        if self in LabServer.running:
+            LabServer.running.remove(self)
         if self.proc is not None and self.proc.poll() is None:
             try:  # shut down kernels politely, then the server (killed, it would leave its kernels running)
                 req = urllib.request.Request(f"http://127.0.0.1:{self.port}/api/shutdown?token={self.token}", method="POST")
@@ -182,6 +251,8 @@ class LabRoom:
     def __init__(self, server: LabServer, folder: str, notebooks: dict[str, Any], *, theme: str | None,
                  settings: dict[str, dict[str, Any]]) -> None:
         self.server, self.folder, self.app = server, folder, server.app
+        # JupyterLab reads its theme and settings when it loads: a room with its own opens a new page
+        self.in_tab = server.app == "lab" and not theme and not settings
         self.dir = server.root / folder
         self.dir.mkdir()
         for name, nb in notebooks.items():
@@ -264,8 +335,14 @@ def wait_idle(page: Any, timeout: float = WAIT_MS) -> None:
 
 
 def open_notebook(page: Any, lab: LabServer | LabRoom, name: str) -> None:
-    """Open ``name`` and wait for its kernel: idle, with this page connected to it."""
-    page.goto(lab.url(name), timeout=WAIT_MS)
+    """Open ``name`` and wait for its kernel: idle, with this page connected to it. In the
+    server's kept page (``LabServer.tab``), once JupyterLab runs there, with its own command."""
+    server = lab.server if isinstance(lab, LabRoom) else lab
+    if server.kept(page):
+        path = f"{lab.folder}/{name}" if isinstance(lab, LabRoom) else name
+        page.evaluate("path => window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'})", path)
+    else:
+        page.goto(lab.url(name), timeout=WAIT_MS)
     page.wait_for_selector(".jp-NotebookPanel", timeout=WAIT_MS)
     wait_idle(page)
     lab.wait_kernel_connected()

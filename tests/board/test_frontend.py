@@ -281,7 +281,7 @@ def test_a_pass_screen_says_nothing_the_last_player_was_told(page) -> None:  # t
 
 
 def test_save_replay_button_downloads_the_file_the_kernel_wrote(page, browser, tmp_path: Path, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    from test_replay import offline_page
+    from _chromium import offline_page
 
     w = Recorded(bots={1: "greedy"}, seed=3, bot_delay=0)
     for _ in range(3):  # a few moves of each side, from a cell

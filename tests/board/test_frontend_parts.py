@@ -245,7 +245,7 @@ def test_pieces_differ_without_their_colours_in_forced_colours(page, board) -> N
 
 
 def test_a_replay_file_draws_the_grid_and_its_winning_four(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from test_replay import offline_page
+    from _chromium import offline_page
 
     game = core.Session(ConnectFour(), ["Ada", "Bo"])
     for col in (3, 3, 4, 4, 5, 5, 6):

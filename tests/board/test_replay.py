@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from _board_helpers import Recorded, send, unpack_replay
-from _chromium import new_page
+from _chromium import offline_page
 
 import kum_widget as kum
 from kum_widget.board.drawing import Viewer, board_payload
@@ -207,25 +207,6 @@ def test_the_replay_button_answers_with_the_file_for_the_boards_viewer() -> None
 
 
 # -- in Chromium, offline --------------------------------------------------------------
-
-
-def offline_page(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
-    page = new_page(browser, width=1100, height=900)
-    requests: list[str] = []
-    errors: list[str] = []
-
-    def route(r: Any) -> None:
-        if r.request.url == path.as_uri():
-            r.continue_()
-        else:
-            requests.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(path.as_uri())
-    page.wait_for_selector(".kum-replay[data-ready='true'] .kum-widget[data-state-id]")
-    return page, requests, errors
 
 
 def scores_shown(page: Any) -> list[int]:

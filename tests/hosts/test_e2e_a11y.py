@@ -177,7 +177,6 @@ def test_kings_under_mountains_by_keyboard_alone_with_no_grave_violation(lab, br
     board.screenshot(path=str(artifacts / "a11y-kum2-over.png"))
     assert audit.grave() == {}, audit.report()
     assert errors == []
-    page.close()
 
 
 @pytest.mark.soak  # four players (about 40 s): make test audits the two-player board, the pass screen and the court
@@ -206,7 +205,6 @@ def test_four_players_tab_order_follows_the_screen_and_no_grave_violation(lab, b
     board.screenshot(path=str(artifacts / "a11y-kum4-over.png"))
     assert audit.grave() == {}, audit.report()
     assert errors == []
-    page.close()
 
 
 def test_the_pass_screen_and_the_court_have_no_grave_violation(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -226,7 +224,6 @@ def test_the_pass_screen_and_the_court_have_no_grave_violation(lab, browser, art
     assert focus(board)["inside"] and board.evaluate("el => !!el.querySelector('.kum-pass')?.contains(document.activeElement)")
     audit("the pass screen, to Bo")
     board.screenshot(path=str(artifacts / "a11y-pass.png"))
-    page.close()
 
     page, board, errors2 = open_board(browser, lab, "court.ipynb", height=1100)
     court = Audit(page, board, "court")
@@ -251,13 +248,12 @@ def test_the_pass_screen_and_the_court_have_no_grave_violation(lab, browser, art
     found = {**audit.grave(), **court.grave()}
     assert found == {}, audit.report() + court.report()
     assert errors == [] and errors2 == []
-    page.close()
 
 
 def test_a_replay_file_has_no_grave_violation(browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     import random
 
-    from test_replay import offline_page
+    from _chromium import offline_page
 
     import kum_widget as kum
 

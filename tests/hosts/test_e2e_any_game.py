@@ -53,4 +53,3 @@ def test_any_game_plays_to_the_end_by_clicking(lab, browser, artifacts: Path, ki
     assert match, said
     assert [float(x) for x in match.group(1).split(",")] == [shown[s] for s in sorted(shown)]
     assert errors == []
-    page.close()

@@ -124,7 +124,6 @@ def test_the_court_plays_to_the_end_by_clicking(lab, browser, artifacts: Path) -
     assert float(match.group(1)) == shown
     assert match.group(2).strip() in status
     assert errors == []
-    page.close()
 
 
 def test_the_fight_shows_strength_and_price_before_the_click(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -148,4 +147,3 @@ def test_the_fight_shows_strength_and_price_before_the_click(lab, browser, artif
     said = run_cell(page, "KUM-FIGHT")  # (run before, by Run All: it said CP 5, nothing defeated)
     assert "KUM-FIGHT 3 ['Daemon Prince 9']" in said, said
     assert errors == []
-    page.close()

@@ -94,7 +94,6 @@ def test_connect_four_is_played_to_a_win_by_clicking_holes(lab, browser, artifac
     board.screenshot(path=str(artifacts / "connect_four.png"))
     assert "KUM-GAME True [1.0, 0.0] (3, 3, 4, 4, 5, 5, 6)" in kernel_says(page)
     assert errors == []
-    page.close()
 
 
 def test_a_worker_is_placed_in_woodcutters(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -114,7 +113,6 @@ def test_a_worker_is_placed_in_woodcutters(lab, browser, artifacts: Path) -> Non
     said = kernel_says(page)
     assert re.search(r"KUM-GAME False \[[\d., ]+\] \(0, \d+\)", said), said
     assert errors == []
-    page.close()
 
 
 def test_a_choice_menu_is_picked_by_keyboard(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -139,7 +137,6 @@ def test_a_choice_menu_is_picked_by_keyboard(lab, browser, artifacts: Path) -> N
     wait_board_changed(page, board, sid, "the call picked in the menu")
     assert "KUM-GAME True [1.0] (1,)" in kernel_says(page)  # the kernel got "call tails"
     assert errors == []
-    page.close()
 
 
 def test_a_simultaneous_step_shows_who_has_chosen_but_not_what(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -159,7 +156,6 @@ def test_a_simultaneous_step_shows_who_has_chosen_but_not_what(lab, browser, art
     said = kernel_says(page)
     assert re.search(r"KUM-GAME False \[[\d., ]+\] \(4, \d\)", said), said  # Ada's pick 4, then the bot's
     assert errors == []
-    page.close()
 
 
 def test_a_targeted_card_asks_for_its_guess_in_a_menu(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
@@ -185,4 +181,3 @@ def test_a_targeted_card_asks_for_its_guess_in_a_menu(lab, browser, artifacts: P
     said = kernel_says(page)
     assert re.search(r"KUM-GAME (True|False) \[[\d., ]+\] \(113\b", said), said  # the Guard on seat 1, guessing a Baron
     assert errors == []
-    page.close()

@@ -15,11 +15,10 @@ from typing import Any
 
 import _chromium
 import pytest
-from _chromium import wait_until
+from _chromium import offline_page, wait_until
 from hostservers import MarimoServer, VoilaServer
 from labserver import LabRoom, click_once, code_cell, open_notebook, run_all, run_cell, wait_idle
 from test_notebooks import NOTEBOOK_DIR, fast_notebook
-from test_replay import offline_page
 
 COURT_SEED = 3
 
@@ -214,6 +213,7 @@ def test_marimo_app_plays_both_games_and_its_cells_follow(browser, artifacts: Pa
         assert "Traceback" not in marimo.log(), marimo.log()[-3000:]
 
 
+@pytest.mark.soak  # marimo's editor (make test plays the app above, and keys in the editor: test_e2e_keys)
 def test_the_marimo_notebook_opens_for_editing_and_plays(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     with MarimoServer(MARIMO_APP, mode="edit") as marimo:
         page, errors = new_page(browser, height=1600)

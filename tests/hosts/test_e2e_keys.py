@@ -101,7 +101,6 @@ def test_notebook_shortcuts_do_not_fire_inside_the_board_and_escape_hands_the_fo
     assert board.evaluate(WHERE) not in ("board", "board root"), last
     page.screenshot(path=str(artifacts / f"keys-{server.app}.png"))
     assert [e for e in errors if "kum" in e.lower() or "widget" in e.lower()] == [], errors
-    page.close()
 
 
 def test_in_marimo_the_command_mode_keys_do_not_fire_inside_the_board(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]

@@ -124,7 +124,6 @@ def test_a_kum_table_fits_one_screen(lab, browser, artifacts: Path, players: int
     assert page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight")  # the page itself never scrolls
     assert board.evaluate(OVERFLOW) == []
     assert errors == []
-    page.close()
 
 
 # A stacked pile: how wide it lies, how wide its top card is, and whether that card is the one
@@ -142,7 +141,7 @@ PILES = """b => [...b.querySelectorAll('.kum-layout-stack > .kum-zone-body')].ma
 }).filter(Boolean)"""
 
 
-@pytest.mark.parametrize("files", [False, True])
+@pytest.mark.parametrize("files", [False, pytest.param(True, marks=pytest.mark.soak)])  # the file browser open: make soak
 def test_the_court_fits_one_screen_and_its_piles_read(lab, browser, artifacts: Path, files: bool) -> None:  # type: ignore[no-untyped-def]
     page, board, errors = opened(browser, lab, "court.ipynb", files=files)
     page.screenshot(path=str(artifacts / f"layout_court_1280{'_files' if files else ''}.png"))
@@ -152,7 +151,6 @@ def test_the_court_fits_one_screen_and_its_piles_read(lab, browser, artifacts: P
     for p in piles:  # the top card whole and legible, the pile one card wide (its edges), its count said
         assert p["whole"] and p["said"] and p["width"] >= 50 and p["lies"] <= p["width"] + 10, p
     assert errors == []
-    page.close()
 
 
 @pytest.mark.parametrize("name", [pytest.param("kum2", marks=pytest.mark.soak), "kum4", "court"])  # the smaller table: make soak
@@ -167,7 +165,6 @@ def test_nothing_overflows_at_700_px(lab, browser, artifacts: Path, name: str) -
     output = board.evaluate("e => { const o = e.closest('.jp-OutputArea-output') || e.parentElement; return [o.scrollWidth, o.clientWidth]; }")
     assert output[0] <= output[1] + 1, output
     assert errors == []
-    page.close()
 
 
 # A cue as forced colours leave it: the outline and the four borders (box-shadows are dropped).
@@ -196,7 +193,6 @@ def test_cues_keep_an_outline_or_border_in_forced_colours(lab, browser, artifact
     assert cue(".kum-zone.kum-lit")[0] != "none", "a lit target"
     page.screenshot(path=str(artifacts / "layout_forced.png"))
     assert errors == []
-    page.close()
 
 
 # -- issue 42, item 4: one screen from the first move to game over -----------------------------
@@ -346,4 +342,3 @@ def test_a_whole_game_stays_one_screen(lab, browser, artifacts: Path, players: i
     assert all(s["status"] for s in seen), "the status: one line, its whole text in its title"
     assert board.evaluate(ENDING) == [], "the result, the scores and Play again in view"
     assert errors == []
-    page.close()

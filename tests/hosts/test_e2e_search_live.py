@@ -67,4 +67,3 @@ def test_a_click_while_a_long_search_runs_is_answered_at_once(lab, browser, arti
     board.screenshot(path=str(artifacts / "live-lab-search-undone.png"))
     print("measured:", {k: round(v, 3) for k, v in took.items()})
     assert errors == []
-    page.close()

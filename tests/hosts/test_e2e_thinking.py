@@ -67,4 +67,3 @@ def test_against_greedy_the_thinking_speaks_in_words_and_the_hints_badges_are_le
     ratios = sorted(round(b["ratio"], 2) for b in badges)
     print(f"{shade}: {len(badges)} badges, font {min(b['font'] for b in badges)} px, contrast {ratios[0]}..{ratios[-1]}")
     assert errors == []
-    page.close()

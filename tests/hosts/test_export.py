@@ -18,8 +18,8 @@ from typing import Any
 
 import nbformat
 import pytest
+from _chromium import offline_page
 from test_notebooks import NOTEBOOK_DIR, fast_notebook
-from test_replay import offline_page
 
 import kum_widget as kum
 from kum_widget.board.drawing import Viewer, board_payload

@@ -56,7 +56,7 @@ def saved_widget_state(path: Path, old: float, timeout: float = WAIT_MS / 1000) 
 
 
 def test_a_lab_save_with_widget_state_keeps_no_hand_and_a_reload_shows_it_again(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
-    page, board, errors = open_board(browser, lab, NAME)
+    page, board, errors = open_board(browser, lab, NAME, own_page=True)  # (it reloads the page)
     board.locator('.kum-pass [data-control="ready"]').click()  # "I am Ada"
     board.locator('[data-zone="hand 0"] [data-playable]').first.wait_for()
     dismiss_intro(board)  # the first-time panel, behind the pass screen until now
