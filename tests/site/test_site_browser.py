@@ -1,12 +1,15 @@
 """The course site in real headless Chromium, served from 127.0.0.1 under /course/, with every
-request to any other host blocked and counted (any fails the test): the first course notebook
-runs with Run All, the board appears, and a whole game against the greedy bot is played by
-clicks to game over. The time to the first board and the clicks played are printed and written
-to test-artifacts/site.json; a screenshot of the board to test-artifacts/site_board.png."""
+request to any other host blocked and counted (any fails the test): the course notebooks the
+README calls offline-ready run with Run All; on the first, a whole game against the greedy bot
+is played by clicks to game over and its replay is saved to the browser's drive and downloaded;
+a game written in a cell (the fifth notebook's Duel) passes check_game and shows its board.
+The time to the first board and the clicks played are printed and written to
+test-artifacts/site.json; screenshots go to test-artifacts/site_*.png."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,15 +17,29 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _chromium import WAIT_MS
+from _chromium import WAIT_MS, wait_until
 from labserver import click_once, run_all, snapshot, wait_idle
 
 pytestmark = pytest.mark.site
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-# A cold browser loads JupyterLite, Pyodide and its packages, then installs kum_widget: the issue
-# measured 22 to 26 s here; the deadline is for a loaded 2-core machine.
+# A cold browser loads JupyterLite, Pyodide and its packages, then installs kum_widget (about
+# 25 s here); the deadlines are for a loaded 2-core machine.
 FIRST_BOARD_MS = 300_000
+NOTEBOOK_MS = 600_000
+# The notebooks the README calls offline-ready, besides 01_play.ipynb (played to the end below).
+OFFLINE_READY = ["02_rules_tour.ipynb", "03_scripting.ipynb"]
+
+# The prompts of the cells whose code shows (the install cell's is collapsed: its placeholder
+# has an empty prompt of its own).
+PROMPTS = "[...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputArea .jp-InputPrompt')]"
+FINISHED = f"""() => {{
+  const prompts = {PROMPTS};
+  const ran = prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+  const failed = [...document.querySelectorAll('.jp-OutputArea-output')].some(o => o.textContent.includes('Traceback'));
+  return (ran || failed) && !prompts.some(p => p.textContent.includes('*'));
+}}"""
+SHOW_PROMPTS = f"() => {PROMPTS}.map(p => p.textContent.trim())"
 
 
 @pytest.fixture()
@@ -56,7 +73,25 @@ def open_course_notebook(page: Any, site_url: str, name: str) -> None:
     wait_idle(page, timeout=FIRST_BOARD_MS)
 
 
-def test_a_whole_game_against_the_greedy_bot_offline(lite_page: tuple[Any, list[str], list[str]], site_url: str) -> None:
+def tracebacks(page: Any) -> list[str]:
+    return [text for text in page.locator(".jp-OutputArea-output").all_text_contents() if "Traceback" in text]
+
+
+def run_new_cell(page: Any, code: str) -> str:
+    """Type ``code`` into a new cell at the end of the notebook, run it and return its output."""
+    page.locator(".jp-Notebook .jp-Cell").last.locator(".jp-InputPrompt").first.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")  # a new cell below, in command mode
+    page.keyboard.press("Enter")
+    page.keyboard.type(code)
+    cell = page.locator(".jp-Notebook .jp-Cell.jp-mod-active").element_handle()  # Shift+Enter moves on
+    page.keyboard.press("Shift+Enter")
+    wait_until(page, "cell => /\\[\\d+\\]/.test(cell.querySelector('.jp-InputArea .jp-InputPrompt').textContent)",
+               cell, what=f"the new cell {code!r} to run", show="cell => cell.textContent")
+    return "\n".join(o.text_content() for o in cell.query_selector_all(".jp-OutputArea-output"))
+
+
+def test_a_whole_game_against_the_greedy_bot_and_its_replay_offline(lite_page: tuple[Any, list[str], list[str]], site_url: str) -> None:
     page, blocked, errors = lite_page
     started = time.perf_counter()
     open_course_notebook(page, site_url, "01_play.ipynb")
@@ -76,7 +111,58 @@ def test_a_whole_game_against_the_greedy_bot_offline(lite_page: tuple[Any, list[
     figures = {"first_board_s": round(first_board, 1), "clicks": clicks, "game_s": round(seconds, 1)}
     (ARTIFACTS / "site.json").write_text(json.dumps(figures, indent=1))
     print(f"site: first board after {first_board:.1f} s; {clicks} clicks to game over in {seconds:.1f} s")
-
     assert clicks >= 20, f"a whole game took only {clicks} clicks"
+
+    # The board's Save replay: a download, made in the page (no server behind the site).
+    with page.expect_download() as download:
+        board.locator("[data-control='save-replay'], button", has_text="Save replay").first.click()
+    replay = Path(download.value.path()).read_text()
+    assert download.value.suggested_filename.endswith(".html") and "<html" in replay.lower()
+    # Saved from a cell: the file is in the browser's drive, beside the notebook, in the file browser.
+    run_new_cell(page, 'kum.save_replay(board.game, "my_game.html")')
+    page.locator(".jp-DirListing-content").get_by_text("my_game.html").wait_for()
+
+    assert tracebacks(page) == []
+    assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
+    assert errors == []
+
+
+@pytest.mark.parametrize("name", OFFLINE_READY)
+def test_offline_ready_notebook_runs_with_run_all(lite_page: tuple[Any, list[str], list[str]], site_url: str, name: str) -> None:
+    page, blocked, errors = lite_page
+    open_course_notebook(page, site_url, name)
+    run_all(page)
+    wait_until(page, FINISHED, what=f"{name}: every cell run (or a traceback)", timeout=NOTEBOOK_MS, show=SHOW_PROMPTS)
+    assert tracebacks(page) == []
+    prompts = page.evaluate(SHOW_PROMPTS)
+    assert all(re.fullmatch(r"\[\d+\]:?", p) for p in prompts), f"cells that did not run: {prompts}"
+    boards = page.locator(".kum-widget[data-state-id]")
+    assert boards.count() >= 1
+    for i in range(boards.count()):
+        assert boards.nth(i).locator(".kum-error").count() == 0, boards.nth(i).locator(".kum-error").first.text_content()
+    assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
+    assert errors == []
+
+
+def test_a_game_written_in_a_cell_is_checked_and_shows_its_board(lite_page: tuple[Any, list[str], list[str]], site_url: str) -> None:
+    """05_make_a_game.ipynb up to its board: Duel, written in a cell, passes check_game in the
+    browser's Python and is played on its board against ISMCTS (a click, and the bot's answer)."""
+    page, blocked, errors = lite_page
+    open_course_notebook(page, site_url, "05_make_a_game.ipynb")
+    after_board = page.locator(".jp-CodeCell", has_text="print(board)").first
+    after_board.locator(".jp-InputArea-editor").click()
+    page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+    page.locator(".lm-Menu-item[data-command='notebook:run-all-above']").click()
+    board = page.locator(".kum-widget[data-state-id]").first
+    board.wait_for(timeout=FIRST_BOARD_MS)
+    assert tracebacks(page) == []
+    checked = page.locator(".jp-CodeCell", has_text="check_game(Duel()").first.locator(".jp-OutputArea-output")
+    assert "all checks passed" in checked.text_content()
+    assert click_once(page, board)  # our card: then it is ISMCTS's turn, nothing of ours to click
+    assert snapshot(board, playable="[data-playable]:not([disabled])")["playable"] == 0
+    wait_until(page, "el => el.querySelector('[data-playable]:not([disabled])') && !el.hasAttribute('aria-busy')",
+               board.element_handle(), what="ISMCTS's answer: a card of ours to play again")
+    board.screenshot(path=str(ARTIFACTS / "site_duel.png"))
+    assert board.locator(".kum-error").count() == 0
     assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
     assert errors == []
