@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from _chromium import WAIT_MS, wait_until
-from labserver import click_once, run_all, snapshot, wait_idle
+from labserver import click_once, run_all, run_cell, snapshot, wait_idle
 
 pytestmark = pytest.mark.site
 
@@ -146,7 +146,9 @@ def test_offline_ready_notebook_runs_with_run_all(lite_page: tuple[Any, list[str
 
 def test_a_game_written_in_a_cell_is_checked_and_shows_its_board(lite_page: tuple[Any, list[str], list[str]], site_url: str) -> None:
     """05_make_a_game.ipynb up to its board: Duel, written in a cell, passes check_game in the
-    browser's Python and is played on its board against ISMCTS (a click, and the bot's answer)."""
+    browser's Python and is played on its board against ISMCTS (a click, and the bot's answer);
+    the lab's cell after it says pandas is not there; every shipped and gallery game passes
+    check_game in Pyodide, and so do the core's doctests."""
     page, blocked, errors = lite_page
     open_course_notebook(page, site_url, "05_make_a_game.ipynb")
     after_board = page.locator(".jp-CodeCell", has_text="print(board)").first
@@ -164,5 +166,19 @@ def test_a_game_written_in_a_cell_is_checked_and_shows_its_board(lite_page: tupl
                board.element_handle(), what="ISMCTS's answer: a card of ours to play again")
     board.screenshot(path=str(ARTIFACTS / "site_duel.png"))
     assert board.locator(".kum-error").count() == 0
+    # the lab's next cell: no pandas offline, and the lab says so in one sentence
+    out = run_cell(page, "greedy = kum.simulate", shows="Pyodide's own distribution")
+    assert "GameError: simulate: the lab's tables need pandas" in out
+
+    # Pyodide runs another Python than the project's tests (3.14 here): check_game on every
+    # shipped and gallery game, and the core's doctests, inside it
+    checked = run_new_cell(page, "print({n: core.check_game(c(), games=2).ok for c, n in {core.game_class(n): n for n in core.game_names()}.items()})")
+    assert re.fullmatch(r"\{('[a-z-]+': True(, )?)+\}", checked.strip()), checked
+    assert {"bust", "court", "connect-four", "undercut", "whispers", "woodcutters"} <= set(re.findall(r"'([a-z-]+)'", checked))
+    doctests = run_new_cell(page, "import doctest, importlib, pkgutil; r = [doctest.testmod(importlib.import_module(m.name)) "
+                                  "for m in pkgutil.walk_packages(core.__path__, 'kum_widget.core.')]; "
+                                  "print('failed', sum(x.failed for x in r), 'of', sum(x.attempted for x in r))")
+    failed, attempted = map(int, re.fullmatch(r"failed (\d+) of (\d+)", doctests.strip()).groups())  # type: ignore[union-attr]
+    assert failed == 0 and attempted > 0, doctests
     assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
     assert errors == []
