@@ -1,8 +1,9 @@
 """The course site in real headless Chromium, served from 127.0.0.1 under /course/, with every
 request to any other host blocked and counted (any fails the test): the course notebooks the
 README calls offline-ready run with Run All; on the first, a whole game against the greedy bot
-is played by clicks to game over and its replay is saved to the browser's drive and downloaded;
-a game written in a cell (the fifth notebook's Duel) passes check_game and shows its board.
+is played by clicks to game over, undone and redone, and its replay is saved to the browser's
+drive and downloaded; a game written in a cell (the fifth notebook's Duel) passes check_game
+and shows its board; check_game on every game and the core's doctests pass in Pyodide.
 The time to the first board and the clicks played are printed and written to
 test-artifacts/site.json; screenshots go to test-artifacts/site_*.png."""
 
@@ -17,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _chromium import WAIT_MS, wait_until
+from _chromium import WAIT_MS, wait_board_changed, wait_until
 from labserver import click_once, run_all, run_cell, snapshot, wait_idle
 
 pytestmark = pytest.mark.site
@@ -112,6 +113,16 @@ def test_a_whole_game_against_the_greedy_bot_and_its_replay_offline(lite_page: t
     (ARTIFACTS / "site.json").write_text(json.dumps(figures, indent=1))
     print(f"site: first board after {first_board:.1f} s; {clicks} clicks to game over in {seconds:.1f} s")
     assert clicks >= 20, f"a whole game took only {clicks} clicks"
+
+    # Undo and redo in the browser's Python: back to before the last decision, and over again
+    over = snapshot(board)["sid"]
+    board.locator("button", has_text="Undo").first.click()
+    wait_board_changed(page, board, over, "Undo")
+    assert not snapshot(board)["over"]
+    undone = snapshot(board)["sid"]
+    board.locator("button", has_text="Redo").first.click()
+    wait_board_changed(page, board, undone, "Redo")
+    assert snapshot(board)["over"]
 
     # The board's Save replay: a download, made in the page (no server behind the site).
     with page.expect_download() as download:
