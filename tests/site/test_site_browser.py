@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from _chromium import WAIT_MS, wait_board_changed, wait_until
+from _chromium import WAIT_MS, wait_board_changed, wait_still, wait_until
 from labserver import click_once, run_all, run_cell, snapshot, wait_idle
 
 pytestmark = pytest.mark.site
@@ -108,6 +108,7 @@ def test_a_whole_game_against_the_greedy_bot_and_its_replay_offline(lite_page: t
     seconds = time.perf_counter() - game_started
     ARTIFACTS.mkdir(exist_ok=True)
     board.scroll_into_view_if_needed()
+    wait_still(page, board, "the cards' flights to land")
     page.screenshot(path=str(ARTIFACTS / "site_board.png"))
     figures = {"first_board_s": round(first_board, 1), "clicks": clicks, "game_s": round(seconds, 1)}
     (ARTIFACTS / "site.json").write_text(json.dumps(figures, indent=1))
@@ -175,6 +176,7 @@ def test_a_game_written_in_a_cell_is_checked_and_shows_its_board(lite_page: tupl
     assert snapshot(board, playable="[data-playable]:not([disabled])")["playable"] == 0
     wait_until(page, "el => el.querySelector('[data-playable]:not([disabled])') && !el.hasAttribute('aria-busy')",
                board.element_handle(), what="ISMCTS's answer: a card of ours to play again")
+    wait_still(page, board, "the cards' flights to land")
     board.screenshot(path=str(ARTIFACTS / "site_duel.png"))
     assert board.locator(".kum-error").count() == 0
     # the lab's next cell: no pandas offline, and the lab says so in one sentence
