@@ -19,14 +19,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from _chromium import WAIT_MS, wait_board_changed, wait_still, wait_until
-from labserver import click_once, run_all, run_cell, snapshot, wait_idle
+from _site_helpers import FIRST_BOARD_MS, open_course_notebook, run_new_cell
+from labserver import click_once, run_all, run_cell, snapshot
 
 pytestmark = pytest.mark.site
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-# A cold browser loads JupyterLite, Pyodide and its packages, then installs kum_widget (about
-# 25 s here); the deadlines are for a loaded 2-core machine.
-FIRST_BOARD_MS = 300_000
+# A whole notebook's Run All, on a loaded 2-core machine.
 NOTEBOOK_MS = 600_000
 # The notebooks the README calls offline-ready, besides 01_play.ipynb (played to the end below).
 OFFLINE_READY = ["02_rules_tour.ipynb", "03_scripting.ipynb"]
@@ -68,28 +67,8 @@ def lite_page(browser: Any, site_url: str) -> Iterator[tuple[Any, list[str], lis
     context.close()
 
 
-def open_course_notebook(page: Any, site_url: str, name: str) -> None:
-    page.goto(f"{site_url}lab/index.html?path=notebooks/{name}")
-    page.wait_for_selector(".jp-NotebookPanel")
-    wait_idle(page, timeout=FIRST_BOARD_MS)
-
-
 def tracebacks(page: Any) -> list[str]:
     return [text for text in page.locator(".jp-OutputArea-output").all_text_contents() if "Traceback" in text]
-
-
-def run_new_cell(page: Any, code: str) -> str:
-    """Type ``code`` into a new cell at the end of the notebook, run it and return its output."""
-    page.locator(".jp-Notebook .jp-Cell").last.locator(".jp-InputPrompt").first.click()
-    page.keyboard.press("Escape")
-    page.keyboard.press("b")  # a new cell below, in command mode
-    page.keyboard.press("Enter")
-    page.keyboard.type(code)
-    cell = page.locator(".jp-Notebook .jp-Cell.jp-mod-active").element_handle()  # Shift+Enter moves on
-    page.keyboard.press("Shift+Enter")
-    wait_until(page, "cell => /\\[\\d+\\]/.test(cell.querySelector('.jp-InputArea .jp-InputPrompt').textContent)",
-               cell, what=f"the new cell {code!r} to run", show="cell => cell.textContent")
-    return "\n".join(o.text_content() for o in cell.query_selector_all(".jp-OutputArea-output"))
 
 
 def test_a_whole_game_against_the_greedy_bot_and_its_replay_offline(lite_page: tuple[Any, list[str], list[str]], site_url: str) -> None:
