@@ -2,7 +2,7 @@
 request to any other host blocked and counted (any fails the test): the course notebooks the
 README calls offline-ready run with Run All; on the first, a whole game against the greedy bot
 is played by clicks to game over, undone and redone, and its replay is saved to the browser's
-drive and downloaded; a game written in a cell (the fifth notebook's Duel) passes check_game
+drive and downloaded, and a hot-seat board is played by both seats; a game written in a cell (the fifth notebook's Duel) passes check_game
 and shows its board; check_game on every game and the core's doctests pass in Pyodide.
 The time to the first board and the clicks played are printed and written to
 test-artifacts/site.json; screenshots go to test-artifacts/site_*.png."""
@@ -112,6 +112,21 @@ def test_a_whole_game_against_the_greedy_bot_and_its_replay_offline(lite_page: t
     # Saved from a cell: the file is in the browser's drive, beside the notebook, in the file browser.
     run_new_cell(page, 'kum.save_replay(board.game, "my_game.html")')
     page.locator(".jp-DirListing-content").get_by_text("my_game.html").wait_for()
+
+    # Hot seat: a board with no bot, both seats played by clicks in turn (each turn opens on the
+    # screen that passes the table to its player)
+    run_new_cell(page, "hot = kum.GameWidget(seed=1); hot")
+    hot = page.locator(".kum-widget[data-state-id]").last
+    hot.wait_for()
+    seats = []
+    for _ in range(6):
+        if hot.locator(".kum-pass").count():
+            hot.locator(".kum-pass button").click()
+            wait_until(page, "el => !el.querySelector('.kum-pass') && !!el.querySelector('[data-playable]:not([disabled]), [data-action]:not([disabled])')",
+                       hot.element_handle(), what="the table passed: the hand shown")
+        seats.append(hot.evaluate("el => el.querySelector('.kum-seat.kum-current')?.dataset.seat"))
+        assert click_once(page, hot)
+    assert len(set(seats)) == 2, seats
 
     assert tracebacks(page) == []
     assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
