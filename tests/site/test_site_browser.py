@@ -1,11 +1,11 @@
 """The course site in real headless Chromium, served from 127.0.0.1 under /course/, with every
 request to any other host blocked and counted (any fails the test): the course notebooks the
 README calls offline-ready run with Run All; on the first, a whole game against the greedy bot
-is played by clicks to game over, undone and redone, and its replay is saved to the browser's
-drive and downloaded, and a hot-seat board is played by both seats; a game written in a cell (the fifth notebook's Duel) passes check_game
-and shows its board; check_game on every game and the core's doctests pass in Pyodide.
-The time to the first board and the clicks played are printed and written to
-test-artifacts/site.json; screenshots go to test-artifacts/site_*.png."""
+is played by clicks to game over, undone and redone, its replay is saved to the browser's drive
+and downloaded, and a hot-seat board is played by both seats; a game written in a cell (the
+fifth notebook's Duel) passes check_game and shows its board; check_game on every game and the
+core's doctests pass in Pyodide. The time to the first board and the clicks played are printed
+and written to test-artifacts/site.json; screenshots go to test-artifacts/site_*.png."""
 
 from __future__ import annotations
 
