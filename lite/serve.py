@@ -23,17 +23,18 @@ class SubPathHandler(http.server.SimpleHTTPRequestHandler):
                       ".json": "application/json", ".whl": "application/zip"}
 
     def translate_path(self, path: str) -> str:
-        if not path.startswith(self.prefix):
-            return str(Path(self.directory) / "\0not-under-the-sub-path")
         return super().translate_path("/" + path.removeprefix(self.prefix))
 
-    def do_GET(self) -> None:
-        if self.path.rstrip("/") == self.prefix.rstrip("/") and not self.path.endswith("/"):
+    def send_head(self) -> Any:
+        if self.path == self.prefix.rstrip("/"):
             self.send_response(301)
             self.send_header("Location", self.prefix)
             self.end_headers()
-            return
-        super().do_GET()
+            return None
+        if not self.path.startswith(self.prefix):
+            self.send_error(404, f"the site is under {self.prefix}")
+            return None
+        return super().send_head()
 
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.verbose:  # type: ignore[attr-defined]
