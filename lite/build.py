@@ -193,6 +193,25 @@ def build_package(venv: Path, out: Path) -> Path:
     return wheel
 
 
+def bust_wheel_urls(output: Path) -> None:
+    """Each wheel of the site's index is fetched at a URL that carries its sha256, and the index
+    at one that carries its own: a republished site's new kum_widget wheel (the same file name)
+    reaches a browser that cached the old one."""
+    index = output / "pypi" / "all.json"
+    releases = json.loads(index.read_text())
+    for package in releases.values():
+        for files in package["releases"].values():
+            for file in files:
+                file["url"] = f"./{file['filename']}?sha256={file['digests']['sha256']}"
+    index.write_text(json.dumps(releases, indent=1, sort_keys=True))
+    config_path = output / "jupyter-lite.json"
+    config = json.loads(config_path.read_text())
+    kernel = config["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    kernel["pipliteUrls"] = [f"./pypi/all.json?sha256={sha256(index)}" if url.startswith("./pypi/all.json") else url
+                             for url in kernel["pipliteUrls"]]
+    config_path.write_text(json.dumps(config, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=ROOT / "site", help="where the site goes (default site/)")
@@ -222,6 +241,7 @@ def main() -> None:
     shutil.rmtree(output, ignore_errors=True)
     say(f"building the site in {output}")
     run(venv / "bin" / "jupyter", "lite", "build", "--no-sourcemaps", "--lite-dir", STAGING, cwd=STAGING)
+    bust_wheel_urls(output)
     size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
     say(f"done in {time.perf_counter() - started:.0f} s: {size / 1e6:.1f} MB in {output}")
 

@@ -45,6 +45,19 @@ def test_the_kernel_loads_pyodide_and_packages_from_the_site_only(site_dir: Path
     assert all(url.startswith("./") for url in kernel["pipliteUrls"])
 
 
+def test_the_site_s_wheels_and_index_are_fetched_at_urls_carrying_their_hash(site_dir: Path) -> None:
+    """A republished site reaches a browser that cached the old one: the URL changes with the file."""
+    index = site_dir / "pypi" / "all.json"
+    files = [f for package in json.loads(index.read_text()).values() for fs in package["releases"].values() for f in fs]
+    assert {f["filename"].split("-")[0] for f in files} >= {"kum_widget", "anywidget", "ipywidgets"}
+    for file in files:
+        digest = hashlib.sha256((site_dir / "pypi" / file["filename"]).read_bytes()).hexdigest()
+        assert file["url"] == f"./{file['filename']}?sha256={digest}"
+    settings = json.loads((site_dir / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"]
+    urls = settings["@jupyterlite/pyodide-kernel-extension:kernel"]["pipliteUrls"]
+    assert f"./pypi/all.json?sha256={hashlib.sha256(index.read_bytes()).hexdigest()}" in urls
+
+
 def test_every_wheel_s_hash_is_in_the_rewritten_lock(lite_build: ModuleType, site_dir: Path) -> None:
     pins = lite_build.manifest()
     folder = site_dir / "static" / "pyodide"
