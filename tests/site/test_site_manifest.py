@@ -8,6 +8,7 @@ import hashlib
 import json
 import re
 import subprocess
+import zipfile
 from pathlib import Path
 from types import ModuleType
 
@@ -90,6 +91,14 @@ def test_widget_packages_are_uv_lock_s(lite_build: ModuleType, site_dir: Path) -
     script = "import importlib.metadata as m; print(m.version('anywidget'), m.version('jupyterlab_widgets'))"
     built = subprocess.run([str(venv / "bin" / "python"), "-c", script], check=True, capture_output=True, text=True).stdout.split()
     assert built == [locked["anywidget"], locked["jupyterlab-widgets"]]
+
+
+def test_kum_widget_s_wheel_is_this_checkout_s_with_its_front_end(site_dir: Path) -> None:
+    (wheel,) = (site_dir / "pypi").glob("kum_widget-*.whl")
+    with zipfile.ZipFile(wheel) as built:
+        names = set(built.namelist())
+        assert {"kum_widget/static/widget.js", "kum_widget/static/widget.css", "kum_widget/static/replay.js"} <= names
+        assert built.read("kum_widget/lab/checks.py") == (ROOT / "kum_widget" / "lab" / "checks.py").read_bytes()
 
 
 def test_course_notebooks_are_generated_from_notebooks(lite_build: ModuleType, site_dir: Path) -> None:
