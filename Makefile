@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html
+.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html site site-serve test-site
 
 env: $(VENV)/.synced js
 
@@ -47,6 +47,22 @@ marimo: env
 
 html: env
 	$(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.store_widget_state=False $(NB)
+
+# The course with nothing to install (README, "A course in the browser"): a static JupyterLite site
+# in site/ where the board, the bots and the notebooks run in the browser's Pyodide. Every input is
+# pinned in lite/manifest.toml and cached outside the clone (KUM_SITE_CACHE, by default
+# ~/.cache/kum-widget/site): fetched once from PyPI and npm, then rebuilt with no network.
+# `make site-serve` serves it at http://127.0.0.1:8000/course/ (SITE_PORT); `make test-site` plays
+# it in Chromium with every other host blocked (the `site` marker, which `make test` leaves out).
+SITE_PORT ?= 8000
+site: env
+	$(BIN)/python lite/build.py
+
+site-serve:
+	$(BIN)/python lite/serve.py --port $(SITE_PORT)
+
+test-site: browser site
+	$(BIN)/python -m pytest -m site tests/site
 
 test: browser lint typecheck pytest
 
@@ -90,10 +106,10 @@ typecheck: env
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
 pytest: browser env
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not soak"
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not soak and not site"
 
 soak: browser env
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "soak or fuzz" --soak
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "(soak or fuzz) and not site" --soak
 
 # bench/against.py (about 7 min): engine throughput, `import kum_widget` time and the board's
 # click-to-redraw latency, this tree and BASE in turn in one run, side by side with intervals.
@@ -119,4 +135,4 @@ bench-speedup: env
 	$(BIN)/python bench/speedup.py
 
 clean:
-	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache
+	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache site build/lite

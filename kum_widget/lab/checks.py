@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import secrets
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
@@ -15,7 +16,7 @@ from ..core.errors import GameError, cut, shown
 from ..core.game import CardGame, game_type
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, Spec, bot_label, new_session, the_game, title_of, with_rules
 
-__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "default_players", "need_frame", "whole"]
+__all__ = ["MAX_WORKERS", "UNFINISHED", "check", "default_players", "in_browser_only_in_process", "in_browser_tables", "need_frame", "whole"]
 
 MAX_WORKERS = 1024
 """The most worker processes ``simulate`` starts (``executor=n``, ``worker_pool(n)``)."""
@@ -78,9 +79,30 @@ def _bot_specs(bots: Any, players: int, where: str) -> tuple[BotSpec, ...]:
     return specs
 
 
+def in_browser_only_in_process(executor: Any, where: str) -> None:
+    """In a browser's Python (Pyodide, as in the course site `make site` builds) the lab plays in
+    this process only: say so before any game is played."""
+    if sys.platform == "emscripten" and executor is not None:
+        raise GameError(f"{where}: in a browser (Pyodide) the lab plays in this process only, as no worker process "
+                        f"or dask cluster can start there: use executor=None, not {shown(executor)}")
+
+
+def in_browser_tables(where: str) -> None:
+    """A browser's Python without pandas (the course site offline) cannot make the lab's tables:
+    say so before any game is played, naming where pandas comes from."""
+    if sys.platform != "emscripten":
+        return
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        raise GameError(f"{where}: the lab's tables need pandas, which a browser's Python (Pyodide) gets only from "
+                        "Pyodide's own distribution online, not from this site (README, \"A course in the browser\")") from None
+
+
 def check(games: Any, players: Any, bots: Any, rules: Any, seed: Any, executor: Any, progress: Any,
           rotate: Any, chunksize: Any, game: Any = None, max_actions: Any = DEFAULT_MAX_ACTIONS,
           unfinished: Any = "raise", *, where: str = "simulate") -> Spec:
+    in_browser_only_in_process(executor, where)
     the = the_game(game, where)
     whole("games", games, 1, where=where)
     if players is None:

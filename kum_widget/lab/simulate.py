@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..core.errors import GameError, shown
 from ..core.game import CardGame
 from .checks import check as _check
-from .checks import need_frame
+from .checks import in_browser_tables, need_frame
 from .play import DEFAULT_MAX_ACTIONS, BotSpec, integer, play_spec
 from .runs import run_spec
 from .tables import game_of
@@ -119,6 +119,7 @@ def simulate(
     left out at ``max_actions``), ``interrupted``.
     """
     refuse_in_starting_worker()  # a worker running a script again, that has no __main__ guard
+    in_browser_tables("simulate")
     spec = _check(games, players, bots, rules, seed, executor, progress, rotate, chunksize, game, max_actions,
                   unfinished)
     return run_spec(spec, games, executor, chunksize, progress, stacklevel=3)

@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from multiprocessing.context import SpawnContext, SpawnProcess
 from typing import Any
 
-from .checks import MAX_WORKERS, whole
+from .checks import MAX_WORKERS, in_browser_only_in_process, whole
 from .play import Spec, run_chunk
 
 __all__ = ["MAX_CHUNK", "UNGUARDED", "UNGUARDED_EXIT", "WINDOW_PER_WORKER", "chunks", "pool_for", "refuse_in_starting_worker",
@@ -140,6 +140,7 @@ def worker_pool(workers: int = 2) -> ProcessPoolExecutor:
     a script, keep the code that uses them under ``if __name__ == "__main__":``.
     """
     whole("workers", workers, 1, MAX_WORKERS, where="worker_pool")
+    in_browser_only_in_process(workers, "worker_pool")
     return _LabPool(workers)
 
 

@@ -45,6 +45,9 @@ RUN_BY: dict[tuple[str, str], tuple[str, ...]] = {
         "tests/hosts/test_makefile.py::test_root_installs_chromium_then_node_before_anything_else"),  # make test
     ("README.md", "make html NB=notebooks/01_play.ipynb"): (
         "tests/hosts/test_makefile.py::test_make_html_runs_the_readmes_export_command",),
+    ("README.md", "make site        # builds it into site/ (about 41 MB of static files)"): (  # what make test-site runs
+        "tests/site/test_site_manifest.py::test_course_notebooks_are_generated_from_notebooks",
+        "tests/site/test_site_browser.py::test_a_whole_game_against_the_greedy_bot_and_its_replay_offline"),
     ("README.md", "# the pyproject.toml of your package"): ("tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
     ("GAMES.md", '[project.entry-points."kum_widget.games"]'): ("tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
     ("GAMES.md", '[project.entry-points."kum_widget.tables"]'): ("tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
