@@ -206,6 +206,9 @@ def test_repr_and_str_are_sensible() -> None:
     assert lines[0].startswith("Court of the Three Clans, turn 1, setup") and lines[1].startswith("Society Row:  1 ")
     assert lines[2].startswith("Royal Court:  1.1 -") and lines[4].startswith("Draw pile 49") and lines[5].startswith("Score ")
     assert all(c.label in str(g) for c in g.row if c is not None)
+    from IPython.lib.pretty import pretty  # what a notebook shows for a game left last in a cell: the table
+
+    assert pretty(g) == str(g)
     printed = kum.Court(seed=5, rules=kum.CourtRules(price="printed"))
     assert "rules=CourtRules(price='printed')" in repr(printed)
     scenario = kum.Court.from_scenario([card("sun", "poet"), None, None, None], [None] * 8)
