@@ -199,6 +199,15 @@ def test_the_notation_of_the_issue_with_case_and_space_variants() -> None:
     refused(g, lambda: g.apply("buy place 1 to space 1.2"), IllegalMoveError, "Daemon Prince cannot be bought")
 
 
+def test_a_court_is_dealt_again_only_from_its_own_seed() -> None:
+    """A saved court replays from the seed that dealt it: Court.dealt (how records read a
+    save back) deals the same court from it, and refuses no seed by name."""
+    g = kum.Court(seed=5)
+    assert str(kum.Court.dealt(g.game, ["Ruler"], seed=5)) == str(g)
+    with pytest.raises(InvalidOptionError, match="needs the seed that dealt it, got None"):
+        kum.Court.dealt(g.game, ["Ruler"], seed=None)
+
+
 def test_repr_and_str_are_sensible() -> None:
     g = kum.Court(seed=5)
     assert repr(g) == f"<Court seed=5: turn 1, setup; 10 CP; score {g.scores()[0]:g}>"
