@@ -219,6 +219,12 @@ def test_a_broken_board_is_described_never_raised_on() -> None:
         assert isinstance(board_text(board), str) and isinstance(zone_ids(board), set)
 
 
+def test_a_card_that_is_not_a_card_shows_as_a_question_mark() -> None:
+    """The text board reads a card it cannot read as "?" in its place, and the cards around it as they are."""
+    board = {"title": "T", "status": "s", "zones": [{"id": "pile", "title": "Pile", "cards": [None, 7, {"faces": [{"title": "Ace"}]}]}]}
+    assert board_text(board).splitlines()[1:] == ["?, ?, Ace"]
+
+
 def _hands(text: str) -> list[list[str]]:
     """Each seat's hand as its cards' texts (a card's own commas are inside its brackets)."""
     return [re.split(r", (?![^()]*\))", line.split("Hand: ", 1)[1]) for line in text.splitlines() if line.strip().startswith("Hand: ")]

@@ -16,6 +16,15 @@ def play_out(game: kum.Game, bots: list) -> kum.Game:
     return game
 
 
+def test_a_bot_says_its_settings_and_has_no_thoughts_before_its_first_decision() -> None:
+    """ISMCTSBot's repr names every setting a search depends on (a notebook shows it); the
+    greedy bot has no analysis to show before it has weighed a decision."""
+    text = repr(ISMCTSBot(iterations=50, seed=1))
+    assert text.startswith("ISMCTSBot(iterations=50, time_limit=None, ") and text.endswith(")")
+    assert all(f"{name}=" in text for name in ("prior", "exploration", "breadth", "trees", "split"))
+    assert GreedyBot(seed=1).analysis() is None
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_bots_finish_games(players: int) -> None:
     game = play_out(kum.Game(players, seed=11), [GreedyBot(1), RandomBot(2), GreedyBot(3), RandomBot(4)][:players])

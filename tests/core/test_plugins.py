@@ -390,6 +390,22 @@ def test_a_class_whose_module_is_not_text_registers_as_a_cell_class(registry: Mo
     assert registry.game_class("bust") is Odd
 
 
+def test_a_shipped_name_at_the_top_comes_only_from_the_shipped_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kum.court`` (and ``kum.Game`` ...) load the game kum_widget ships, by its entry point:
+    a plug-in's entry point of the same name is never taken for it, and with no shipped one
+    the error says to reinstall."""
+    import importlib.metadata
+
+    import kum_widget
+
+    plugin = importlib.metadata.EntryPoint(name="court", value="someone_elses.court:Court", group="kum_widget.games")
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **select: [plugin] if select.get("name") == "court" else [])
+    with pytest.raises(AttributeError, match=r"the game 'court' is not installed \(reinstall kum-widget\)"):
+        kum_widget.court  # noqa: B018 (the attribute read is what is tested)
+    monkeypatch.undo()
+    assert kum_widget.court.__name__ == "kum_widget.games.court"
+
+
 def test_every_alias_of_a_shipped_game_is_an_entry_point_of_its_own() -> None:
     import importlib
     import tomllib

@@ -129,6 +129,36 @@ def test_a_game_fault_cuts_the_game_s_own_message() -> None:
     assert session.history == ()
 
 
+class OwnMoves(Expeditions):
+    """Expeditions whose own move objects are dicts ``{"id": n}`` (its encode reads the id),
+    and whose refusal does not know an id it never offered (a KeyError)."""
+
+    def encode(self, view: dict[str, Any], action: Any) -> int:
+        return action["id"]  # type: ignore[no-any-return]
+
+    def refusal(self, s: Any, action: int) -> str | None:
+        if action not in self.legal_actions(s):
+            raise KeyError(action)
+        return None
+
+
+def test_a_games_own_move_objects_go_through_its_encode_and_what_it_cannot_read_is_named() -> None:
+    """A move object is the game's to encode: what its encode cannot read is an illegal
+    action named with the error type, an encode that gives no int is the game's fault, and a
+    refusal that does not know an id says it is no action of this game; none moves the game."""
+    session = core.Session(OwnMoves(), 2, seed=1)
+    first = session.legal_action_ids()[0]
+    session.apply({"id": first})
+    assert session.history == (first,)
+    with pytest.raises(core.IllegalMoveError, match=r"\{'no id': 1\} is not an action of .*\(KeyError\)"):
+        session.apply({"no id": 1})
+    with pytest.raises(core.GameFault, match=r"encode\(\) must give an action id \(an int\), got '3'"):
+        session.apply({"id": "3"})
+    with pytest.raises(core.IllegalMoveError, match="not an action of this game"):
+        session.apply(10**6)
+    assert session.history == (first,)
+
+
 class FaultsLater(Expeditions):
     """Expeditions whose apply fails (a bug in the game) once ``fail_at`` actions were applied."""
 

@@ -257,6 +257,8 @@ def test_score_distribution_and_game_length(results: pd.DataFrame) -> None:
         assert row["mean_low"] <= row["mean"] <= row["mean_high"]
         assert row["min"] <= row["q25"] <= row["median"] <= row["q75"] <= row["max"]
     assert kum.lab.score_distribution(results, by="seat").table["games"].tolist() == [16, 16]
+    # by default, by the game's first per-seat column of text: the King each seat plays
+    pd.testing.assert_frame_equal(kum.lab.score_distribution(results).table, table)
     length, fig = kum.lab.game_length(results)
     assert length["games"].iloc[0] == 16 and length["mean"].iloc[0] == pytest.approx(results["turns"].mean())
     assert isinstance(fig, Figure)
@@ -687,3 +689,17 @@ def test_deck_tables_are_tables_the_game_adds_to_the_lab() -> None:
     assert list(faces["overseer"]) == sorted(faces["overseer"]) and kum.lab.deck_table.__doc__ == tables.deck_table.__doc__
     with pytest.raises(AttributeError, match="no attribute 'hand_table'"):
         kum.lab.hand_table  # noqa: B018
+
+
+def test_a_table_function_that_gives_no_rows_is_refused_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's table function must give a list of dicts: anything else is an error naming the
+    table and its function, not a DataFrame of something else."""
+    import importlib.metadata
+
+    from kum_widget.core import GameError
+    from kum_widget.lab import game_tables
+
+    point = importlib.metadata.EntryPoint(name="cwd_table", value="os:getcwd", group=game_tables.GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **select: [point] if select.get("group") == game_tables.GROUP else [])
+    with pytest.raises(GameError, match=r"^cwd_table: the table's function \(os:getcwd\) must give a list of rows \(dicts\), got str$"):
+        game_tables.game_table("cwd_table")()

@@ -140,6 +140,15 @@ def test_branching_by_part_of_the_game() -> None:
     assert r.reading.startswith("No decision matters: in all 40 games every option of every decision led to the same position")
 
 
+def test_a_table_without_options_reads_its_branching_and_says_where_real_choices_are_measured() -> None:
+    """A table traced without the option analysis has no real choices to count: the reading
+    gives the share of decisions with more than one action instead, and says how to get them."""
+    t = kum.lab.traced(Gems(), games=10, options=False, **run())
+    reading = kum.lab.decisions(t, games=10, progress=False).reading
+    assert "3.0 legal actions on average" in reading and "100% of decisions offer more than one action and 0% are forced" in reading
+    assert reading.endswith("(real choices are measured on a table from traced(options=True)).")
+
+
 def test_real_choices_are_options_that_change_the_chances() -> None:
     r = kum.lab.decisions(Gems(), games=40, **run())  # a gem is a point; a stone or a shell is nothing
     a = r.table.attrs

@@ -292,6 +292,31 @@ def test_every_entry_point_that_plays_games_gets_the_limit(deadline: Callable[[f
     assert res.data is not None and 0 < len(res.data) < 10
 
 
+def test_traced_with_unfinished_raise_stops_at_the_limit_and_names_the_game(deadline: Callable[[float], None]) -> None:
+    """traced keeps its own play loop (the trace of every decision): its limit raises as simulate's does."""
+    deadline(60)
+    with pytest.raises(GameError) as caught:
+        kum.lab.traced(Endless(), games=3, seed=4, progress=False, max_actions=20, unfinished="raise")
+    _names_the_game(caught.value, 0, 4, 20)
+
+
+def test_a_game_or_a_bot_of_a_notebook_cell_is_refused_for_worker_processes_before_any_starts() -> None:
+    """Worker processes import a run's game and bots by their module: one defined in a cell
+    (module ``__main__``) cannot be, and the error says what to do instead of a pickling trace."""
+
+    class CellGame(Endless):
+        pass
+
+    def cell_bot(seed: int) -> Any:
+        return kum.bots.RandomBot(seed)
+
+    CellGame.__module__ = cell_bot.__module__ = "__main__"
+    with pytest.raises(GameError, match=r"the game CellGame is defined in __main__ \(a notebook cell\).*executor=None"):
+        kum.simulate(2, game=CellGame(share=0.0), executor=2, progress=False)
+    with pytest.raises(GameError, match=r"bot factory .*cell_bot.* is defined in __main__ \(a notebook cell\).*executor=None"):
+        kum.simulate(2, game=Endless(share=0.0), bots=cell_bot, executor=2, progress=False)
+
+
 def test_the_limit_error_pickles() -> None:
     import pickle
 

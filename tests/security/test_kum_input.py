@@ -98,6 +98,26 @@ def test_bool_is_not_an_action_id() -> None:
     refused(game, lambda: game.apply(False), kum.InvalidActionError)  # type: ignore[arg-type]
 
 
+def test_the_games_encode_takes_an_id_as_itself_and_never_a_bool() -> None:
+    """Kings Under Mountains' encode (an action object to its id) passes an id through for
+    the session to check, and refuses a bool, which Python counts as an int."""
+    rules = fresh().game
+    assert rules.encode({}, 5) == 5
+    with pytest.raises(kum.InvalidActionError, match="an action is text, an action object or an id, got bool"):
+        rules.encode({}, True)
+
+
+def test_card_text_that_is_no_card_is_named() -> None:
+    with pytest.raises(kum.InvalidCardError, match=r"^cannot read card 'goblin': expected like 'goblin 7 #34 \[d3 s2 p4\]'$"):
+        kum.Card.parse("goblin")
+
+
+def test_rules_from_a_dict_take_a_deck_object_as_it_is() -> None:
+    deck = kum.Deck.standard()
+    rules = kum.Rules.from_dict({"deck": deck})
+    assert rules.deck is deck and rules == kum.Rules(deck=deck)
+
+
 def test_out_of_range_action_ids() -> None:
     game = fresh(turns=2)
     top = max_action_id(game)

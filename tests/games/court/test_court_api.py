@@ -199,6 +199,15 @@ def test_the_notation_of_the_issue_with_case_and_space_variants() -> None:
     refused(g, lambda: g.apply("buy place 1 to space 1.2"), IllegalMoveError, "Daemon Prince cannot be bought")
 
 
+def test_a_court_is_dealt_again_only_from_its_own_seed() -> None:
+    """A saved court replays from the seed that dealt it: Court.dealt (how records read a
+    save back) deals the same court from it, and refuses no seed by name."""
+    g = kum.Court(seed=5)
+    assert str(kum.Court.dealt(g.game, ["Ruler"], seed=5)) == str(g)
+    with pytest.raises(InvalidOptionError, match="needs the seed that dealt it, got None"):
+        kum.Court.dealt(g.game, ["Ruler"], seed=None)
+
+
 def test_repr_and_str_are_sensible() -> None:
     g = kum.Court(seed=5)
     assert repr(g) == f"<Court seed=5: turn 1, setup; 10 CP; score {g.scores()[0]:g}>"
@@ -206,6 +215,9 @@ def test_repr_and_str_are_sensible() -> None:
     assert lines[0].startswith("Court of the Three Clans, turn 1, setup") and lines[1].startswith("Society Row:  1 ")
     assert lines[2].startswith("Royal Court:  1.1 -") and lines[4].startswith("Draw pile 49") and lines[5].startswith("Score ")
     assert all(c.label in str(g) for c in g.row if c is not None)
+    from IPython.lib.pretty import pretty  # what a notebook shows for a game left last in a cell: the table
+
+    assert pretty(g) == str(g)
     printed = kum.Court(seed=5, rules=kum.CourtRules(price="printed"))
     assert "rules=CourtRules(price='printed')" in repr(printed)
     scenario = kum.Court.from_scenario([card("sun", "poet"), None, None, None], [None] * 8)
