@@ -94,7 +94,7 @@ class Session:
             raise InvalidOptionError(f"seed must be a whole number 0..2**64-1, got {shown(seed)}")
         if setup is not None and (start is None or not isinstance(setup, Mapping) or not all(isinstance(k, str) for k in setup)):
             raise InvalidOptionError(f"setup is the options a start position was dealt with (a dict, with start), got {shown(setup)}")
-        self.game = game
+        self._play(game)
         self._names = names
         self._seed: int | None = seed
         self._setup = None if setup is None else dict(setup)
@@ -108,7 +108,7 @@ class Session:
         if not isinstance(game, CardGame):
             raise InvalidOptionError(f"game must be a CardGame (the rules), got {type(game).__name__}")
         session = cls.__new__(cls)
-        session.game = game
+        session._play(game)
         session._names = check_names(game.min_players if players is None else players, game)
         session._seed, session._setup = None, None
         session._start(game.clone(state))
@@ -150,24 +150,28 @@ class Session:
         self._listeners: list[Callable[[Any], None]] = []
         self._state_id = getattr(self, "_state_id", -1) + 1
 
-    @property
-    def _type(self) -> GameType:
-        """What the game can do (read once per game class)."""
-        return self._kind()[1]
-
-    def _kind(self) -> tuple[CardGame, GameType, Callable[..., Any] | None]:
-        """The game, what it can do, and its ``actions`` if it writes them: kept here for the
-        game it is of (every move asks)."""
-        kept = self.__dict__.get("_game_kind")
-        if kept is None or kept[0] is not self.game:
-            kind = game_type(self.game)
-            kept = self.__dict__["_game_kind"] = (self.game, kind, self.game.actions if kind.has("actions") else None)
-        return kept
+    def _play(self, game: CardGame) -> None:
+        """Become a session of ``game``: what it can do (its GameType, read once per class)
+        and the rules methods every move calls, each looked up here once, not per move."""
+        kind = game_type(game)
+        self.game = game
+        self._type: GameType = kind
+        self._game_is_over: Callable[[Any], Any] = game.is_over
+        self._game_legal: Callable[[Any], Sequence[int]] = game.legal_actions
+        self._game_actions: Callable[[Any], Any] | None = game.actions if kind.has("actions") else None
+        self._game_is_legal: Callable[[Any, int], Any] = game.is_legal
+        self._game_mover: Callable[[Any], int] = game.current_player
+        self._game_apply: Callable[[Any, int], Any] = game.apply
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state.pop("_game_kind", None)  # read again after unpickling (a GameType holds read-only mappings)
+        for name in _BOUND:  # read again after unpickling (a GameType holds read-only mappings)
+            state.pop(name, None)
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._play(self.game)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -202,7 +206,7 @@ class Session:
 
     @property
     def current_player(self) -> int:
-        return self.game.current_player(self._state)
+        return self._game_mover(self._state)
 
     @property
     def to_act(self) -> list[int]:
@@ -214,7 +218,7 @@ class Session:
 
     @property
     def is_over(self) -> bool:
-        return bool(self.game.is_over(self._state))
+        return bool(self._game_is_over(self._state))
 
     @property
     def state_id(self) -> int:
@@ -361,16 +365,14 @@ class Session:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, in a stable order: each an
         :class:`Action`, its id with its text (``Action(2, 'play 3')``)."""
-        game, state = self.game, self._state
-        kept = self.__dict__.get("_game_kind")  # (self._kind(), written out: every move asks)
-        made = (kept if kept is not None and kept[0] is game else self._kind())[2]
+        made = self._game_actions
         if made is not None:  # the game's own Actions, made once (Kings Under Mountains': per deck)
-            out = made(state)
+            out = made(self._state)
             return out if type(out) is list else list(out)  # (a new list each call: GAMES.md)
-        return [self._public_action(a) for a in game.legal_actions(state)]
+        return [self._public_action(a) for a in self._game_legal(self._state)]
 
     def legal_action_ids(self) -> list[int]:
-        return list(self.game.legal_actions(self._state))
+        return list(self._game_legal(self._state))
 
     def heuristic_scores(self, ids: Sequence[int] | None = None) -> list[float] | None:
         """The game's heuristic score of each legal action id in ``ids`` (default: every
@@ -458,10 +460,30 @@ class Session:
     def apply(self, action: Any) -> list[Any]:
         """Apply one legal action (its id, text, or object); return the events it caused.
         An illegal one raises (the reason in words) and changes nothing."""
-        aid = self._resolve(action)
-        if not self._is_legal(aid):  # the legal list decides; refusal() says why
+        if type(action) is int:  # (_resolve's first two cases, written out: the hot path)
+            aid = action
+        elif type(action) is Action:
+            aid = int(action)
+        else:
+            aid = self._resolve(action)
+        state = self._state
+        if not self._game_is_legal(state, aid):  # the legal list decides; refusal() says why
             raise self._refused(aid)
-        events = self._push(aid)  # the list the log keeps: taken before a board's bots reply
+        # _push(aid), written out (this is every game's hot path): the events are the list the
+        # log keeps, taken before a board's bots reply
+        mover = self._game_mover(state)
+        try:
+            events = self._game_apply(state, aid)
+        except BaseException as exc:
+            raise self._put_back(aid, exc)  # noqa: B904 (_put_back chains it)
+        events = list(events) if events else []
+        history = self._history
+        history.append(aid)
+        self._movers.append(mover)
+        self._logs.append(events)
+        n = len(history)
+        if not n % CHECKPOINT_EVERY and len(self._checkpoints) * CHECKPOINT_EVERY == n:
+            self._checkpoints.append(self.game.clone(state))
         if self._future:
             self._future.clear()
             self._future_movers.clear()
@@ -513,7 +535,8 @@ class Session:
         if not isinstance(other, Session) or type(other.game) is not type(self.game):
             raise InvalidOptionError(f"load takes a session of the same game, got {type(other).__name__}")
         state = other.game.clone(other._state)  # first: a Ctrl-C during the copy changes nothing
-        self.game, self._names, self._seed, self._setup = other.game, other._names, other._seed, other._setup
+        self._play(other.game)
+        self._names, self._seed, self._setup = other._names, other._seed, other._setup
         self._state = state
         self._copy_history(other, self)
         self._changed()
@@ -521,6 +544,7 @@ class Session:
     def clone(self: S) -> S:
         """An independent copy (history included; listeners are not copied)."""
         copy = type(self).__new__(type(self))
+        copy.__dict__.update({name: self.__dict__[name] for name in _BOUND})  # the game's, as bound here
         copy.game, copy._names, copy._seed, copy._setup = self.game, self._names, self._seed, self._setup
         copy._state = self.game.clone(self._state)
         self._copy_history(self, copy)
@@ -627,7 +651,7 @@ class Session:
 
     def _is_legal(self, aid: int) -> bool:
         """``aid in legal_actions()``: the game's ``is_legal`` (which may answer without building the list)."""
-        return bool(self.game.is_legal(self._state, aid))
+        return bool(self._game_is_legal(self._state, aid))
 
     def _public_action(self, aid: int) -> Action:
         """What ``legal_actions`` (and a bot's move) hands out for an id in the position now:
@@ -681,17 +705,12 @@ class Session:
         return self._type.illegal_error(f"{text}: {reason}")
 
     def _push(self, aid: int) -> list[Any]:
-        game, state = self.game, self._state
-        mover = game.current_player(state)
+        state = self._state
+        mover = self._game_mover(state)
         try:
-            events = game.apply(state, aid)
-        except Exception as exc:  # a bug in the game's apply(): put the position back, say so
-            self._state = self._rebuilt()
-            raise GameFault(f"{self._title()}'s apply() failed on {self._shown_text(aid)!r} "
-                            f"({type(exc).__name__}: {cut(str(exc))}); the position is as it was") from exc
-        except BaseException:  # Ctrl-C (KeyboardInterrupt) part-way through: the position as it was
-            self._state = self._rebuilt()
-            raise
+            events = self._game_apply(state, aid)
+        except BaseException as exc:
+            raise self._put_back(aid, exc)  # noqa: B904 (_put_back chains it)
         events = list(events) if events else []  # the log's own list, whatever the game kept
         history = self._history
         history.append(aid)
@@ -699,8 +718,20 @@ class Session:
         self._logs.append(events)
         n = len(history)
         if not n % CHECKPOINT_EVERY and len(self._checkpoints) * CHECKPOINT_EVERY == n:
-            self._checkpoints.append(game.clone(state))
+            self._checkpoints.append(self.game.clone(state))
         return events
+
+    def _put_back(self, aid: int, exc: BaseException) -> BaseException:
+        """The game's apply() raised ``exc`` part-way through ``aid``: the position put back
+        as it was, and what to raise: a bug in apply() as a GameFault saying so, Ctrl-C
+        (KeyboardInterrupt) and the like as they were."""
+        self._state = self._rebuilt()
+        if not isinstance(exc, Exception):
+            return exc
+        fault = GameFault(f"{self._title()}'s apply() failed on {self._shown_text(aid)!r} "
+                          f"({type(exc).__name__}: {cut(str(exc))}); the position is as it was")
+        fault.__cause__ = exc  # (raise ... from exc)
+        return fault
 
     def _position_after(self, n: int) -> Any:
         """The position after the first ``n`` actions of the history, from the snapshot
@@ -805,6 +836,10 @@ class Session:
             return self.game.click(state, aid) or {}
         except Exception as exc:  # a bug in the game's click(): named, as apply() names its own
             raise GameFault(f"{self._title()}'s click() failed on action {aid} ({type(exc).__name__}: {cut(str(exc))})") from exc
+
+
+_BOUND = ("_type", "_game_is_over", "_game_legal", "_game_actions", "_game_is_legal", "_game_mover", "_game_apply")
+"""What :meth:`Session._play` binds of a game: dropped when pickled, bound again when read."""
 
 
 def _is_id(action: Any) -> bool:

@@ -284,8 +284,9 @@ def test_a_game_whose_apply_fails_leaves_the_session_as_it_was() -> None:
     s.apply("draw")
     before = s.to_dict()
     bad = s.legal_action_ids()[-1]
-    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play .*ValueError"):
+    with pytest.raises(core.GameFault, match=r"apply\(\) failed on 'play .*ValueError") as fault:
         s.apply(bad)
+    assert type(fault.value.__cause__) is ValueError and fault.value.__suppress_context__  # the game's own error, chained
     assert s.to_dict() == before and s.movers == (0,)
     s.apply(s.legal_actions()[0])  # and it plays on
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
+import pickle
 import random
 import re
 from fractions import Fraction
@@ -258,3 +260,20 @@ def test_the_action_for_an_id_is_the_legal_one_and_a_bad_id_is_refused_by_name(b
     with pytest.raises(error, match=re.escape(words)):
         s.action(bad)
     assert (s.record(), s.state_id) == before
+
+
+@pytest.mark.parametrize("how", ["clone", "pickle", "deepcopy"])
+def test_a_copied_session_of_any_game_plays_on_by_its_own_game(how: str) -> None:
+    """A session binds its game's methods once: a copy (clone, pickle, deepcopy) plays its own
+    game and position, and moves in one leave the other as it was."""
+    s = core.Session(Bust(), ["Ada", "Bo"], seed=4)
+    s.apply(s.legal_actions()[0])
+    copy_ = s.clone() if how == "clone" else pickle.loads(pickle.dumps(s)) if how == "pickle" else copy.deepcopy(s)
+    assert copy_ == s and copy_.legal_actions() == s.legal_actions() and copy_.is_over == s.is_over
+    before = s.to_dict()
+    rng = random.Random(4)
+    while not copy_.is_over:
+        copy_.apply(rng.choice(copy_.legal_action_ids()))
+    assert s.to_dict() == before and not s.is_over
+    with pytest.raises(core.IllegalMoveError, match="not a legal action now"):
+        copy_.apply(s.legal_action_ids()[0])  # the copy's own position decides (its game is over)

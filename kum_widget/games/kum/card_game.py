@@ -58,6 +58,16 @@ class KumRules(CardGame):
         base = rules or Rules()
         self.kum_rules = Rules.from_dict({**base.to_dict(), **options}) if options else base
         self.rules = self.kum_rules.to_dict()
+        self._named = named_actions(self.kum_rules.deck, self.kum_rules.mines)  # (actions() asks at every move)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_named"]  # the process's shared table, found again when read: not a copy of it
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._named = named_actions(self.kum_rules.deck, self.kum_rules.mines)
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> KumRules:
@@ -123,7 +133,8 @@ class KumRules(CardGame):
         """The session's Actions of the legal actions: made once per deck and shared."""
         plays = state.plays
         legal = plays if plays is not None and state.phase == PLAY else legal_ids(state)  # the cached plays: mapped, not copied
-        return list(map(named_actions(state.cards, state.m).__getitem__, legal))
+        named = self._named if state.rules is self.kum_rules else named_actions(state.cards, state.m)  # (a view's position: its own)
+        return list(map(named.__getitem__, legal))
 
     def parse_action(self, state: State, text: str) -> int:
         """Text in the game's notation, short card forms too (``'play goblin 7 on mine 2'``)."""
