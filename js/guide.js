@@ -67,16 +67,16 @@ export function tools(m, ui) {
   const items = [h("button", { type: "button", class: "kum-help", dataset: { control: "intro", key: "control:intro" },
     "aria-label": "Help: how to play, and the board's keys", title: "How to play, and the board's keys",
     "aria-expanded": ui.introOpen ? "true" : "false" }, "?")]; // every game: the keys at least
-  if (m.analysis !== undefined) { // the kernel answers hints and sends the search's figures
-    const canAct = (m.legal?.actions || []).length > 0 && !m.board.over;
-    items.push(h("button", { type: "button", dataset: { control: "hint", key: "control:hint" }, disabled: busy || !canAct,
-      title: "What would the search play here? (plays nothing)" }, "Hint"));
-    if (offersThinking(m)) { // only where a bot holds a seat (a Hint's answer shows without it)
-      items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" },
-        title: "What the bot weighed at its last move, and why, in words; and your Hint's figures" },
-        h("input", { type: "checkbox", role: "switch", dataset: { control: "thinking", key: "thinking" }, checked: Boolean(ui.thinking) }),
-        " Show the bot's thinking"));
-    }
+  // Every live board's kernel answers hints. (Its `analysis` is null until a search has
+  // something to show; Pyodide's kernel sends that null as undefined.)
+  const canAct = (m.legal?.actions || []).length > 0 && !m.board.over;
+  items.push(h("button", { type: "button", dataset: { control: "hint", key: "control:hint" }, disabled: busy || !canAct,
+    title: "What would the search play here? (plays nothing)" }, "Hint"));
+  if (offersThinking(m)) { // only where a bot holds a seat (a Hint's answer shows without it)
+    items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" },
+      title: "What the bot weighed at its last move, and why, in words; and your Hint's figures" },
+      h("input", { type: "checkbox", role: "switch", dataset: { control: "thinking", key: "thinking" }, checked: Boolean(ui.thinking) }),
+      " Show the bot's thinking"));
   }
   if (typeof m.pace === "string") {
     const pace = h("select", { dataset: { control: "pace", key: "pace" }, "aria-label": "Bot speed", disabled: busy },

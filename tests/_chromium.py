@@ -147,10 +147,23 @@ _AXE_RUN = """async ([el, tags]) => {
 def dismiss_intro(board: Any) -> None:
     """"Got it" on a game's first-time panel, when it shows: it lies over the board, as a player
     meets it (once dismissed, a board of the same game does not open it again in that browser)."""
+    import time
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     close = board.locator("[data-control='intro-close']")
-    if close.count():
-        close.click()
-        board.locator(".kum-intro").wait_for(state="detached")
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while close.count():
+        # A click can land as the board redraws the panel (a kernel update on a loaded machine)
+        # and be lost with the old button: clicked again until the panel is gone.
+        try:
+            close.first.click(timeout=10_000)
+            board.locator(".kum-intro").wait_for(state="detached", timeout=10_000)
+            return
+        except PlaywrightTimeoutError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the first-time panel stayed open after {WAIT_MS / 1000:.0f} s of clicks on its close button") from None
+
 
 def axe_violations(page: Any, element: Any) -> list[dict[str, Any]]:
     """axe-core's WCAG 2.1 A and AA violations within ``element`` (a locator or an element

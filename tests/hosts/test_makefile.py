@@ -206,7 +206,7 @@ def test_chromium_browser_counts_as_chromium(tmp_path: Path) -> None:
 
 
 def test_ci_runs_make_test_which_installs_the_rest(tmp_path: Path) -> None:
-    """.ci/run installs make if it must (as root), then runs `make test` and `make soak` (the fake make here)."""
+    """.ci/run installs make if it must (as root), then runs `make test`, `make soak` and `make test-site` (the fake make here)."""
     m = fresh(tmp_path, root=True)
     (m.dir / ".ci").mkdir()
     shutil.copy2(ROOT / ".ci" / "run", m.dir / ".ci" / "run")
@@ -214,7 +214,7 @@ def test_ci_runs_make_test_which_installs_the_rest(tmp_path: Path) -> None:
     bash = shutil.which("bash") or "/bin/bash"
     result = subprocess.run([bash, str(m.dir / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stderr
-    assert m.calls() == ["make test", "make soak"]
+    assert m.calls() == ["make test", "make soak", "make test-site"]
     m.hide("make")
     m.log.write_text("")
     result = subprocess.run([bash, str(m.dir / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=60, check=False)
@@ -224,6 +224,7 @@ def test_ci_runs_make_test_which_installs_the_rest(tmp_path: Path) -> None:
         "apt-get install -y -qq make DEBIAN_FRONTEND=noninteractive",
         "make test",
         "make soak",
+        "make test-site",
     ]
 
 

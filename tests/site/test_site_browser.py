@@ -189,3 +189,37 @@ def test_a_game_written_in_a_cell_is_checked_and_shows_its_board(lite_page: tupl
     assert failed == 0 and attempted > 0, doctests
     assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
     assert errors == []
+
+
+def test_a_click_while_the_hint_searches_is_answered_in_pyodide(lite_page: tuple[Any, list[str], list[str]], site_url: str) -> None:
+    """The board's search runs a slice at a time on the kernel's event loop (Pyodide's too):
+    a draw clicked while the Hint searches is played at once and stops the search, as in
+    JupyterLab (tests/hosts/test_e2e_search_live.py)."""
+    page, blocked, errors = lite_page
+    open_course_notebook(page, site_url, "01_play.ipynb")
+    run_new_cell(page, '%pip install "kum-widget[widget]"')  # the course's first cell, without the notebook's boards
+    run_new_cell(page, "import kum_widget as kum\nfrom kum_widget.core.examples import Bust\n"
+                       'looping = kum.GameWidget(Bust(limit=100), players=["Ada", "Bo"], bots={1: "ismcts"}, seed=1, bot_delay=0.05)\n'
+                       "looping")
+    board = page.locator(".kum-widget[data-state-id]").last
+    board.wait_for(timeout=FIRST_BOARD_MS)
+    intro = board.locator('[data-control="intro-close"]')
+    if intro.count():
+        intro.click()
+    draw = board.locator('[data-action="draw"]:not([disabled])')
+    draw.wait_for()
+    board.evaluate("""el => { const seen = window.kumSeen = {hint: false};
+        new MutationObserver(() => { seen.hint ||= !!el.querySelector('.kum-think-chosen'); })
+          .observe(el, {attributes: true, childList: true, subtree: true}); }""")
+    board.locator('[data-control="hint"]').click()  # a search of seconds for Ada on this variant
+    wait_until(page, "el => !el.hasAttribute('aria-busy')", board.element_handle(), what="the Hint's answer (its search goes on)")
+    assert board.locator(".kum-think-chosen").count() == 0  # still searching
+    sid = board.get_attribute("data-state-id")
+    start = time.perf_counter()
+    draw.click()
+    wait_board_changed(page, board, sid, "Ada's draw while the Hint searches")
+    print(f"site: a click while the Hint searches answered in {time.perf_counter() - start:.2f} s")
+    assert page.evaluate("window.kumSeen.hint") is False  # the draw came first: its move stopped the Hint's search
+    assert tracebacks(page) == []
+    assert blocked == [], f"{len(blocked)} requests to other hosts: {blocked[:10]}"
+    assert errors == []
