@@ -30,8 +30,8 @@ NOT_RUN = re.compile(r"^<!-- not run: (.+) -->$")
 
 # (doc, text of a python block) -> what the test runs instead: games cut for a test run.
 SHRINK: dict[tuple[str, str], str] = {
-    ("README.md", 'kum.simulate(1000, bots=("greedy", "greedy")'): 'kum.simulate(40, bots=("greedy", "greedy")',
-    ("README.md", '{"end": "finish_round"}, games=1000)'): '{"end": "finish_round"}, games=40)',
+    ("README.md", 'kum.simulate(1000, bots=("greedy", "greedy")'): 'kum.simulate(20, bots=("greedy", "greedy")',
+    ("README.md", '{"end": "finish_round"}, games=1000)'): '{"end": "finish_round"}, games=20)',
     ("README.md", 'kum.lab.report("kings-under-mountains", target=(60, 100))'):
         'kum.lab.report("kings-under-mountains", target=(60, 100), games=40, luck_games=10, what_wins_games=10, ladder_games=10)',
     ("README.md", 'kum.lab.what_wins("kings-under-mountains")'): 'kum.lab.what_wins("kings-under-mountains", games=10)',

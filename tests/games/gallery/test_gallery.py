@@ -113,7 +113,7 @@ def test_a_gallery_game_is_found_by_name_with_nothing_imported_first() -> None:
         "import kum_widget as kum\n"
         "assert 'kum_widget.gallery' not in sys.modules\n"
         "board = kum.GameWidget(game='connect-four', bot_delay=0)\n"
-        "r = kum.lab.report('connect-four', games=12, ladder=False, what_wins_games=4, luck_games=4, progress=False)\n"
+        "r = kum.lab.report('connect-four', games=6, ladder=False, what_wins_games=2, luck_games=2, progress=False)\n"
         "print(board.game.title, '|', r.readings()['luck'])\n"
         "from kum_widget.gallery import ConnectFour\n"
         "assert type(board.game.game) is ConnectFour\n"
