@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,11 +209,15 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
         run = dict(players=players, bots=bots, seed=seed, executor=pool, evaluator="none" if solitaire else evaluator,
                    max_actions=max_actions, options=True)
         probe = min(PROBE_GAMES, games)
-        first = traced(the, probe, progress=False, **run)
+        with warnings.catch_warnings(record=True) as said:  # a game that does not end is refused, not also warned of
+            warnings.simplefilter("always")
+            first = traced(the, probe, progress=False, **run)
         lost = len(first.attrs.get("unfinished", ()))
         if 2 * lost >= probe:
             raise GameError(f"report: {title_of(the)} does not end: {lost} of its first {probe} games ran past "
                             f"max_actions={max_actions} actions (check it with core.check_game, or raise max_actions)")
+        for w in said:
+            warnings.warn(w.message, w.category, stacklevel=2)
         t = first if games == probe else _joined(first, traced(the, games - probe, progress=progress, start=probe, **run))
         timings["playing the games"] = time.perf_counter() - t0
         tables["games"] = t
