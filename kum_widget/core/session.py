@@ -469,21 +469,7 @@ class Session:
         state = self._state
         if not self._game_is_legal(state, aid):  # the legal list decides; refusal() says why
             raise self._refused(aid)
-        # _push(aid), written out (this is every game's hot path): the events are the list the
-        # log keeps, taken before a board's bots reply
-        mover = self._game_mover(state)
-        try:
-            events = self._game_apply(state, aid)
-        except BaseException as exc:
-            raise self._put_back(aid, exc)  # noqa: B904 (_put_back chains it)
-        events = list(events) if events else []
-        history = self._history
-        history.append(aid)
-        self._movers.append(mover)
-        self._logs.append(events)
-        n = len(history)
-        if not n % CHECKPOINT_EVERY and len(self._checkpoints) * CHECKPOINT_EVERY == n:
-            self._checkpoints.append(self.game.clone(state))
+        events = self._push(aid)  # the list the log keeps, taken before a board's bots reply
         if self._future:
             self._future.clear()
             self._future_movers.clear()
