@@ -695,8 +695,13 @@ class Session:
         mover = self._game_mover(state)
         try:
             events = self._game_apply(state, aid)
-        except BaseException as exc:
-            raise self._put_back(aid, exc)  # noqa: B904 (_put_back chains it)
+        except Exception as exc:  # a bug in the game's apply(): put the position back, say so
+            self._state = self._rebuilt()
+            raise GameFault(f"{self._title()}'s apply() failed on {self._shown_text(aid)!r} "
+                            f"({type(exc).__name__}: {cut(str(exc))}); the position is as it was") from exc
+        except BaseException:  # Ctrl-C (KeyboardInterrupt) part-way through: the position as it was
+            self._state = self._rebuilt()
+            raise
         events = list(events) if events else []  # the log's own list, whatever the game kept
         history = self._history
         history.append(aid)
@@ -706,18 +711,6 @@ class Session:
         if not n % CHECKPOINT_EVERY and len(self._checkpoints) * CHECKPOINT_EVERY == n:
             self._checkpoints.append(self.game.clone(state))
         return events
-
-    def _put_back(self, aid: int, exc: BaseException) -> BaseException:
-        """The game's apply() raised ``exc`` part-way through ``aid``: the position put back
-        as it was, and what to raise: a bug in apply() as a GameFault saying so, Ctrl-C
-        (KeyboardInterrupt) and the like as they were."""
-        self._state = self._rebuilt()
-        if not isinstance(exc, Exception):
-            return exc
-        fault = GameFault(f"{self._title()}'s apply() failed on {self._shown_text(aid)!r} "
-                          f"({type(exc).__name__}: {cut(str(exc))}); the position is as it was")
-        fault.__cause__ = exc  # (raise ... from exc)
-        return fault
 
     def _position_after(self, n: int) -> Any:
         """The position after the first ``n`` actions of the history, from the snapshot
