@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup env js clean voila marimo html site site-serve test-site
+.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup bench-suite env js clean voila marimo html site site-serve test-site
 
 env: $(VENV)/.synced js
 
@@ -133,6 +133,11 @@ bench-peer: | $(UV)
 # alternately on this machine, each goal read through the speed-up (no OpenSpiel needed).
 bench-speedup: env
 	$(BIN)/python bench/speedup.py
+
+# bench/suite.py: `make test` on a fresh clone of BASE (default HEAD~1), then of HEAD, one after the
+# other, wall times side by side (as long as both suites take: commit first, a clone has no edits).
+bench-suite: env
+	$(BIN)/python bench/suite.py --base $(or $(BASE),HEAD~1)
 
 clean:
 	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache site build/lite

@@ -2,7 +2,9 @@
 in it: from opening the first notebook in a cold browser (no cache, no storage: Pyodide, its
 packages and kum_widget all loaded afresh) and Run All to the board drawn, then click to board
 redrawn (a move sent to the browser's Python and its answer drawn), against the greedy bot;
-and an ISMCTS decision at its default budget in Pyodide, beside the same in this Python.
+and an ISMCTS decision at its default budget in Pyodide, beside the same in this Python; and
+ISMCTS's strength at that budget in Pyodide: its games against the greedy bot, played there and
+again here with the same seeds.
 
 Serves site/ from 127.0.0.1 under /course/ with every other host blocked, as the site test
 does. Run `make site` first."""
@@ -10,6 +12,7 @@ does. Run `make site` first."""
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -31,6 +34,16 @@ ISMCTS = ("import time, statistics; from kum_widget.bots import ISMCTSBot, bot_m
           "bot = ISMCTSBot(seed=1); t = [(s := time.perf_counter(), g.apply(bot_move(g, bot)), time.perf_counter() - s)[2] "
           "for _ in range(20) if not g.is_over]; print(f'{statistics.median(t):.3f} {max(t):.3f}')")
 
+# ISMCTS (default budget) against GreedyBot, Kings Under Mountains for 2: each deal played twice,
+# seats swapped (as bench/bots.py plays them); one result per game (1 win, 0.5 tie, 0 loss).
+STRENGTH = ("from kum_widget.bots import GreedyBot, ISMCTSBot, bot_move\n"
+            "def strength_game(i):\n"
+            "    seat = i % 2; ismcts = ISMCTSBot(seed=i); bots = [GreedyBot(10_000 + i), GreedyBot(20_000 + i)]; bots[seat] = ismcts\n"
+            "    g = kum.Game(2, seed=900_000 + i // 2)\n"
+            "    while not g.is_over: g.apply(bot_move(g, bots[g.current_player]))\n"
+            "    won = g.winners(); return 1.0 if won == [seat] else 0.5 if seat in won else 0.0\n"
+            "print(' '.join(str(strength_game(i)) for i in range({games})))")
+
 PARTS = {"static/pyodide": "Pyodide (interpreter, standard library, its lock's wheels)",
          "build": "JupyterLab's application", "extensions": "front-end extensions (kernel, widgets, anywidget)",
          "pypi": "the site's wheels (kum_widget, anywidget, ipywidgets...)"}
@@ -44,6 +57,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="cold browsers opened in turn (default 3)")
     parser.add_argument("--clicks", type=int, default=10, help="moves timed per round (default 10)")
+    parser.add_argument("--games", type=int, default=20, help="ISMCTS's games against the greedy bot in Pyodide (default 20; 0: none)")
     args = parser.parse_args()
     site = ROOT / "site"
     if not (site / "index.html").exists():
@@ -60,6 +74,8 @@ def main() -> None:
     firsts: list[float] = []
     clicks: list[float] = []
     ismcts: list[float] = []
+    strength: list[float] = []
+    strength_s = 0.0
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True)
         for _ in range(args.rounds):
@@ -94,6 +110,11 @@ def main() -> None:
                 clicks.append(time.perf_counter() - t)
             if not ismcts:
                 ismcts = [float(x) for x in run_new_cell(page, ISMCTS).split()]
+                if args.games:
+                    t = time.perf_counter()
+                    code = STRENGTH.format(games=args.games)  # typed as one line: exec of its text
+                    strength = [float(x) for x in run_new_cell(page, f"exec({code!r})", timeout=3_600_000).split()]
+                    strength_s = time.perf_counter() - t
             context.close()
         browser.close()
     httpd.shutdown()
@@ -104,6 +125,28 @@ def main() -> None:
     here = ismcts_here()
     print(f"ISMCTS at its default budget, a Kings Under Mountains decision: median {ismcts[0]:.2f} s, longest "
           f"{ismcts[1]:.2f} s in Pyodide; {here[0]:.2f} s, {here[1]:.2f} s in this Python ({sys.version.split()[0]})")
+    if strength:
+        t = time.perf_counter()
+        same = strength_here(len(strength))
+        here_s = time.perf_counter() - t
+        low, high = wilson(sum(strength), len(strength))
+        print(f"ISMCTS at its default budget against the greedy bot, Kings Under Mountains for 2, {len(strength)} games "
+              f"(each deal twice, seats swapped): {sum(strength):g} won in Pyodide, {sum(strength) / len(strength):.0%} "
+              f"[{low:.0%}, {high:.0%}] (95% Wilson; a tie counts half), {strength_s:.0f} s; in this Python with the same "
+              f"seeds {sum(same):g} won, {here_s:.0f} s; game by game {'identical' if same == strength else 'DIFFERENT: ' + str(same)}")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def strength_here(games: int) -> list[float]:
+    namespace: dict[str, object] = {}
+    exec("import kum_widget as kum\n" + STRENGTH.format(games=games).replace("print(", "result = ("), namespace)
+    return [float(x) for x in str(namespace["result"]).split()]
 
 
 def ismcts_here() -> list[float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _chromium import wait_until
+from _chromium import WAIT_MS, wait_until
 from labserver import wait_idle
 
 __all__ = ["FIRST_BOARD_MS", "open_course_notebook", "run_new_cell"]
@@ -22,8 +22,9 @@ def open_course_notebook(page: Any, site_url: str, name: str) -> None:
     wait_idle(page, timeout=FIRST_BOARD_MS)
 
 
-def run_new_cell(page: Any, code: str) -> str:
-    """Type ``code`` into a new cell at the end of the notebook, run it and return its output."""
+def run_new_cell(page: Any, code: str, *, timeout: float = WAIT_MS) -> str:
+    """Type ``code`` into a new cell at the end of the notebook, run it and return its output
+    (waiting ``timeout`` ms at most for the run)."""
     page.locator(".jp-Notebook .jp-Cell").last.locator(".jp-InputPrompt").first.click()
     page.keyboard.press("Escape")
     page.keyboard.press("b")  # a new cell below, in command mode
@@ -32,5 +33,5 @@ def run_new_cell(page: Any, code: str) -> str:
     cell = page.locator(".jp-Notebook .jp-Cell.jp-mod-active").element_handle()  # Shift+Enter moves on
     page.keyboard.press("Shift+Enter")
     wait_until(page, "cell => /\\[\\d+\\]/.test(cell.querySelector('.jp-InputArea .jp-InputPrompt').textContent)",
-               cell, what=f"the new cell {code!r} to run", show="cell => cell.textContent")
+               cell, what=f"the new cell {code!r} to run", show="cell => cell.textContent", timeout=timeout)
     return "\n".join(o.text_content() for o in cell.query_selector_all(".jp-OutputArea-output"))

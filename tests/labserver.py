@@ -6,7 +6,8 @@ The tests share one server per worker (conftest's ``lab_server``): each test get
 ``LabRoom`` on it, a folder of its own with fresh copies of its notebooks (so a kernel of its
 own for each), whose kernels are shut down when the test ends. They share one page of it too
 (``LabServer.tab``): JupyterLab takes seconds to start in a page, a notebook opened in a page
-where it runs already a fraction of one.
+where it runs already a fraction of one. And the next room's first kernel starts while the
+current test runs (``LabServer.spare``): a kernel takes seconds to start on a busy machine.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -70,6 +72,7 @@ class LabServer:
         self.rooms = 0
         self._tab: Any = None  # the page JupyterLab is kept running in (``tab``)
         self._tab_errors: list[str] = []
+        self.spare: Spare | None = None  # the kernel started ahead for the next room's first notebook
 
     running: ClassVar[list[LabServer]] = []  # (class-wide) the servers entered and not yet exited
 
@@ -111,6 +114,7 @@ class LabServer:
             if self.app == "lab":  # window.jupyterapp: the kept page (``tab``) opens notebooks with the app's own commands
                 cmd.append("--LabApp.expose_app_in_browser=True")
             if self._started(cmd, env, root):
+                self.spare = Spare(self, self._next_folder())
                 return self
         raise RuntimeError(f"jupyter {self.app} found no free port in {PORT_TRIES} tries: {self.log_path.read_text()[-2000:]}")
 
@@ -141,14 +145,41 @@ class LabServer:
         (JupyterLab's default without one) and the user ``settings`` (a file under the
         settings folder -> its JSON) while it is open: one test's notebooks, kernels and
         settings. The settings are the server's: one room is open at a time."""
-        self.rooms += 1
-        return LabRoom(self, f"t{self.rooms:04d}", notebooks, theme=theme, settings=settings or {})
+        spare = self.spare
+        if spare is not None and spare.room_made:  # its room opened no notebook: a spare for this one
+            spare.discard()
+            spare = self.spare = Spare(self, self._next_folder())
+        if spare is not None:
+            spare.room_made = True
+        folder = spare.folder if spare is not None else self._next_folder()
+        return LabRoom(self, folder, notebooks, theme=theme, settings=settings or {})
 
-    def _api(self, path: str, method: str = "GET") -> Any:
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}?token={self.token}", method=method)
-        with urllib.request.urlopen(req, timeout=30) as r:
-            body = r.read()
-        return json.loads(body) if body else None
+    def _next_folder(self) -> str:
+        self.rooms += 1
+        folder = f"t{self.rooms:04d}"
+        (self.root / folder).mkdir()
+        return folder
+
+    def open_session(self, room: LabRoom, notebook: str) -> None:
+        """Before ``notebook`` of ``room`` opens: its session with the spare kernel, if that was
+        started for this room (JupyterLab then joins the session, as it does a notebook's session
+        left running); and a spare started for the next room."""
+        spare = self.spare
+        if spare is None or spare.folder != room.folder:
+            return
+        self.spare = Spare(self, self._next_folder())
+        kernel = spare.kernel()
+        if kernel is not None:
+            path = f"{room.folder}/{notebook}"
+            self._api("/api/sessions", "POST", {"path": path, "name": notebook, "type": "notebook", "kernel": {"id": kernel}})
+
+    def _api(self, path: str, method: str = "GET", body: dict[str, Any] | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}?token={self.token}", data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            answer = r.read()
+        return json.loads(answer) if answer else None
 
     def kernels(self) -> list[dict[str, Any]]:
         return list(self._api("/api/kernels"))
@@ -242,6 +273,38 @@ class LabServer:
 THEMES = "@jupyterlab/apputils-extension/themes.jupyterlab-settings"
 
 
+class Spare:
+    """A kernel of ``server`` started now, in the background, with ``folder`` as its working
+    folder (a room's folder, so files a notebook writes land where they would), for that room's
+    first notebook (``LabServer.open_session``)."""
+
+    def __init__(self, server: LabServer, folder: str) -> None:
+        self.server, self.folder = server, folder
+        self.room_made = False  # a room has this folder
+        self._id: str | None = None
+        self._thread = threading.Thread(target=self._start, name=f"spare kernel {folder}", daemon=True)
+        self._thread.start()
+
+    def _start(self) -> None:
+        try:
+            self._id = str(self.server._api("/api/kernels", "POST", {"path": self.folder})["id"])
+        except (OSError, KeyError, TypeError, ValueError):
+            self._id = None  # the notebook starts its own kernel, as without a spare
+
+    def kernel(self) -> str | None:
+        """The kernel's id once it has started; None if it could not start."""
+        self._thread.join(START_S)
+        return self._id
+
+    def discard(self) -> None:
+        kernel = self.kernel()
+        if kernel is not None:
+            try:
+                self.server._api(f"/api/kernels/{kernel}", "DELETE")
+            except OSError:
+                pass  # a server already gone took its kernels with it
+
+
 class LabRoom:
     """One test's part of a shared ``LabServer``: a folder with fresh copies of its notebooks
     (opened, each starts a kernel of its own), its theme and settings; ``close()`` shuts its
@@ -253,8 +316,7 @@ class LabRoom:
         self.server, self.folder, self.app = server, folder, server.app
         # JupyterLab reads its theme and settings when it loads: a room with its own opens a new page
         self.in_tab = server.app == "lab" and not theme and not settings
-        self.dir = server.root / folder
-        self.dir.mkdir()
+        self.dir = server.root / folder  # made by the server (``LabServer.room``)
         for name, nb in notebooks.items():
             (self.dir / name).write_text(json.dumps(nb))
         self.written = [server.settings / rel for rel in settings]
@@ -338,9 +400,13 @@ def open_notebook(page: Any, lab: LabServer | LabRoom, name: str) -> None:
     """Open ``name`` and wait for its kernel: idle, with this page connected to it. In the
     server's kept page (``LabServer.tab``), once JupyterLab runs there, with its own command."""
     server = lab.server if isinstance(lab, LabRoom) else lab
+    if isinstance(lab, LabRoom):
+        server.open_session(lab, name)
     if server.kept(page):
         path = f"{lab.folder}/{name}" if isinstance(lab, LabRoom) else name
-        page.evaluate("path => window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'})", path)
+        # Awaited, but nothing returned: Playwright would serialize the panel the command
+        # returns, JupyterLab's object graph with it (seconds of the page's time).
+        page.evaluate("async path => { await window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'}); }", path)
     else:
         page.goto(lab.url(name), timeout=WAIT_MS)
     page.wait_for_selector(".jp-NotebookPanel", timeout=WAIT_MS)

@@ -351,7 +351,7 @@ def _check_03(nb: Any) -> None:
     """The scripting notebook's claims, and its bot of your own plays its lowest creature."""
     assert "Unchanged original: True" in printed(nb, "trial = game.clone()")
     assert "'public': True" in printed(nb, "trial = game.clone()")
-    assert "identical: True" in printed(nb, "with tempfile.TemporaryDirectory() as folder:")
+    assert "identical: True" in printed(nb, "with tempfile.TemporaryDirectory() as scratch:")
     undo = printed(nb, "after_four = g.to_dict()")
     assert "the same game again: True" in undo and "after a new action, can redo: False" in undo, undo
     chose = printed(nb, "choice = LowestFirst().choose(")
