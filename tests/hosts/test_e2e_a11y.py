@@ -104,13 +104,15 @@ def key_turn(page: Any, board: Any) -> None:
     wait_board_changed(page, board, sid, "the move made by keyboard")
 
 
-def play_by_keyboard(page: Any, board: Any, audit: Audit, states: dict[int, Any], limit: int = 300) -> int:
-    """Play to the end by keyboard; ``states``: the turn at which to do something more (run axe,
-    open a pile, ask for a hint). After a bot's turn the focus must be back on the hand."""
+def play_by_keyboard(page: Any, board: Any, audit: Audit, states: dict[int, Any], limit: int = 300,
+                     *, turns_to_play: int | None = None) -> int:
+    """Play to the end by keyboard (or ``turns_to_play`` turns); ``states``: the turn at which to do
+    something more (run axe, open a pile, ask for a hint). After a bot's turn the focus must be
+    back on the hand."""
     turns = 0
     while True:
         wait_to_act(page, board, f"the human's turn {turns}")
-        if board.locator(".kum-over").count():
+        if board.locator(".kum-over").count() or turns == turns_to_play:
             return turns
         # after each move (the player's own, the bots' between): the focus on the first thing to
         # do, in the hand when the hand has a card to play (never parked on the board's root)
@@ -225,7 +227,23 @@ def test_the_pass_screen_and_the_court_have_no_grave_violation(lab, browser, art
     audit("the pass screen, to Bo")
     board.screenshot(path=str(artifacts / "a11y-pass.png"))
 
-    page, board, errors2 = open_board(browser, lab, "court.ipynb", height=1100)
+    court, errors2 = court_by_keyboard(lab, browser, artifacts, turns_to_play=9)
+    found = {**audit.grave(), **court.grave()}
+    assert found == {}, audit.report() + court.report()
+    assert errors == [] and errors2 == []
+
+
+@pytest.mark.soak  # the court's whole game by keyboard (about 20 s): make test plays its first 9 turns, above
+def test_the_court_by_keyboard_alone_to_game_over_with_no_grave_violation(lab, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    court, errors = court_by_keyboard(lab, browser, artifacts, turns_to_play=None)
+    assert court.grave() == {}, court.report()
+    assert errors == []
+
+
+def court_by_keyboard(lab: Any, browser: Any, artifacts: Path, *, turns_to_play: int | None) -> tuple[Audit, list[str]]:
+    """The court played by keyboard alone, audited at the start, with a hint shown and mid-game
+    (and at game over when played to the end)."""
+    page, board, errors = open_board(browser, lab, "court.ipynb", height=1100)
     court = Audit(page, board, "court")
     board.locator(".kum-intro").wait_for()
     court("start, the first-time panel open")
@@ -242,12 +260,13 @@ def test_the_pass_screen_and_the_court_have_no_grave_violation(lab, browser, art
             switch.uncheck()
         page.keyboard.press("h")
 
-    play_by_keyboard(page, board, court, {4: hint, 8: lambda: court("mid-game")})
-    court("game over")
-    board.screenshot(path=str(artifacts / "a11y-court-over.png"))
-    found = {**audit.grave(), **court.grave()}
-    assert found == {}, audit.report() + court.report()
-    assert errors == [] and errors2 == []
+    play_by_keyboard(page, board, court, {4: hint, 8: lambda: court("mid-game")}, turns_to_play=turns_to_play)
+    if turns_to_play is None:
+        court("game over")
+        board.screenshot(path=str(artifacts / "a11y-court-over.png"))
+    else:
+        board.screenshot(path=str(artifacts / "a11y-court-mid-game.png"))
+    return court, errors
 
 
 def test_a_replay_file_has_no_grave_violation(browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -82,6 +82,21 @@ def open_in_notebook7(page: Any, server: LabRoom, name: str) -> Any:
     return board
 
 
+def test_notebook7_plays_and_its_cells_read_the_same_game(notebook7, browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    """Notebook 7 in make test: a few moves by clicks, and a cell reads the game the board shows
+    (the whole game and its replay: the soak test below)."""
+    page, errors = new_page(browser)
+    board = open_in_notebook7(page, notebook7, "01_play.ipynb")
+    board.locator("[data-playable]").first.wait_for()
+    for _ in range(6):
+        assert click_once(page, board)  # Ada's move (and the bot's answer, when it is the bot's turn)
+    board.screenshot(path=str(artifacts / "host-notebook7-kum-played.png"))
+    assert steps_in_log(page) >= 6  # the kernel's game holds every move clicked
+    assert ours(errors) == []
+    page.close()
+
+
+@pytest.mark.soak  # a whole game in Notebook 7 and its replay (make test: a few moves, above; the replay's download: tests/board)
 def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page, errors = new_page(browser)
     board = open_in_notebook7(page, notebook7, "01_play.ipynb")

@@ -32,7 +32,7 @@ FAST: dict[str, dict[str, Any]] = {
     "04_design_lab.ipynb": {"GAMES": 40, "WORKERS": 0, "BOTS": "random"},
     "05_make_a_game.ipynb": {"GAMES": 100, "ISMCTS_GAMES": 4, "BOT_DELAY": 0.0},
     "06_court.ipynb": {"GAMES": 40, "WORKERS": 0},
-    "07_design_report.ipynb": {"GAMES": 40, "MAP_GAMES": 10, "WORKERS": 0,
+    "07_design_report.ipynb": {"GAMES": 20, "MAP_GAMES": 5, "WORKERS": 0,
                                "REPORT_FILE": str(Path(tempfile.gettempdir()) / "kum_design_report_nbtest.html")},
 }
 
