@@ -31,7 +31,6 @@ KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "hello": {"code": ("text", True), "game": ("text", True), "version": ("text", True), "rules": ("object", False),
               "id": ("token", False)},
     "act": {"action_id": ("int", True), "state_id": ("int", True), "id": ("token", False)},
-    "undo": {"state_id": ("int", True), "id": ("token", False)},
     "frame": {"id": ("token", False)},  # the seat's frame again (after a gap, a reload)
     "ping": {"id": ("token", False)},
 }

@@ -60,6 +60,11 @@ class Table:
         self.sequence = 0
 
     @property
+    def game(self) -> Any:
+        """The game's rules (its CardGame): its name and options, for a client to match."""
+        return self._session.game
+
+    @property
     def players(self) -> tuple[str, ...]:
         return self._session.players
 
