@@ -1,0 +1,174 @@
+"""``kum-widget serve`` as a real process on 127.0.0.1, port 0: it prints its address and the
+codes, writes them to a file only its user can read, referees a whole game played by two
+websocket clients (each choosing from its own frames alone, no frame holding the other seat's
+secret), serves wss:// with a certificate made here, and stops cleanly on SIGTERM; a bad class
+file stops it with a sentence naming what is wrong."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import random
+import re
+import ssl
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _conformance_helpers import Holdings
+from websockets.asyncio.client import connect
+
+import kum_widget as kum
+from kum_widget.core.registry import game_class
+from kum_widget.core.session import new_session
+
+DEADLINE = 60.0  # seconds for the referee to start, or an exchange to finish, on a loaded machine
+
+CLASS = """
+[[table]]
+name = "table 1"
+game = "bust"
+players = ["Ada", "Bo"]
+seed = 3
+
+[[table]]
+name = "table 2"
+game = "kings-under-mountains"
+players = 4
+"""
+
+
+@contextmanager
+def referee(tmp_path: Path, *more: str, classfile: str = CLASS) -> Iterator[tuple[str, dict[tuple[str, int | str], str], list[str]]]:
+    """A referee process: its url, the codes from its file by (table, seat), and its output."""
+    (tmp_path / "class.toml").write_text(classfile)
+    codes = tmp_path / "private" / "codes.txt"
+    codes.parent.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "kum_widget.serve", str(tmp_path / "class.toml"), "--port", "0",
+                             "--codes", str(codes), *more], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out: list[str] = []
+    try:
+        assert proc.stdout is not None
+        lines: queue.Queue[str] = queue.Queue()
+        stdout = proc.stdout
+        reader = threading.Thread(target=lambda: [lines.put(line) for line in iter(stdout.readline, "")], daemon=True)
+        reader.start()
+        deadline = time.monotonic() + DEADLINE
+        while not (out and out[-1].startswith("serving at")):  # its start ends with the address
+            try:
+                out.append(lines.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                raise AssertionError(f"the referee did not start within {DEADLINE:.0f} s: {''.join(out)}") from None
+        url = re.search(r"(wss?://\S+)", out[-1]).group(1)  # type: ignore[union-attr]
+        given = {}
+        for row in codes.read_text().splitlines():
+            table, seat, code = row.split("\t")
+            given[(table, TEACHER if seat == "teacher" else int(seat.split()[1]))] = code
+        yield url, given, out
+    finally:
+        proc.terminate()
+        proc.wait(timeout=DEADLINE)
+        reader.join(DEADLINE)  # it ends at the output's end
+        out.extend(lines.get() for _ in range(lines.qsize()))
+        assert proc.returncode == 0, "".join(out)
+        assert out[-1].rstrip() == "referee stopped", "".join(out)
+
+
+TEACHER = "teacher"
+
+
+async def play_bust(url: str, codes: dict[tuple[str, int | str], str], **connect_args: Any) -> int:
+    """Ada and Bo play table 1 to the end, each from its own frames; the number of actions."""
+    sockets = []
+    for seat in (0, 1):
+        ws = await connect(url, proxy=None, **connect_args)
+        await ws.send(json.dumps({"kind": "hello", "code": codes[("table 1", seat)], "game": "bust", "version": kum.__version__}))
+        sockets.append(ws)
+    frames: dict[int, dict[str, Any]] = {}
+    reference = new_session(game_class("bust")(), ["Ada", "Bo"], seed=3)  # the same deal, to know the secrets
+    rng = random.Random(1)
+    actions = 0
+
+    async def latest(seat: int, newer_than: int) -> dict[str, Any]:
+        while seat not in frames or frames[seat]["state_id"] <= newer_than:
+            async with asyncio.timeout(DEADLINE):
+                message = json.loads(await sockets[seat].recv())
+            if message["kind"] == "frame":
+                frames[seat] = message["frame"]
+            else:
+                assert message["kind"] == "answer" and message["ok"], message
+        return frames[seat]
+
+    state = -1
+    while True:
+        seen = [await latest(seat, state) for seat in (0, 1)]
+        state = seen[0]["state_id"]
+        for seat, frame in enumerate(seen):
+            held = Holdings({**frame, "actions": [{k: v for k, v in a.items() if k != "id"} for a in frame["actions"]]})
+            other = 1 - seat
+            for secret in reference.game.secrets(reference.state, other):
+                assert not held.hold(secret), f"seat {seat}'s frame holds {secret!r}"
+        if seen[0]["over"]:
+            break
+        seat = seen[0]["current"]
+        action = rng.choice([a["id"] for a in seen[seat]["actions"]])
+        reference.apply(action)
+        await sockets[seat].send(json.dumps({"kind": "act", "action_id": action, "state_id": state}))
+        actions += 1
+    for ws in sockets:
+        await ws.close()
+    return actions
+
+
+def test_the_referee_process_serves_a_whole_game_and_keeps_its_codes_private(tmp_path: Path) -> None:
+    with referee(tmp_path) as (url, codes, out):
+        assert url.startswith("ws://127.0.0.1:") and len(codes) == 2 + 4 + 1
+        path = tmp_path / "private" / "codes.txt"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.stat().st_uid == os.getuid()
+        assert all(re.fullmatch(r"[0-9a-f]{32}", c) for c in codes.values())
+        assert asyncio.run(play_bust(url, codes)) > 2
+    printed = "".join(out)
+    assert "seed" not in printed.lower()  # the deal's seed stays in the referee
+
+
+def test_the_referee_serves_wss_with_a_certificate(tmp_path: Path) -> None:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    with referee(tmp_path, "--certfile", str(cert), "--keyfile", str(key)) as (url, codes, _):
+        assert url.startswith("wss://127.0.0.1:")
+        trusted = ssl.create_default_context(cafile=str(cert))
+        assert asyncio.run(play_bust(url, codes, ssl=trusted)) > 2
+        with pytest.raises(ssl.SSLCertVerificationError):  # a client that does not trust it is not fooled
+            asyncio.run(play_bust(url, codes, ssl=ssl.create_default_context()))
+
+
+@pytest.mark.parametrize(("classfile", "says"), [
+    ("[[table]]\ngame = 'no-such-game'\n", "no-such-game"),
+    ("[[table]]\nname = 't'\ngame = 'bust'\nplayers = 9\n", "'t': Bust is for"),
+    ("[[table]]\ngame = 'bust'\nbots = {1 = 'greedy'}\n", "no key bots"),
+    ("table = 3\n", "a class file is a list of [[table]] entries"),
+    ("[[table]\n", "is not TOML"),
+    ("[[table]]\nname = 'a'\ngame = 'bust'\n[[table]]\nname = 'a'\ngame = 'bust'\n", "two tables have this name"),
+])
+def test_a_bad_class_file_stops_the_referee_with_a_sentence(tmp_path: Path, classfile: str, says: str) -> None:
+    (tmp_path / "class.toml").write_text(classfile)
+    done = subprocess.run([sys.executable, "-m", "kum_widget.serve", str(tmp_path / "class.toml"), "--port", "0",
+                           "--codes", str(tmp_path / "codes.txt")], capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "codes.txt").exists()
+
+
+def test_the_console_script_names_its_command() -> None:
+    done = subprocess.run([str(Path(sys.executable).with_name("kum-widget")), "serve", "--help"], capture_output=True, text=True,
+                          timeout=DEADLINE)
+    assert done.returncode == 0 and "referee" in done.stdout and "--certfile" in done.stdout
