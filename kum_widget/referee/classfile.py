@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import GameError, shown, shown_names
-from ..core.registry import game_class
+from ..core.registry import game_class, game_names
 from ..core.session import new_session
 from .table import Table
 
@@ -61,7 +61,7 @@ def tables_of(data: Any, *, where: str = "the class") -> list[Table]:
         if unknown:
             raise GameError(f"{here}: no key {shown_names(unknown)} (a table takes {', '.join(sorted(KEYS))})")
         if "game" not in entry:
-            raise GameError(f"{here}: name its game (game = \"kings-under-mountains\", or any installed game)")
+            raise GameError(f"{here}: name its game (game = \"...\"), one of the installed games: {', '.join(game_names())}")
         if not isinstance(entry["game"], str):
             raise GameError(f"{here}: game is a game's name, got {shown(entry['game'])}")
         rules = entry.get("rules", {})

@@ -170,6 +170,7 @@ GENERIC_WORDS = {
     "goal": "the design map's goal= (what a measure aims at); Connect Four's option is its line length",
     "workers": "the lab's worker processes; the Woodcutters' option is its workers per player",
     "turns": "a game's length in turns, which the lab reads from any game's summary that gives it",
+    "table": "a referee's table (one game of a class, kum_widget.referee); the court's option is its table of ranks",
 }
 ALLOWED = {("kum_widget.lab.play", "first_player"): "FIRST_COLUMN: the lab's column of who moved first, a game's summary fills it"}
 
