@@ -1,0 +1,224 @@
+"""A seat's end of a referee's table: the connection (``SeatClient``) and the game as that seat
+knows it (``SeatGame``), built from its frames alone. Nothing the referee does not send the seat
+is here to find: the deal, the seed and the other seats' hands stay in the referee.
+
+The connection runs its own event loop on a thread of its own, so a cell, a script or a board
+can wait for an answer without blocking a kernel's loop. Every wait has a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..core.errors import GameError, shown
+from .table import Refused
+
+__all__ = ["SeatClient", "SeatGame"]
+
+TIMEOUT = 30.0  # seconds to wait for the referee's answer
+
+
+class SeatClient:
+    """``SeatClient(url, code, game=..., version=...)``: joins the referee at ``url`` with
+    ``code`` for the game named ``game`` (and its ``rules``) under kum_widget ``version``.
+    ``frame`` is the seat's latest frame; ``on_frame(frame)`` is called (on the connection's
+    thread) with each new one; ``act`` sends an action and waits for its answer."""
+
+    def __init__(self, url: str, code: str, *, game: str, version: str, rules: dict[str, Any] | None = None,
+                 ssl: Any = None, timeout: float = TIMEOUT, on_frame: Callable[[dict[str, Any]], None] | None = None) -> None:
+        if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
+            raise GameError(f"a referee's address starts with ws:// or wss://, got {shown(url)}")
+        if not isinstance(code, str):
+            raise GameError(f"a code is text (32 hex digits, from the teacher), got {type(code).__name__}")
+        self.url, self.timeout, self.on_frame = url, timeout, on_frame
+        self.frame: dict[str, Any] = {}
+        self.taken_over = False
+        self._hello = {"kind": "hello", "code": code, "game": game, "version": version, **({"rules": rules} if rules else {})}
+        self._ssl = ssl
+        self._answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._next = 0
+        self._changed = threading.Condition()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name=f"kum-widget seat {url}", daemon=True)
+        self._thread.start()
+        self._socket: Any = None
+        try:
+            self._call(self._connect())
+        except BaseException:
+            self.close()
+            raise
+
+    def _call(self, coroutine: Any) -> Any:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            return future.result(self.timeout)
+        except TimeoutError:
+            future.cancel()
+            raise GameError(f"the referee at {self.url} did not answer within {self.timeout:.0f} s") from None
+
+    async def _connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        try:
+            self._socket = await connect(self.url, proxy=None, ssl=self._ssl, open_timeout=self.timeout)
+        except OSError as exc:
+            raise GameError(f"cannot reach the referee at {self.url}: {exc.strerror or exc}") from None
+        await self._socket.send(json.dumps(self._hello))
+        answer = json.loads(await self._socket.recv())
+        if not answer.get("ok"):
+            raise Refused(str(answer.get("error", "the referee refused")))
+        first = json.loads(await self._socket.recv())
+        self._take(first)
+        self._loop.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        try:
+            async for raw in self._socket:
+                self._take(json.loads(raw))
+        except Exception:  # the connection ended: a wait still pending says so
+            pass
+        for future in self._answers.values():
+            if not future.done():
+                future.set_exception(GameError(f"the connection to the referee at {self.url} closed"))
+
+    def _take(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "frame":
+            with self._changed:
+                self.frame = message["frame"]
+                self._changed.notify_all()
+            if self.on_frame is not None:
+                self.on_frame(self.frame)
+        elif kind == "answer" and message.get("id") in self._answers:
+            self._answers.pop(message["id"]).set_result(message)
+        elif kind == "taken_over":
+            self.taken_over = True
+
+    async def _send(self, message: dict[str, Any]) -> dict[str, Any]:
+        self._next += 1
+        token = self._next
+        self._answers[token] = self._loop.create_future()
+        await self._socket.send(json.dumps({**message, "id": token}))
+        return await self._answers[token]
+
+    def act(self, action_id: int) -> dict[str, Any]:
+        """Send the action ``action_id`` on the state of the latest frame; the new frame once
+        the referee sent it. Refused (``Refused``, the referee's reason) changes nothing."""
+        state = self.frame.get("state_id")
+        answer = self._call(self._send({"kind": "act", "action_id": action_id, "state_id": state}))
+        if not answer.get("ok"):
+            raise Refused(str(answer.get("error")), resync=bool(answer.get("resync")))
+        return self.wait_for(lambda f: f.get("state_id", -1) > state)
+
+    def wait_for(self, condition: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The latest frame once ``condition(frame)`` holds (within the timeout)."""
+        with self._changed:
+            if not self._changed.wait_for(lambda: bool(self.frame) and condition(self.frame), self.timeout):
+                raise GameError(f"no such frame from the referee at {self.url} within {self.timeout:.0f} s")
+            return self.frame
+
+    def close(self) -> None:
+        if self._socket is not None:
+            try:
+                self._call(self._socket.close())
+            except Exception:
+                pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(self.timeout)
+
+
+class SeatGame:
+    """The game as one seat at a referee's table knows it: its view (the board it is drawn
+    from), its legal actions, the log it may read, whose turn, the state id, and the scores at
+    the end; ``act`` plays for this seat. Anything else a game can do is the referee's (undo,
+    the record before the end, another seat's hand): asked for, it says so."""
+
+    def __init__(self, client: SeatClient) -> None:
+        self._client = client
+
+    @property
+    def _frame(self) -> dict[str, Any]:
+        return self._client.frame
+
+    @property
+    def seat(self) -> int:
+        return int(self._frame["viewer"])
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(p["name"] for p in self._frame["board"]["players"])
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The board as this seat sees it (the game's drawing of its view)."""
+        return dict(self._frame["board"])
+
+    @property
+    def state_id(self) -> int:
+        return int(self._frame["state_id"])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._frame["over"])
+
+    @property
+    def current_player(self) -> int | None:
+        current = self._frame["current"]
+        return None if current is None else int(current)
+
+    @property
+    def log(self) -> list[str]:
+        """The last actions, as this seat may read them."""
+        return list(self._frame["log"])
+
+    def legal_actions(self) -> list[str]:
+        """What this seat may do now (nothing when it is not its turn), as text."""
+        return [a["text"] for a in self._frame["actions"]]
+
+    def legal_action_ids(self) -> list[int]:
+        return [int(a["id"]) for a in self._frame["actions"]]
+
+    def act(self, action: int | str) -> None:
+        """Play ``action`` (one of ``legal_actions()``'s texts, or its id) for this seat."""
+        offered = self._frame["actions"]
+        if isinstance(action, str):
+            ids = [a["id"] for a in offered if a["text"] == action]
+            if not ids:
+                raise GameError(f"{shown(action)} is not one of this seat's actions now: {', '.join(a['text'] for a in offered) or 'none (not its turn)'}")
+            action = int(ids[0])
+        if type(action) is not int:
+            raise GameError(f"an action is one of legal_actions()'s texts or its id, got {shown(action)}")
+        self._client.act(action)
+
+    def wait_turn(self) -> bool:
+        """Wait until this seat may act (True) or the game is over (False): what a script
+        playing a seat does between its moves. Within the connection's timeout."""
+        frame = self._client.wait_for(lambda f: bool(f["over"]) or bool(f["actions"]))
+        return not frame["over"]
+
+    def wait_state(self, state_id: int) -> None:
+        """Wait until this seat's frame shows the state ``state_id`` or a later one."""
+        self._client.wait_for(lambda f: f["state_id"] >= state_id)
+
+    def scores(self) -> list[Any]:
+        """Each seat's score, once the game is over."""
+        if not self.is_over:
+            raise GameError("the scores are the referee's until the game is over")
+        return [p.get("score") for p in self._frame["board"]["players"]]
+
+    def undo(self, steps: int = 1) -> int:
+        raise GameError("undo is the referee's: a game at a table is played forward (ask your table and the teacher)")
+
+    def record(self) -> str:
+        raise GameError("the record of a game at a table holds every hand: the referee writes it, and hands it to the lab at the end")
+
+    def close(self) -> None:
+        """Leave the table (the seat stays the code's: join again to take it back)."""
+        self._client.close()
+
+    def __repr__(self) -> str:
+        return f"<SeatGame seat {self._frame.get('viewer')} at {self._frame.get('at_table')!r}, state {self._frame.get('state_id')}>"

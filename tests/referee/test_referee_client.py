@@ -1,0 +1,82 @@
+"""A seat's end of a table (``SeatClient``, ``SeatGame``) against a real referee process: two
+seats play a whole game from their own frames, by text and by id; a move out of turn is refused
+with the referee's reason and changes nothing; what only the referee may do (undo, the record,
+the scores before the end) is refused with why; a wrong code, another game and another version
+are refused before any frame arrives."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from _referee_helpers import DEADLINE, referee
+
+import kum_widget as kum
+from kum_widget.core.errors import GameError
+from kum_widget.referee import Refused
+from kum_widget.referee.client import SeatClient, SeatGame
+
+
+def seat(url: str, code: str, **more: object) -> SeatGame:
+    return SeatGame(SeatClient(url, code, game=more.pop("game", "bust"), version=str(more.pop("version", kum.__version__)),
+                               timeout=DEADLINE, **more))  # type: ignore[arg-type]
+
+
+def test_two_seats_play_a_whole_game_each_from_its_own_frames(tmp_path: Path) -> None:
+    with referee(tmp_path) as (url, codes, _):
+        ada, bo = seat(url, codes[("table 1", 0)]), seat(url, codes[("table 1", 1)])
+        assert (ada.seat, bo.seat, ada.players) == (0, 1, ("Ada", "Bo"))
+        assert ada.current_player == 0 and ada.legal_actions() and bo.legal_actions() == []
+        with pytest.raises(Refused, match="it is Ada's turn, not Bo's") as refused:
+            bo.act(ada.legal_action_ids()[0])  # Bo sends an id Ada was offered
+        assert refused.value.resync is False and ada.state_id == bo.state_id == 0
+        with pytest.raises(GameError, match="not one of this seat's actions now: none"):
+            bo.act("play 3")
+        with pytest.raises(GameError, match="undo is the referee's"):
+            ada.undo()
+        with pytest.raises(GameError, match="the record of a game at a table"):
+            ada.record()
+        with pytest.raises(GameError, match="the scores are the referee's until the game is over"):
+            ada.scores()
+        rng = random.Random(2)
+        moves = 0
+        while not ada.is_over:
+            mover = ada if ada.current_player == 0 else bo
+            assert mover.wait_turn()
+            if moves % 2:
+                mover.act(rng.choice(mover.legal_actions()))  # by text
+            else:
+                mover.act(rng.choice(mover.legal_action_ids()))  # by id
+            moves += 1
+            (bo if mover is ada else ada).wait_state(mover.state_id)
+        assert not ada.wait_turn() and moves >= 2 and bo.is_over and ada.scores() == bo.scores() and len(ada.scores()) == 2
+        assert "SeatGame seat 0 at 'table 1'" in repr(ada)
+        for game in (ada, bo):
+            game.close()
+
+
+@pytest.mark.parametrize(("code", "more", "says"), [
+    ("0" * 32, {}, "not a code of this referee"),
+    (("table 1", 0), {"game": "undercut"}, "table 1 plays bust"),
+    (("table 1", 0), {"version": "0.0.1"}, "this referee runs kum_widget"),
+])
+def test_a_wrong_code_another_game_or_version_is_refused_before_any_frame(tmp_path: Path, code: object, more: dict[str, str],
+                                                                           says: str) -> None:
+    with referee(tmp_path) as (url, codes, _):
+        with pytest.raises(Refused, match=says):
+            seat(url, codes[code] if isinstance(code, tuple) else str(code), **more)
+
+
+def test_a_referee_that_is_not_there_is_said_so(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # a port nothing listens on (closed again below)
+    with pytest.raises(GameError, match=f"cannot reach the referee at ws://127.0.0.1:{port}"):
+        seat(f"ws://127.0.0.1:{port}", "0" * 32)
+    with pytest.raises(GameError, match="starts with ws:// or wss://"):
+        seat("http://127.0.0.1:1", "0" * 32)
+    with pytest.raises(GameError, match="a code is text"):
+        SeatClient("ws://127.0.0.1:1", 5, game="bust", version="0")  # type: ignore[arg-type]
