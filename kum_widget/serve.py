@@ -61,6 +61,8 @@ async def serve(args: argparse.Namespace) -> int:
     lines = []
     for table in tables:
         for seat, player in enumerate(table.players):
+            if seat in table.bots:
+                continue  # the referee's bot plays it
             lines.append(f"{table.name}\tseat {seat} ({player})\t{codes.new(table.name, seat)}")
     lines.append(f"every table\tteacher\t{codes.new(None, TEACHER)}")
     path = args.codes or args.classfile.with_name(args.classfile.name + ".codes.txt")
@@ -84,6 +86,7 @@ async def serve(args: argparse.Namespace) -> int:
     await stop.wait()
     server.close()
     await server.wait_closed()
+    referee.close()
     print("referee stopped", flush=True)
     return 0
 

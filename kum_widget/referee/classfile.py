@@ -8,6 +8,7 @@
     players = ["Ada", "Bo", "Cy", "Di"]  # or a number of seats
     rules = { hand_size = 6 }          # optional: the game's rule options
     seed = 7                           # optional: a random deal without it
+    bots = { 3 = "greedy" }            # optional: seats the referee's bots play (random, greedy, ismcts)
 
 Every table is checked before any is dealt, and an error names the table and the key.
 """
@@ -26,7 +27,7 @@ from .table import Table
 
 __all__ = ["read_class", "tables_of"]
 
-KEYS = {"name", "game", "players", "rules", "seed"}
+KEYS = {"name", "game", "players", "rules", "seed", "bots"}
 MAX_TABLES = 64
 
 
@@ -70,10 +71,13 @@ def tables_of(data: Any, *, where: str = "the class") -> list[Table]:
         seed = entry.get("seed", secrets.randbits(63))
         if type(seed) is not int:
             raise GameError(f"{here}: seed is a whole number, got {shown(seed)}")
+        bots = entry.get("bots", {})
+        if not isinstance(bots, dict) or not all(isinstance(k, str) and k.isdigit() for k in bots):
+            raise GameError(f"{here}: bots map seat numbers to bots' names (bots = {{ 1 = \"greedy\" }}), got {shown(bots)}")
         try:
             game = game_class(entry["game"])().with_options(rules)
             session = new_session(game, entry.get("players"), seed=seed)
-            table = Table(name, session)
+            table = Table(name, session, bots={int(k): v for k, v in bots.items()})
         except GameError as exc:
             raise GameError(f"{here}: {exc}") from None
         if any(t.name == table.name for t in tables):

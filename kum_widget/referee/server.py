@@ -77,6 +77,8 @@ class Referee:
         self.codes = codes
         self.version = version
         self.hello_seconds, self.rate, self.burst, self.strikes = hello_seconds, rate, burst, strikes
+        self._bot_turns: dict[str, asyncio.Task[None]] = {}  # a table's bots at play
+        self._pool: Any = None  # the bots' worker process, started with the first bot's turn
         self._holders: dict[tuple[str | None, int | str], Client] = {}  # a seat's connection
         self._teachers: set[Client] = set()
 
@@ -84,6 +86,8 @@ class Referee:
         """Start serving; the websockets server (``.sockets`` has the port taken)."""
         from websockets.asyncio.server import serve
 
+        for table in self.tables.values():
+            self._bots_play(table)
         # A flood's unread messages hold back its close handshake: a client gets CLOSE_SECONDS to answer it.
         return await serve(self.connection, host, port, ssl=ssl, max_size=MAX_MESSAGE_BYTES, ping_interval=20, ping_timeout=20,
                            close_timeout=CLOSE_SECONDS)
@@ -183,11 +187,46 @@ class Referee:
             await self._send(client, {"kind": "answer", "id": token, "ok": False, "error": str(error)[:500]})
 
     async def _changed(self, table: Table) -> None:
+        """After a person's move: every connection at ``table`` gets its new frame, then the bots play."""
+        await self._frames_at(table)
+        self._bots_play(table)
+
+    def _bots_play(self, table: Table) -> None:
+        """If a bot is to act at ``table``, its turn (and the bots' after it) in the worker."""
+        if table.bot_to_act() is not None and table.name not in self._bot_turns:
+            self._bot_turns[table.name] = asyncio.get_running_loop().create_task(self._bot_turn(table))
+
+    async def _bot_turn(self, table: Table) -> None:
+        from .bot_seats import decide, worker_pool
+
+        try:
+            while (seat := table.bot_to_act()) is not None:
+                if self._pool is None:
+                    self._pool = worker_pool()
+                session, state = table.for_bot()
+                seed = hash((session.seed, session.move_number, table.name)) & 0xFFFFFFFF
+                action = await asyncio.get_running_loop().run_in_executor(self._pool, decide, session, table.bots[seat], seed)
+                table.act(seat, action, state_id=state, by_bot=True)
+                await self._frames_at(table)
+        except Exception:
+            log.exception("a bot at %s failed; its seat waits", table.name)
+        finally:
+            self._bot_turns.pop(table.name, None)
+
+    async def _frames_at(self, table: Table) -> None:
         for (name, _), holder in list(self._holders.items()):
             if name == table.name:
                 await self._frames(holder)
         for teacher in list(self._teachers):
             await self._send(teacher, {"kind": "frame", "frame": table.frame(PUBLIC)})
+
+    def close(self) -> None:
+        """Stop the bots' worker (the server itself is closed by its own ``close``)."""
+        for task in self._bot_turns.values():
+            task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     async def _frames(self, client: Client) -> None:
         seat = client.seat

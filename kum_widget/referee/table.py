@@ -24,8 +24,10 @@ the game has moved on since state 0 (now 1): your board is drawn again (table 1)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ..bots import BOT_NAMES
 from ..core.errors import GameError, shown
 from ..core.frame import MAX_ACTION_ID, PUBLIC
 from ..core.session import Session
@@ -50,13 +52,20 @@ class Table:
     In a step where several seats choose (sealed picks), they choose in the session's order:
     a seat whose pick is not asked for yet is told whose is."""
 
-    def __init__(self, name: str, session: Session) -> None:
+    def __init__(self, name: str, session: Session, *, bots: Mapping[int, str] | None = None) -> None:
         if not isinstance(name, str) or not name.strip() or len(name) > 80:
             raise GameError(f"a table's name is text of 1 to 80 characters, got {shown(name)}")
         if not isinstance(session, Session):
             raise GameError(f"a table holds a core Session, got {type(session).__name__}")
+        bots = dict(bots or {})
+        for seat, bot in bots.items():
+            if type(seat) is not int or not 0 <= seat < session.num_players:
+                raise GameError(f"{name}: a bot sits at a seat from 0 to {session.num_players - 1}, not {shown(seat)}")
+            if bot not in BOT_NAMES:
+                raise GameError(f"{name}: a bot at a table is one of {', '.join(BOT_NAMES)}, not {shown(bot)}")
         self.name = name
         self._session = session
+        self.bots = bots  # seat -> the bot's name: the referee plays these seats
         self.sequence = 0
 
     @property
@@ -83,7 +92,19 @@ class Table:
             raise GameError(f"{self.name} has seats 0 to {self._session.num_players - 1} and the public view, not {shown(seat)}")
         return {**self._session.frame(seat).to_json(), "at_table": self.name, "table_sequence": self.sequence}
 
-    def act(self, seat: int, action_id: Any, *, state_id: Any) -> list[int]:
+    def bot_to_act(self) -> int | None:
+        """The seat to act if a bot plays it (None: a person's turn, or the game over)."""
+        if self._session.is_over:
+            return None
+        current = self._session.current_player
+        return current if current in self.bots else None
+
+    def for_bot(self) -> tuple[Session, int]:
+        """A copy of the game for the bot to act (it reads only its seat's view: ``bot_move``)
+        and the state id its move is for."""
+        return self._session.clone(), self._session.state_id
+
+    def act(self, seat: int, action_id: Any, *, state_id: Any, by_bot: bool = False) -> list[int]:
         """Seat ``seat`` takes the action ``action_id`` on the state ``state_id`` its frame
         showed; the seats whose frames changed (all of them). Refused (nothing changes) for a
         seat not at the table, a game over, a seat not to act, a stale state, an id not among
@@ -100,6 +121,8 @@ class Table:
         if state_id != session.state_id:
             raise Refused(f"the game has moved on since state {state_id} (now {session.state_id}): your board is drawn again ({self.name})",
                           resync=True)
+        if seat in self.bots and not by_bot:
+            raise Refused(f"the {self.bots[seat]} bot plays {session.players[seat]}'s seat ({self.name})")
         current = session.current_player
         if seat != current:
             names = session.players

@@ -80,3 +80,14 @@ def test_a_referee_that_is_not_there_is_said_so(tmp_path: Path) -> None:
         seat("http://127.0.0.1:1", "0" * 32)
     with pytest.raises(GameError, match="a code is text"):
         SeatClient("ws://127.0.0.1:1", 5, game="bust", version="0")  # type: ignore[arg-type]
+
+
+def test_a_seat_plays_the_referees_bot_to_the_end_and_the_bot_seat_has_no_code(tmp_path: Path) -> None:
+    classfile = '[[table]]\nname = "duel"\ngame = "bust"\nplayers = ["Ada", "Greedy"]\nbots = { 1 = "greedy" }\n'
+    with referee(tmp_path, classfile=classfile) as (url, codes, out):
+        assert set(codes) == {("duel", 0), ("every table", "teacher")} and "seat 1" not in "".join(out)
+        ada = seat(url, codes[("duel", 0)])
+        while ada.wait_turn():
+            ada.act(ada.legal_action_ids()[0])
+        assert ada.is_over and len(ada.scores()) == 2 and any("Greedy" in line for line in ada.log)
+        ada.close()

@@ -97,7 +97,9 @@ def test_the_referee_serves_wss_with_a_certificate(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("classfile", "says"), [
     ("[[table]]\ngame = 'no-such-game'\n", "no-such-game"),
     ("[[table]]\nname = 't'\ngame = 'bust'\nplayers = 9\n", "'t': Bust is for"),
-    ("[[table]]\ngame = 'bust'\nbots = {1 = 'greedy'}\n", "no key bots"),
+    ("[[table]]\ngame = 'bust'\nbots = {1 = 'clever'}\n", "a bot at a table is one of random, greedy, ismcts"),
+    ("[[table]]\ngame = 'bust'\nbots = {one = 'greedy'}\n", "bots map seat numbers to bots' names"),
+    ("[[table]]\ngame = 'bust'\ncolour = 'red'\n", "no key colour"),
     ("table = 3\n", "a class file is a list of [[table]] entries"),
     ("[[table]\n", "is not TOML"),
     ("[[table]]\nname = 'a'\ngame = 'bust'\n[[table]]\nname = 'a'\ngame = 'bust'\n", "two tables have this name"),

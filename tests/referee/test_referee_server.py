@@ -223,3 +223,28 @@ def test_a_connection_that_never_says_hello_is_closed() -> None:
         assert ws.close_code == 1008
 
     served(test, hello_seconds=0.2)
+
+
+def test_a_bot_seat_is_played_by_the_referees_worker_and_every_seat_sees_its_moves() -> None:
+    async def main() -> None:
+        codes = Codes()
+        table = Table("table 1", Session(Bust(), ["Ada", "Greedy"], seed=4), bots={1: "greedy"})
+        ada_code = codes.new("table 1", 0)
+        referee = Referee({"table 1": table}, codes, version=VERSION)
+        server = await referee.serve("127.0.0.1", 0)
+        url = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+        try:
+            async with asyncio.timeout(DEADLINE * 4):
+                ada, _ = await hello(url, ada_code)
+                frame = await frame_of(ada)
+                while not frame["over"]:
+                    if frame["actions"]:
+                        await ada.send(json.dumps({"kind": "act", "action_id": frame["actions"][0]["id"], "state_id": frame["state_id"]}))
+                    frame = await frame_of(ada)  # after Ada's move, the bot's (frames arrive in order)
+                assert table.is_over and any("Greedy" in line for line in frame["log"])
+        finally:
+            server.close()
+            await server.wait_closed()
+            referee.close()
+
+    asyncio.run(main())

@@ -129,3 +129,20 @@ def test_no_frame_of_a_seat_holds_another_seats_secret_whoever_acts(game: str, p
         steps += 1
     assert steps > 5 and table.frame(0)["over"] is True
     assert isinstance(kum.__version__, str)
+
+
+def test_a_bot_seat_is_the_referees_and_a_person_cannot_play_it() -> None:
+    table = Table("table 1", Session(Bust(), ["Ada", "Bo"], seed=1), bots={0: "greedy"})
+    assert table.bot_to_act() == 0
+    before = saved(table)
+    with pytest.raises(Refused, match="the greedy bot plays Ada's seat"):
+        table.act(0, offered(table, 0)[0], state_id=table.state_id)
+    assert saved(table) == before
+    copy, state = table.for_bot()
+    assert state == table.state_id and copy is not table.for_bot()[0] and copy.to_dict() == table.for_bot()[0].to_dict()
+    table.act(0, offered(table, 0)[0], state_id=state, by_bot=True)
+    assert table.bot_to_act() is None  # Bo's turn: a person's
+    with pytest.raises(GameError, match="a bot sits at a seat from 0 to 1, not 2"):
+        Table("t", Session(Bust(), 2, seed=1), bots={2: "greedy"})
+    with pytest.raises(GameError, match="a bot at a table is one of random, greedy, ismcts, not 'clever'"):
+        Table("t", Session(Bust(), 2, seed=1), bots={1: "clever"})
