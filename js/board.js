@@ -6,7 +6,7 @@
 // identity across updates) and a card or piece data-sig (what the viewer reads on it: the
 // moves between two drawings are found from these, motion.js).
 import { h } from "./dom.js";
-import { banner, helpPanel, tools } from "./guide.js";
+import { banner, helpPanel, offers, tools } from "./guide.js";
 import { morphChildren } from "./keyed.js";
 import { actionData, badge, cellsBody, clickOf, colorClass, colorStyle, groupAttrs, menuLabel, pieces, placesBody, targetAttrs, tint } from "./parts.js";
 import { decorateThinking, thinkingList } from "./thinking.js";
@@ -313,7 +313,9 @@ export function describeBoard(m, ui) {
         h("p", {}, `Pass the board to ${m.pass_to}.`),
         h("button", { type: "button", class: "kum-primary", dataset: { control: "ready" } }, `I am ${m.pass_to}: show my hand`))
     : null;
-  const control = (name, label, extra = {}) => h("button", { type: "button", dataset: { control: name, key: `control:${name}` }, disabled: busy, ...extra }, label);
+  // the buttons the kernel answers (`controls`; all of them from a kernel that does not say)
+  const control = (name, label, extra = {}) => offers(m, name)
+    ? h("button", { type: "button", dataset: { control: name, key: `control:${name}` }, disabled: busy, ...extra }, label) : null;
   return [
     h("div", { class: "kum-top", dataset: { key: "top" } },
       h("strong", { class: "kum-title" }, board.title || ""),

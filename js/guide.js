@@ -61,6 +61,12 @@ export function rememberIntro(board) {
   }
 }
 
+/** Whether the kernel answers the board's control `name` (its `controls` trait; a kernel
+ * that sends none answers them all). */
+export function offers(m, name) {
+  return !Array.isArray(m.controls) || m.controls.includes(name);
+}
+
 /** The tools of a live board: each only when the kernel offers what it needs. */
 export function tools(m, ui) {
   const busy = Boolean(ui.pending);
@@ -70,15 +76,17 @@ export function tools(m, ui) {
   // Every live board's kernel answers hints. (Its `analysis` is null until a search has
   // something to show; Pyodide's kernel sends that null as undefined.)
   const canAct = (m.legal?.actions || []).length > 0 && !m.board.over;
-  items.push(h("button", { type: "button", dataset: { control: "hint", key: "control:hint" }, disabled: busy || !canAct,
-    title: "What would the search play here? (plays nothing)" }, "Hint"));
+  if (offers(m, "hint")) {
+    items.push(h("button", { type: "button", dataset: { control: "hint", key: "control:hint" }, disabled: busy || !canAct,
+      title: "What would the search play here? (plays nothing)" }, "Hint"));
+  }
   if (offersThinking(m)) { // only where a bot holds a seat (a Hint's answer shows without it)
     items.push(h("label", { class: "kum-switch", dataset: { key: "thinking-switch" },
       title: "What the bot weighed at its last move, and why, in words; and your Hint's figures" },
       h("input", { type: "checkbox", role: "switch", dataset: { control: "thinking", key: "thinking" }, checked: Boolean(ui.thinking) }),
       " Show the bot's thinking"));
   }
-  if (typeof m.pace === "string") {
+  if (typeof m.pace === "string" && offers(m, "pace")) {
     const pace = h("select", { dataset: { control: "pace", key: "pace" }, "aria-label": "Bot speed", disabled: busy },
       PACES.map((p) => h("option", { value: p, selected: p === m.pace }, p)));
     items.push(h("label", { class: "kum-pace", dataset: { key: "pace-label" } }, "Speed ", pace));

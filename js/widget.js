@@ -24,7 +24,7 @@ import { createTips } from "./tips.js";
 import { listen } from "./events.js";
 
 const TRAITS = ["board", "legal", "log_lines", "error", "state_id", "pass_to", "thinking", "last_move", "bot_seats", "reveal", "bot_choices", "step", "max_step", "private_id",
-  "why_not", "analysis", "pace"];
+  "why_not", "analysis", "pace", "controls"];
 const ANSWER_TIMEOUT_MS = 30_000; // past this, say the kernel is not answering, and let go
 const PRIVATE_WAIT_MS = 2_000; // traits whose private part has not come by then are drawn without it
 const ACTS = new Set(["act", "undo", "redo", "new_game", "ready"]); // the viewer acting: the changed-since marks go

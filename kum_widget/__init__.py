@@ -52,7 +52,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time these load on first use
     from .games.kum import Rules as Rules
     from .games.kum import Stuck as Stuck
 
-__version__ = "0.1.0"
+from .core import VERSION as __version__
 
 # The names users know at the top, by the game whose package gives them (each package is
 # found through its game's entry point, pyproject.toml): Kings Under Mountains, the seed
@@ -68,7 +68,7 @@ FACES = {
 }
 
 __all__ = [
-    *FACES["kings-under-mountains"], *FACES["court"], "GameWidget",
+    *FACES["kings-under-mountains"], *FACES["court"], "GameWidget", "join",
     "__version__", "core", "lab", "simulate", "court", "save_replay", "replay_html",
 ]
 
@@ -91,6 +91,10 @@ def __getattr__(name: str) -> object:
         from .board.widget import GameWidget
 
         return GameWidget
+    if name == "join":  # a seat at a referee's table (kum-widget serve): websockets load with it
+        from .board.seat_board import join
+
+        return join
     for game, names in FACES.items():
         if name in names:
             value = globals()[name] = getattr(_game_package(game), name)  # once: later reads find it here

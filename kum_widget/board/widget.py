@@ -46,7 +46,9 @@ from .router import Router
 from .seats import Seats, check_delay
 from .text import board_text
 
-__all__ = ["GameWidget"]
+__all__ = ["CONTROLS", "BoardView", "GameWidget"]
+
+CONTROLS = ("undo", "redo", "new-game", "save-replay", "hint", "pace")
 
 
 class _Checked(t.Any):
@@ -56,27 +58,10 @@ class _Checked(t.Any):
     allow_none = False
 
 
-class GameWidget(anywidget.AnyWidget):
-    """A board for ``game``; ``bots`` maps seats to bots (names or objects).
-
-    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of the default game
-    (``core.registry.default_game()``: Kings Under Mountains);
-    ``GameWidget(MyGame(), bots={1: "ismcts"})`` (or ``GameWidget("my-game")``, by its
-    registered or installed name) deals one of any game on the core. The
-    options ``players``, ``seed`` and ``rules`` (changes to the game's rule options) go to
-    every game; a game with its own ``new_session`` takes its own setup options too
-    (``kum.Game``'s ``first_player``). ``GameWidget(game, seat=1)`` shows an
-    existing game (a ``kum.Game`` or any ``core.Session``). Seats without a bot are human;
-    with several, the board is passed between them behind a pass screen. ``seat``
-    (default: the first human seat) is whose hand a one-human board shows;
-    ``reveal=True`` shows every hand (for teaching); ``bot_delay`` is the pause, in
-    seconds, before each bot move, so a reader can follow it (``pace`` scales it: the
-    board's speed control); at 0 the bots answer a cell's move before the cell goes on, and
-    a click after its answer when their search outlasts a slice of the event loop.
-    ``hint()`` shows what the search would play, and the board
-    says why a part takes no move (``why_not``) and what a bot weighed (``analysis``,
-    where its seat's cards may be seen): ``insight``.
-    """
+class BoardView(anywidget.AnyWidget):
+    """What every board sends its page: the front-end and the traits it draws from. A
+    board's kernel side (``GameWidget``, or ``seat_board.SeatBoard`` for a seat at a referee's
+    table) is the only writer: a write from the browser is refused and reverted."""
 
     _esm = static_text("widget.js")  # text, not a Path: see static_text (a closed board must be freed)
     _css = static_text("widget.css")
@@ -115,6 +100,44 @@ class GameWidget(anywidget.AnyWidget):
     pace = _Checked("normal").tag(sync=True)
     """How fast the bots move: "slow" (twice ``bot_delay``), "normal", "fast" (a quarter)
     or "instant"; the board's speed control sets it."""
+
+    controls = t.List(list(CONTROLS)).tag(sync=True)
+    """The board's buttons this kernel answers (undo, redo, new-game, save-replay, hint,
+    pace); the page shows only these (and its help)."""
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """A trait write from the browser: refused, and the kernel's values sent back.
+        What the board shows is the kernel's to decide (a page could otherwise set
+        ``reveal`` or ``seat`` and read every hand)."""
+        names = sorted(str(k)[:30] for k in sync_data)[:4]
+        with self.hold_sync():
+            self.error = f"refused a change of {', '.join(names)} from the browser: the board's state is the kernel's to set"
+        known = [k for k in sync_data if k in self.keys]
+        if known:
+            self.send_state(known)  # a plain update: the page takes the kernel's values back
+
+
+class GameWidget(BoardView):
+    """A board for ``game``; ``bots`` maps seats to bots (names or objects).
+
+    ``GameWidget(bots={1: "greedy"}, seed=3)`` deals a new game of the default game
+    (``core.registry.default_game()``: Kings Under Mountains);
+    ``GameWidget(MyGame(), bots={1: "ismcts"})`` (or ``GameWidget("my-game")``, by its
+    registered or installed name) deals one of any game on the core. The
+    options ``players``, ``seed`` and ``rules`` (changes to the game's rule options) go to
+    every game; a game with its own ``new_session`` takes its own setup options too
+    (``kum.Game``'s ``first_player``). ``GameWidget(game, seat=1)`` shows an
+    existing game (a ``kum.Game`` or any ``core.Session``). Seats without a bot are human;
+    with several, the board is passed between them behind a pass screen. ``seat``
+    (default: the first human seat) is whose hand a one-human board shows;
+    ``reveal=True`` shows every hand (for teaching); ``bot_delay`` is the pause, in
+    seconds, before each bot move, so a reader can follow it (``pace`` scales it: the
+    board's speed control); at 0 the bots answer a cell's move before the cell goes on, and
+    a click after its answer when their search outlasts a slice of the event loop.
+    ``hint()`` shows what the search would play, and the board
+    says why a part takes no move (``why_not``) and what a bot weighed (``analysis``,
+    where its seat's cards may be seen): ``insight``.
+    """
 
     def __init__(self, game: Any = None, seat: int | None = None, bots: dict[int, Any] | None = None,
                  reveal: bool = False, bot_delay: float = 0.6, **game_options: Any) -> None:
@@ -326,17 +349,6 @@ class GameWidget(anywidget.AnyWidget):
         if type(value) is not int:
             raise GameError(f"step must be a whole number 0..{self.max_step}, got {shown(value)}")
         return max(0, min(value, self.max_step))  # clamp to the record
-
-    def set_state(self, sync_data: dict[str, Any]) -> None:
-        """A trait write from the browser: refused, and the kernel's values sent back.
-        What the board shows is the kernel's to decide (a page could otherwise set
-        ``reveal`` or ``seat`` and read every hand)."""
-        names = sorted(str(k)[:30] for k in sync_data)[:4]
-        with self.hold_sync():
-            self.error = f"refused a change of {', '.join(names)} from the browser: the board's state is the kernel's to set"
-        known = [k for k in sync_data if k in self.keys]
-        if known:
-            self.send_state(known)  # a plain update: the page takes the kernel's values back
 
     def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
         """A message from the page: routed (``router``), and always answered."""

@@ -24,7 +24,10 @@ from .game import CardGame, GameType, RuleOptions, game_type, top_actions
 from .registry import game_class, game_names, register
 from .session import Session
 
+VERSION = "0.1.0"  # kum_widget's version (kum_widget.__version__): a referee and its clients must run the same
+
 __all__ = [
+    "VERSION",
     "Action", "CardGame", "Chance", "CheckReport", "CountingRandom", "GameError", "GameFault", "GameType", "IllegalMoveError",
     "InvalidOptionError", "InvalidSaveError", "Note", "RuleOptions", "Session", "check_game", "foreign_randomness",
     "game_class", "game_names", "game_type", "measure_chance", "register", "top_actions",

@@ -24,11 +24,12 @@ TIMEOUT = 30.0  # seconds to wait for the referee's answer
 
 class SeatClient:
     """``SeatClient(url, code, game=..., version=...)``: joins the referee at ``url`` with
-    ``code`` for the game named ``game`` (and its ``rules``) under kum_widget ``version``.
+    ``code`` for the game named ``game`` (and its ``rules``; None: whatever the table plays)
+    under kum_widget ``version``; ``joined`` is what the referee said it joined.
     ``frame`` is the seat's latest frame; ``on_frame(frame)`` is called (on the connection's
     thread) with each new one; ``act`` sends an action and waits for its answer."""
 
-    def __init__(self, url: str, code: str, *, game: str, version: str, rules: dict[str, Any] | None = None,
+    def __init__(self, url: str, code: str, *, game: str | None, version: str, rules: dict[str, Any] | None = None,
                  ssl: Any = None, timeout: float = TIMEOUT, on_frame: Callable[[dict[str, Any]], None] | None = None) -> None:
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise GameError(f"a referee's address starts with ws:// or wss://, got {shown(url)}")
@@ -37,7 +38,9 @@ class SeatClient:
         self.url, self.timeout, self.on_frame = url, timeout, on_frame
         self.frame: dict[str, Any] = {}
         self.taken_over = False
-        self._hello = {"kind": "hello", "code": code, "game": game, "version": version, **({"rules": rules} if rules else {})}
+        self._hello = {"kind": "hello", "code": code, "version": version, **({"game": game} if game else {}),
+                       **({"rules": rules} if rules else {})}
+        self.joined: dict[str, Any] = {}  # the referee's welcome: the table, the seat, its game and rules
         self._ssl = ssl
         self._answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._next = 0
@@ -71,6 +74,7 @@ class SeatClient:
         answer = json.loads(await self._socket.recv())
         if not answer.get("ok"):
             raise Refused(str(answer.get("error", "the referee refused")))
+        self.joined = answer
         first = json.loads(await self._socket.recv())
         self._take(first)
         self._loop.create_task(self._listen())
@@ -114,6 +118,18 @@ class SeatClient:
             raise Refused(str(answer.get("error")), resync=bool(answer.get("resync")))
         return self.wait_for(lambda f: f.get("state_id", -1) > state)
 
+    def submit(self, action_id: int, state_id: int, done: Callable[[str | None], None]) -> None:
+        """Send the action ``action_id`` on state ``state_id`` without waiting (a board's
+        click): ``done(None)``, or ``done(the referee's reason)``, on the connection's thread."""
+        async def send() -> None:
+            try:
+                answer = await self._send({"kind": "act", "action_id": action_id, "state_id": state_id})
+                done(None if answer.get("ok") else str(answer.get("error")))
+            except Exception as exc:  # the connection gone: said, not raised on a thread no one reads
+                done(f"the referee did not answer: {str(exc)[:200]}")
+
+        asyncio.run_coroutine_threadsafe(send(), self._loop)
+
     def wait_for(self, condition: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """The latest frame once ``condition(frame)`` holds (within the timeout)."""
         with self._changed:
@@ -122,13 +138,18 @@ class SeatClient:
             return self.frame
 
     def close(self) -> None:
-        if self._socket is not None:
+        """Leave: the connection closed, its thread and loop ended. Again: nothing more."""
+        if self._loop.is_closed():
+            return
+        if self._socket is not None and self._loop.is_running():
             try:
                 self._call(self._socket.close())
             except Exception:
-                pass
+                pass  # a connection already gone
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(self.timeout)
+        if not self._thread.is_alive():
+            self._loop.close()
 
 
 class SeatGame:

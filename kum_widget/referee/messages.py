@@ -28,7 +28,7 @@ MAX_RULES = 4_096  # the rules a hello names, as JSON
 
 # Per kind, its fields: (type, required). "id" is the client's token for the answer.
 KINDS: dict[str, dict[str, tuple[str, bool]]] = {
-    "hello": {"code": ("text", True), "game": ("text", True), "version": ("text", True), "rules": ("object", False),
+    "hello": {"code": ("text", True), "game": ("text", False), "version": ("text", True), "rules": ("object", False),
               "id": ("token", False)},
     "act": {"action_id": ("int", True), "state_id": ("int", True), "id": ("token", False)},
     "frame": {"id": ("token", False)},  # the seat's frame again (after a gap, a reload)

@@ -142,7 +142,11 @@ class Referee:
                 await self._send(old, {"kind": "taken_over", "said": "another connection took your seat with your code"})
                 await old.socket.close(1000, "taken over")
         log.info("%s joined", _who(seat))
-        await self._send(client, {"kind": "answer", "id": hello.fields.get("id"), "ok": True})
+        welcome: dict[str, Any] = {"kind": "answer", "id": hello.fields.get("id"), "ok": True}
+        if seat.table is not None:  # what the seat joined: its table's game and rules
+            table = self.tables[seat.table]
+            welcome.update(table=table.name, seat=seat.seat, game=table.game.name, rules=table.game.options())
+        await self._send(client, welcome)
         await self._frames(client)
         return client
 
@@ -154,9 +158,10 @@ class Referee:
         table = self.tables[seat.table]
         game, options = table.game, table.game.options()
         asked = hello.fields.get("rules", {})
-        if hello.fields["game"] != game.name or {**options, **asked} != options:
+        named = hello.fields.get("game", game.name)  # a board that draws whatever the table plays names none
+        if named != game.name or {**options, **asked} != options:
             raise Refused(f"{table.name} plays {game.name} with the rules {json.dumps(options, sort_keys=True)}; you asked for "
-                          f"{hello.fields['game'][:40]} with the rules {json.dumps(asked, sort_keys=True)[:200]}")
+                          f"{named[:40]} with the rules {json.dumps(asked, sort_keys=True)[:200]}")
 
     async def _message(self, client: Client, raw: Any) -> None:
         token = None

@@ -66,7 +66,7 @@ def ours(target: str) -> str | None:
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if len(parts) > 1 and parts[1] in ("core", "games", "bots", "lab", "board"):
+    if len(parts) > 1 and parts[1] in ("core", "games", "bots", "lab", "board", "referee"):
         return parts[1]
     return "shell"  # kum_widget/__init__
 
@@ -98,7 +98,20 @@ def test_the_board_knows_no_game() -> None:
     for module in board:
         for target, _ in imports(MODULES[module]):
             if target.startswith("kum_widget"):
-                assert layer(ours(target) or target) in ("core", "bots", "board"), f"{module} imports {target}"
+                assert layer(ours(target) or target) in ("core", "bots", "board", "referee"), f"{module} imports {target}"
+
+
+def test_the_referee_knows_no_game_and_nothing_above_it() -> None:
+    """The referee sits on the core and the bots (its bots' seats); the board's seat at a table
+    (``kum.join``) sits on it, never the other way round."""
+    referee = [m for m in MODULES if layer(m) == "referee"]
+    assert {"kum_widget.referee.table", "kum_widget.referee.server", "kum_widget.referee.client"} <= set(referee)
+    for module in referee:
+        for target, _ in imports(MODULES[module]):
+            if target.startswith("kum_widget"):
+                assert layer(ours(target) or target) in ("core", "bots", "referee"), f"{module} imports {target}"
+            else:
+                assert target.split(".")[0] in STDLIB | {"websockets"}, f"{module} imports {target}"
 
 
 def test_only_the_widget_imports_anywidget() -> None:

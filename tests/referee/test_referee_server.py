@@ -73,7 +73,7 @@ async def frame_of(ws: ClientConnection) -> dict[str, Any]:
 def test_a_seat_joins_with_its_code_and_plays_and_the_other_seat_and_the_teacher_see_it() -> None:
     async def test(referee: Referee, codes: dict[str, str], url: str) -> None:
         ada, answer = await hello(url, codes["table 1 0"])
-        assert answer == {"kind": "answer", "id": None, "ok": True}
+        assert answer == {"kind": "answer", "id": None, "ok": True, "table": "table 1", "seat": 0, "game": "bust", "rules": Bust().options()}
         mine = await frame_of(ada)
         assert mine["viewer"] == 0 and mine["at_table"] == "table 1" and mine["actions"]
         bo, _ = await hello(url, codes["table 1 1"])

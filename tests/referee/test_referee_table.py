@@ -128,7 +128,16 @@ def test_no_frame_of_a_seat_holds_another_seats_secret_whoever_acts(game: str, p
         table.act(current, rng.choice(offered(table, current)), state_id=table.state_id)
         steps += 1
     assert steps > 5 and table.frame(0)["over"] is True
-    assert isinstance(kum.__version__, str)
+
+
+def test_the_version_a_referee_checks_is_the_packages() -> None:
+    import tomllib
+    from importlib.metadata import version
+
+    from _paths import ROOT
+
+    pinned = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert kum.__version__ == kum.core.VERSION == pinned == version("kum-widget")
 
 
 def test_a_bot_seat_is_the_referees_and_a_person_cannot_play_it() -> None:

@@ -1,0 +1,125 @@
+"""``kum.join(url, code)``: the board of one seat at a referee's table. The referee holds the
+game; this board draws the frames it sends for this seat (the same frames a local board draws
+from), sends each click to it with the state it was made on, and answers the page with the
+referee's answer. ``board.game`` is the game as this seat knows it (``SeatGame``): nothing else
+of the game is in this kernel to find.
+
+Frames arrive on the connection's own thread; the board takes them on the kernel's event loop
+when the kernel has one (a notebook), at once otherwise (a script).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..core import VERSION
+from ..core.errors import GameError, shown
+from ..referee.client import SeatClient, SeatGame
+from ..referee.table import Refused
+from .widget import BoardView
+
+__all__ = ["SeatBoard", "join"]
+
+# What a seat at a table may not ask of its board: the referee's to do, each with why.
+NOT_HERE = {
+    "undo": "undo is the referee's: a game at a table is played forward",
+    "redo": "redo is the referee's: a game at a table is played forward",
+    "new_game": "a new game at a table is the teacher's to start",
+    "hint": "no hint in a game against other players",
+    "replay": "the replay of a game at a table is the referee's to write, at the end",
+}
+
+
+class SeatBoard(BoardView):
+    """The board of the seat ``code`` names at the referee at ``url`` (``join``)."""
+
+    _client: SeatClient | None = None  # (None on a board whose joining was refused: nothing to close)
+
+    def __init__(self, url: str, code: str, *, timeout: float = 30.0, ssl: Any = None) -> None:
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None  # a script: no kernel loop to hand the frames to
+        self._client = SeatClient(url, code, game=None, version=VERSION, ssl=ssl, timeout=timeout)  # joined, or refused
+        self._game = SeatGame(self._client)
+        super().__init__(controls=[], reveal=False, bot_delay=0.0, pace="normal", seat=self._game.seat)
+        self._client.on_frame = self._frame_came
+        self._show(self._client.frame)  # the latest: any frame since came through _frame_came too
+        self.on_msg(self._on_browser_msg)
+
+    @property
+    def game(self) -> SeatGame:
+        """The game as this seat knows it: its view, its legal actions, ``act``..."""
+        return self._game
+
+    def act(self, action: int | str) -> None:
+        """Play ``action`` (a legal action's text or id) for this seat, as from a cell."""
+        self._game.act(action)
+
+    def _frame_came(self, frame: dict[str, Any]) -> None:
+        if self._loop is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._show, frame)
+        else:
+            self._show(frame)
+
+    def _show(self, frame: dict[str, Any]) -> None:
+        if not frame or frame.get("state_id", -1) < self.state_id:
+            return  # an older frame than the one shown (they may cross on the way)
+        with self.hold_sync():
+            self.board = frame["board"]
+            self.legal = {"actions": frame["actions"]}
+            self.log_lines = list(frame["log"])
+            self.last_move = dict(frame["last_move"])
+            self.state_id = int(frame["state_id"])
+            self.step = self.max_step = int(frame["sequence"])
+
+    def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
+        """A message from the page: an action goes to the referee; every message is answered."""
+        token = content.get("id") if isinstance(content, dict) else None
+        kind = content.get("kind") if isinstance(content, dict) else None
+        if kind == "act":
+            action, state = content.get("action_id"), content.get("state_id")
+            if type(action) is not int or state != self.state_id:
+                self._answer(token, "the game has moved on: your board is drawn again" if type(action) is int
+                             else f"an action id is a whole number, got {shown(action)}")
+                return
+            if self._client is None:
+                self._answer(token, "this board is not at a table")
+                return
+            self._client.submit(action, state, lambda error: self._answered(token, error))
+            return
+        if kind in NOT_HERE:
+            self._answer(token, NOT_HERE[str(kind)])
+        else:
+            self._answer(token, None)  # ready, view, pace: nothing to do at a table
+
+    def _answered(self, token: Any, error: str | None) -> None:
+        if self._loop is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._answer, token, error)
+        else:
+            self._answer(token, error)
+
+    def _answer(self, token: Any, error: str | None) -> None:
+        self.error = error or ""
+        self.send({"kind": "answer", "id": token, "state_id": self.state_id})
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        return f"<SeatBoard {self._game!r}>"
+
+
+def join(url: str, code: str, *, timeout: float = 30.0, ssl: Any = None) -> SeatBoard:
+    """The board of your seat at a referee's table: ``url`` (``ws://host:port/``, from the
+    teacher) and your ``code``. Clicks and ``board.act(...)`` go to the referee; ``board.game``
+    is the game as your seat knows it."""
+    if not isinstance(code, str) or not code.strip():
+        raise GameError(f"join: your code is the text the teacher gave you (32 hex digits), got {shown(code)}")
+    try:
+        return SeatBoard(url, code.strip(), timeout=timeout, ssl=ssl)
+    except Refused as refused:
+        raise GameError(f"join: the referee at {url} refused: {refused}") from None
