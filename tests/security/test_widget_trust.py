@@ -41,12 +41,15 @@ HOSTILE_VALUES: dict[str, list[Any]] = {
     "why_not": [{"card 3": "<b>yes</b>"}, {}],
     "analysis": [{"kind": "bot", "seat": 1, "moves": []}, None],
     "pace": ["instant", "warp"],
+    "controls": [[], ["undo", "reveal-all"], None],
 }
 
 
 def test_every_synced_trait_is_listed_for_the_hostile_write_test() -> None:
     w = Recorded(bots={1: "random"}, seed=3, bot_delay=0)
-    ours = {name for name in w.keys if name in kum.GameWidget.class_own_traits()}
+    from kum_widget.board.widget import BoardView
+
+    ours = {name for name in w.keys if name in BoardView.class_own_traits()}
     assert ours == set(HOSTILE_VALUES)
 
 
