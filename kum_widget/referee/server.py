@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import time
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,7 +210,8 @@ class Referee:
                 if self._pool is None:
                     self._pool = worker_pool()
                 session, state = table.for_bot()
-                seed = hash((session.seed, session.move_number, table.name)) & 0xFFFFFFFF
+                # the same seed for the same move of the same deal, in any process (str's hash() is not)
+                seed = zlib.crc32(f"{session.seed}/{session.move_number}/{table.name}".encode())
                 action = await asyncio.get_running_loop().run_in_executor(self._pool, decide, session, table.bots[seat], seed)
                 table.act(seat, action, state_id=state, by_bot=True)
                 await self._frames_at(table)
