@@ -12,7 +12,6 @@ does. Run `make site` first."""
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -27,6 +26,8 @@ from _site_helpers import run_new_cell  # noqa: E402
 from conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from labserver import run_all, snapshot, wait_idle  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
+
+from kum_widget.lab.stats import wilson  # noqa: E402
 
 # ISMCTS (the game's default budget) deciding 20 moves of a Kings Under Mountains game, one by one:
 # the median and the longest seconds a decision, as one line typed into a cell.
@@ -134,13 +135,6 @@ def main() -> None:
               f"(each deal twice, seats swapped): {sum(strength):g} won in Pyodide, {sum(strength) / len(strength):.0%} "
               f"[{low:.0%}, {high:.0%}] (95% Wilson; a tie counts half), {strength_s:.0f} s; in this Python with the same "
               f"seeds {sum(same):g} won, {here_s:.0f} s; game by game {'identical' if same == strength else 'DIFFERENT: ' + str(same)}")
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def strength_here(games: int) -> list[float]:

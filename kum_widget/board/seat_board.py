@@ -57,11 +57,15 @@ class SeatBoard(BoardView):
         """Play ``action`` (a legal action's text or id) for this seat, as from a cell."""
         self._game.act(action)
 
-    def _frame_came(self, frame: dict[str, Any]) -> None:
+    def _on_kernel_loop(self, call: Any, *args: Any) -> None:
+        """``call(*args)`` from the connection's thread: on the kernel's loop if it runs, else now."""
         if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._show, frame)
+            self._loop.call_soon_threadsafe(call, *args)
         else:
-            self._show(frame)
+            call(*args)
+
+    def _frame_came(self, frame: dict[str, Any]) -> None:
+        self._on_kernel_loop(self._show, frame)
 
     def _show(self, frame: dict[str, Any]) -> None:
         if not frame or frame.get("state_id", -1) < self.state_id:
@@ -87,18 +91,13 @@ class SeatBoard(BoardView):
             if self._client is None:
                 self._answer(token, "this board is not at a table")
                 return
-            self._client.submit(action, state, lambda error: self._answered(token, error))
+            self._client.submit(action, state, lambda error: self._on_kernel_loop(self._answer, token, error))
             return
         if kind in NOT_HERE:
             self._answer(token, NOT_HERE[str(kind)])
         else:
             self._answer(token, None)  # ready, view, pace: nothing to do at a table
 
-    def _answered(self, token: Any, error: str | None) -> None:
-        if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._answer, token, error)
-        else:
-            self._answer(token, error)
 
     def _answer(self, token: Any, error: str | None) -> None:
         self.error = error or ""

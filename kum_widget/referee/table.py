@@ -126,8 +126,8 @@ class Table:
         current = session.current_player
         if seat != current:
             names = session.players
-            waiting = "has chosen already" if seat in session.to_act and session.to_act.index(seat) < session.to_act.index(current) else ""
-            if waiting:
+            to_act = session.to_act
+            if seat in to_act and to_act.index(seat) < to_act.index(current):
                 raise Refused(f"{names[seat]} has chosen already; {names[current]} chooses now ({self.name})")
             raise Refused(f"it is {names[current]}'s turn, not {names[seat]}'s ({self.name})")
         if action_id not in session.legal_action_ids():
