@@ -254,7 +254,16 @@ function seatPanel(s, player, board, ctx) {
   );
 }
 
-function gameOver(board, seats, busy, live) {
+/** At game over, the finished game handed in: the kernel writes its record into its folder and
+ * answers where (`ui.saved`: a line of its own above the table, and said once to a screen reader). */
+function handIn(m, busy) {
+  return offers(m, "save-for-lab")
+    ? h("button", { type: "button", dataset: { control: "save-for-lab", key: "control:save-for-lab" }, disabled: busy,
+      title: "Write this game's whole record into the notebook's folder, for the lab (kum.lab.load reads it)" }, "Save for the lab")
+    : null;
+}
+
+function gameOver(board, seats, busy, live, m) {
   const counter = (p, label) => ((seats.find((x) => x.seat === p.seat) || {}).counters || []).find((x) => x.label === label);
   const labels = [];
   for (const s of seats) for (const c of s.counters || []) if (!labels.includes(c.label)) labels.push(c.label);
@@ -275,7 +284,8 @@ function gameOver(board, seats, busy, live) {
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...columns.map((c) => h("th", {}, c)), h("th", {}, "Final score"))),
       h("tbody", {}, rows)),
-    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "play-again", key: "play-again" }, disabled: busy, title: "A new deal, the same players (New game, above, for a seed or another opponent)" }, "Play again") : null);
+    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "play-again", key: "play-again" }, disabled: busy, title: "A new deal, the same players (New game, above, for a seed or another opponent)" }, "Play again") : null,
+    live ? handIn(m, busy) : null);
 }
 
 function newGameForm(m, ui) {
@@ -332,7 +342,8 @@ export function describeBoard(m, ui) {
     banner(board),
     m.error ? h("div", { class: "kum-error", role: "alert", dataset: { key: "error" } }, m.error) : null,
     ui.notice ? h("div", { class: "kum-error", role: "alert", dataset: { key: "notice" } }, ui.notice) : null,
-    board.over ? gameOver(board, seats, busy, live) : null,
+    live && board.over && ui.saved ? h("div", { class: "kum-saved", dataset: { key: "saved" } }, `Saved for the lab: ${ui.saved}`) : null,
+    board.over ? gameOver(board, seats, busy, live, m) : null,
     live ? passScreen : null,
     // In the page as on the screen (layout.css), so that reading and Tab go the same way: the
     // other seats (strips above the table), the table, the buttons, the seat at the screen.

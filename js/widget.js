@@ -75,7 +75,7 @@ function render({ model, el }) {
   const root = h("div", { class: "kum-widget", tabindex: "-1", role: "region", "aria-label": "Game board", "data-lm-suppress-shortcuts": "true" });
   el.appendChild(root);
   const view = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${++views}`;
-  const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "", replay: true, thinking: false,
+  const ui = { selected: null, pending: null, newGame: false, sent: 0, notice: "", replay: true, saved: "", thinking: false,
     introOpen: false, introFor: null, marks: new Set(), announce: "", log: null, hoverGroup: null, viewer: null, step: -1, hintSaid: null };
   let frame = 0;
   let timer = 0;
@@ -174,6 +174,7 @@ function render({ model, el }) {
     },
     "play-again": () => on.send({ kind: "new_game" }), // at once: a new deal, the same seats
     "save-replay": () => on.send({ kind: "replay" }), // the kernel writes the file (only it knows the record); the answer carries it
+    "save-for-lab": () => on.send({ kind: "save_for_lab" }), // the kernel names and writes the file; the answer says where
     ready: () => on.send({ kind: "ready" }),
     hint: () => {
       ui.thinking = true; // asked for: shown
@@ -242,6 +243,7 @@ function render({ model, el }) {
     // the last viewer was told (a hint names their cards), only the public status
     const viewer = JSON.stringify([m.board?.shown_seat, m.board?.spectator, m.pass_to, m.reveal]);
     const looker = ui.viewer !== null && viewer !== ui.viewer;
+    if (!m.board?.over) ui.saved = ""; // said of the game that ended: a new deal (or an undo) forgets it
     if (m.board && m.board.players) {
       introState(m.board);
       const lines = newLines(ui.log, m.log_lines);
@@ -324,7 +326,11 @@ function render({ model, el }) {
     const drawnSince = ui.drawnSince;
     release();
     if (typeof msg.replay === "string") save(msg.replay, msg.filename);
-    if (!drawnSince) draw(); // nothing changed (a refusal repeated, say): show the board live again
+    if (typeof msg.saved === "string" && msg.saved) {
+      ui.saved = msg.saved;
+      ui.announce = renewed(`Saved for the lab: ${msg.saved}`);
+      draw();
+    } else if (!drawnSince) draw(); // nothing changed (a refusal repeated, say): show the board live again
   }
 
   function changed() {

@@ -16,6 +16,13 @@ card anyway: anyone can deal it again from the seed), ``seat=k`` for what seat `
 saw at each step, ``public=True`` for what every player saw. A zone's ``hint`` speaks to
 the player whose board it is ("needs your own race on top"): a replay for the full table
 or the public leaves hints out.
+
+A replay also carries the game's result for the lab (``kum.lab.load``), in a JSON script
+element of its own (``application/x-kum-result``): the result everyone at the table may know
+(``core.results.public_result``: players, scores, winners, length, a fingerprint of the public
+course) and whom the replay was drawn for; a full-table replay of a finished game adds its
+record, since it shows every card anyway. A replay for one seat (or the public) never holds
+the record: its seed would deal every hidden card again.
 """
 
 from __future__ import annotations
@@ -32,11 +39,15 @@ from typing import Any
 
 from ..core.errors import GameError, InvalidOptionError, shown
 from ..core.files import write_text_file
+from ..core.results import public_result
 from ..core.session import Session
 from .drawing import Viewer, drawn_frame, frame_for, static_path
 from .text import board_text
 
-__all__ = ["replay_html", "replay_name", "replay_page", "save_replay", "snapshot_forms", "snapshot_html"]
+__all__ = ["RESULT_TYPE", "replay_html", "replay_page", "save_replay", "snapshot_forms", "snapshot_html"]
+
+RESULT_TYPE = "application/x-kum-result"
+"""The type of a replay's script element that holds the game's result (see the module)."""
 
 # No request of any kind: inline scripts and styles only (and data: images, if a game draws any).
 _CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
@@ -126,8 +137,27 @@ def _check_session(game: Any, what: str) -> Session:
     raise InvalidOptionError(f"{what} takes a game such as a kum.Game or kum.Court, got {type(game).__name__}")
 
 
-def document(data: dict[str, Any]) -> str:
-    """The whole page for packed ``data`` (see :func:`replay_data`)."""
+def result_for(session: Session, viewer: Viewer) -> dict[str, Any]:
+    """What a replay drawn for ``viewer`` carries for the lab: the public result, whom it was
+    drawn for ("full", "public" or a seat), and for the full table of a finished game its record."""
+    out = {**public_result(session), "seen_by": viewer.seat if viewer.kind == "seat" else viewer.kind}
+    if viewer.kind == "full" and session.is_over:
+        out["record"] = session.record()
+    return out
+
+
+def _json_script(value: Any) -> str:
+    """``value`` as JSON inside a <script> element: no "<" in it, so nothing can end it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True)
+    except (ValueError, TypeError) as exc:
+        raise InvalidOptionError(f"the game's result holds a value a page cannot carry ({type(exc).__name__}: {exc})") from None
+    return text.replace("<", "\\u003c")
+
+
+def document(data: dict[str, Any], result: dict[str, Any] | None = None) -> str:
+    """The whole page for packed ``data`` (see :func:`replay_data`), with the game's
+    ``result`` for the lab (:func:`result_for`) when given."""
     host = "kum-replay"
     last = data["frames"][-1]
     fallback = board_text(last["board"], data["log"], last=3)
@@ -146,7 +176,8 @@ def document(data: dict[str, Any]) -> str:
         f"<div id=\"{host}\" class=\"kum-replay\" data-page=\"true\"><pre class=\"kum-replay-text\">{html.escape(fallback)}</pre></div>\n"
         "</main>\n"
         f"<script type=\"application/x-kum-replay\" data-host=\"{host}\">{_pack(data)}</script>\n"
-        f"<script>{_script_text(_asset('replay.js'))}\nkumReplay.mountAll();</script>\n"
+        + (f"<script type=\"{RESULT_TYPE}\">{_json_script(result)}</script>\n" if result is not None else "")
+        + f"<script>{_script_text(_asset('replay.js'))}\nkumReplay.mountAll();</script>\n"
         "</body>\n</html>\n"
     )
 
@@ -156,7 +187,7 @@ def replay_html(game: Session, *, seat: int | None = None, public: bool = False,
     session = _check_session(game, "replay_html")
     viewer = viewer_for(session, seat, public)
     _check_title(title)
-    return document(replay_data(session, viewer, title=title))
+    return document(replay_data(session, viewer, title=title), result_for(session, viewer))
 
 
 def save_replay(
@@ -199,13 +230,7 @@ def snapshot_html(board: dict[str, Any], log: list[str], last: dict[str, Any], *
 
 def replay_page(session: Session, viewer: Viewer, bots: dict[int, Any]) -> str:
     """The replay file of the game, drawn for ``viewer`` (the board's "Save replay" button)."""
-    return document(replay_data(session, viewer, bots=bots))
-
-
-def replay_name(session: Session) -> str:
-    """A file name for the game's replay: its title in lower-case words ("kings-under-mountains-replay.html")."""
-    words = "".join(ch if ch.isalnum() else " " for ch in session.title.lower()).split()
-    return f"{'-'.join(words) or 'game'}-replay.html"
+    return document(replay_data(session, viewer, bots=bots), result_for(session, viewer))
 
 
 def snapshot_forms(session: Session, viewer: Viewer, bots: dict[int, Any], state_id: int) -> dict[str, str]:

@@ -12,6 +12,10 @@ that has not got the private part the traits name (a hot seat's hand), which cha
 nothing (the private part is sent again before its answer), and ``{"kind": "pace",
 "value": ...}``, the bots' speed. ``{"kind": "hint"}`` asks what the search would play
 for the seat that may act here (``GameWidget.start_hint``): it plays nothing.
+``{"kind": "replay"}`` gets the replay file in its answer, to save as a download;
+``{"kind": "save_for_lab"}`` asks the kernel to write the finished game's record into its
+working folder (``GameWidget.save_for_lab``): the page names nothing, the kernel chooses the
+name (``core.files.hand_in_name``) and answers where it wrote it.
 
 The router does what a message asks through the board's public methods (``Board``: what
 a cell may call too) and reads the game through public ``Session`` methods only, so it
@@ -21,14 +25,16 @@ can be tested with any object that has them, without a browser.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BOT_NAMES
 from ..core.errors import GameError, GameFault, cut, shown, shown_names
+from ..core.files import hand_in_name
 from ..core.frame import MAX_ACTION_ID
 from ..core.session import Session
 from .bot_driver import fault
-from .replay import replay_name, replay_page
+from .replay import replay_page
 
 if TYPE_CHECKING:
     from .seats import Seats
@@ -46,6 +52,7 @@ _FIELDS = {
     "view": set(),  # a new view (or a reloaded page) asks for the private part it shows
     "hint": set(),
     "pace": {"value"},
+    "save_for_lab": set(),  # no name, no folder: the kernel chooses both
 }
 
 
@@ -62,6 +69,7 @@ class Board(Protocol):
     def redo(self) -> int: ...
     def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None) -> None: ...
     def start_hint(self) -> None: ...
+    def save_for_lab(self) -> Path: ...
     pace: Any
 
 
@@ -143,7 +151,10 @@ class Router:
             board.new_game(seed=self._seed(content.get("seed")), bots=self._bots(content.get("bot")))
         elif kind == "replay":  # a one-off: the file comes back in the answer, nothing changes
             session, seats = board.game, self.seats
-            return Reply(token, extra={"replay": replay_page(session, seats.kept(), seats.bots), "filename": replay_name(session)})
+            return Reply(token, extra={"replay": replay_page(session, seats.kept(), seats.bots),
+                                       "filename": hand_in_name(session, kind="replay")})
+        elif kind == "save_for_lab":  # the record, in the kernel's folder, under the kernel's name
+            return Reply(token, error="", extra={"saved": str(board.save_for_lab())})
         else:
             board.act(self._action(content.get("action_id")))
         return Reply(token)

@@ -26,6 +26,7 @@ for no message renders at once (static exports, other hosts).
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ import traitlets as t
 from ..bots import BOT_NAMES, Analysis
 from ..bots.bot import run_through
 from ..core.errors import GameError, cut, shown
+from ..core.files import HAND_IN_KINDS, hand_in_name, read_text_file, write_text_file
 from ..core.session import Session
 from .bot_driver import SEARCH_SECONDS, BotDriver, fault
 from .dealing import dealt_again, first_deal
@@ -48,7 +50,7 @@ from .text import board_text
 
 __all__ = ["CONTROLS", "BoardView", "GameWidget"]
 
-CONTROLS = ("undo", "redo", "new-game", "save-replay", "hint", "pace")
+CONTROLS = ("undo", "redo", "new-game", "save-replay", "save-for-lab", "hint", "pace")
 
 
 class _Checked(t.Any):
@@ -102,8 +104,8 @@ class BoardView(anywidget.AnyWidget):
     or "instant"; the board's speed control sets it."""
 
     controls = t.List(list(CONTROLS)).tag(sync=True)
-    """The board's buttons this kernel answers (undo, redo, new-game, save-replay, hint,
-    pace); the page shows only these (and its help)."""
+    """The board's buttons this kernel answers (undo, redo, new-game, save-replay,
+    save-for-lab, hint, pace); the page shows only these (and its help)."""
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
         """A trait write from the browser: refused, and the kernel's values sent back.
@@ -311,6 +313,41 @@ class GameWidget(BoardView):
         the full table with ``reveal``. The board's "Save replay" button saves the same."""
         viewer = self._seats.kept()
         return save_replay(self._game, path, seat=viewer.seat, public=viewer.kind == "public", title=title)
+
+    def save_for_lab(self, folder: Any = ".") -> Path:
+        """Hand the finished game in: write its whole record (``game.record()``: the game is
+        over, so no card is secret any more) into ``folder`` (default: the working folder,
+        the notebook's) under a name with the game, the players and the date
+        (``core.files.hand_in_name``), and return its path. ``kum.lab.load`` reads it. A file of
+        that name holding another game is kept: the new one gets "-2" (or "-3"...) before its
+        ending; the same game saved again is the same file. The board's "Save for the lab"
+        button (shown at game over) saves the same. Refused before the game is over."""
+        game = self._game
+        if not game.is_over:
+            raise GameError("Save for the lab: the game is not over yet (a record written now would show every hidden "
+                            "card); it can be saved once the game ends")
+        try:
+            where = Path(os.fspath(folder)) if isinstance(folder, (str, os.PathLike)) else None
+            found = where is not None and where.is_dir()
+        except (TypeError, ValueError, OSError):  # a path of bytes, a NUL in it, a name too long
+            where, found = None, False
+        if where is None or not found:
+            raise GameError(f"Save for the lab: folder must be an existing folder, got {shown(folder)}")
+        record = game.record()  # (refused here, before any file is touched, for a game that cannot write one)
+        name = hand_in_name(game)
+        stem = name.removesuffix(HAND_IN_KINDS["record"])
+        for k in range(1, 100):
+            path = where / (name if k == 1 else f"{stem}-{k}{HAND_IN_KINDS['record']}")
+            if not path.exists():
+                break
+            try:
+                if read_text_file(path, what="record", limit=4 * len(record.encode()) + 1024)[1] == record:
+                    return Path(os.path.abspath(path))  # this game, saved already
+            except GameError:
+                continue  # another file, or one not to read: never written over
+        else:
+            raise GameError(f"Save for the lab: {shown(str(where))} holds 99 files named {stem}...: choose another folder")
+        return Path(os.path.abspath(write_text_file(path, record, example=name)))
 
     def close(self) -> None:
         """Close the board: it stops following the game and its bots stop; the board, its

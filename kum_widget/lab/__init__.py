@@ -28,8 +28,9 @@ its helpers read the columns the game's ``summary`` gives.
   :func:`what_wins` (an experiment: restricted play, each kind of action in turn),
   :func:`associations` (which plays go with winning, adjusted, labelled as associations),
   :func:`sweep`; :func:`restricted` makes a bot that never takes a kind of action;
-  :func:`traced` plays games keeping their course, and :func:`class_games` makes people's
-  games (sessions, records) into the same table.
+  :func:`traced` plays games keeping their course.
+- :func:`load`: a class's games handed in (a folder of records, saved games and replays),
+  read into a :class:`HandIn` that ``report(..., pooled=...)`` sets beside the bots' games.
 - :func:`design_map`: one measure as a heat map over two rule options (up to 10 x 10 rule
   variants, the same deals in every cell).
 - Tables a game adds (entry points of the group ``kum_widget.tables``, see :mod:`.game_tables`):
@@ -49,6 +50,7 @@ from .design import balance, decisions, length
 from .design_map import design_map
 from .drama import drama
 from .features import count_columns, score_by_feature
+from .hand_in import HandIn, Outcome, load
 from .ladder import ISMCTSAt, Noisy, skill_ladder
 from .luck import luck
 from .measure import traced
@@ -58,12 +60,13 @@ from .restricted import restricted, what_wins
 from .result import LabResult
 from .simulate import play_game, replay, simulate, worker_pool
 from .stats import clopper_pearson, mean_difference, mean_interval, newcombe, newcombe_paired, wilson
-from .sweep import class_games, sweep
+from .sweep import sweep
 from .tables import per_seat
 
 __all__ = [
     "ISMCTSAt", "Noisy", "associations", "luck", "restricted",
-    "Report", "balance", "class_games", "decisions", "drama", "length", "report", "sweep", "traced", "what_wins",
+    "Report", "balance", "decisions", "drama", "length", "report", "sweep", "traced", "what_wins",
+    "HandIn", "Outcome", "load",
     "skill_ladder",
     "design_map",
     "DEFAULT_MAX_ACTIONS", "ActionLimitError", "LabResult", "bot_seed", "columns", "compare", "count_columns",

@@ -22,14 +22,17 @@ from ..core.errors import GameError, shown
 from .associations import associations
 from .checks import default_players, whole
 from .design import balance, decisions, length, target_of
+from .design_map import real_share
 from .drama import drama
+from .hand_in import HandIn
 from .ladder import BATCH, DEFAULT_GAMES, plan, rungs_of, skill_ladder
 from .luck import luck
-from .measure import players_of, traced
+from .measure import MEAN_LINE, players_of, traced
 from .play import DEFAULT_MAX_ACTIONS, bot_label, changed_options, the_game, title_of, with_rules
 from .restricted import what_wins
 from .result import LabResult
-from .sweep import HEADLINES, class_games, headline, sweep
+from .stats import mean_interval
+from .sweep import HEADLINES, headline, sweep
 from .trace import evaluator_of
 from .workers import pool_for, refuse_in_starting_worker
 
@@ -129,7 +132,7 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
            seed: int = 0, executor: Any = None, progress: bool = True, target: tuple[float, float] | None = None,
            ladder: bool | Sequence[Any] = True, ladder_games: int | None = None, sweep_option: str | None = None,
            sweep_values: Sequence[Any] | None = None, sweep_games: int = 200, evaluator: Any = "auto",
-           kinds: Any = None, pooled: Sequence[Any] | None = None, what_wins_games: int = 200, luck_games: int = 200,
+           kinds: Any = None, pooled: HandIn | Sequence[Any] | None = None, what_wins_games: int = 200, luck_games: int = 200,
            max_actions: int | None = DEFAULT_MAX_ACTIONS, time_limit: float | None = 1800.0) -> Report:
     """The design report of ``game`` (a name, a CardGame or its class; None: the default):
     ``games`` games between ``bots`` (as ``simulate`` takes them; same seeds, same games
@@ -142,9 +145,11 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
     bot); the skill ladder (``ladder``: True for the default rungs, a list of bots weakest
     first, or False) plays at most ``ladder_games`` games a match (sequentially: it stops
     when the answer is clear); ``sweep_option`` over ``sweep_values`` adds a sweep of
-    ``sweep_games`` games a value; ``pooled`` (finished sessions or records of games
-    people played, of this game under these rules) adds their games beside the bots'. A
-    solitaire's report has no drama.
+    ``sweep_games`` games a value; ``pooled`` (the games people played, of this game under
+    these rules: what :func:`~kum_widget.lab.load` read from a folder of handed-in files, or
+    a list of finished sessions or their records) adds their games beside the bots'; what
+    cannot be measured on games known by their outcome alone (a seat's replay) is named,
+    not computed. A solitaire's report has no drama.
 
     Games past ``max_actions`` are left out, counted and named in the report (when half
     of the first :data:`PROBE_GAMES` run past it, the game does not end: a GameError says
@@ -180,10 +185,10 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
     if sweep_option is not None:
         _check_sweep(the, sweep_option, sweep_values, sweep_games)
     people = _people(pooled, the) if pooled is not None else None  # refused before a game is played
-    if people:
+    if people is not None:
         seats = default_players(bots, the) if players is None else players
-        if people[0].num_players != seats:
-            raise GameError(f"report: the pooled games have {people[0].num_players} players, the report's {seats}")
+        if people.players != seats:
+            raise GameError(f"report: the pooled games have {people.players} players, the report's {seats}")
     sections: list[Section] = []
     timings: dict[str, float] = {}
     skipped: list[str] = []
@@ -251,13 +256,14 @@ def report(game: Any = None, *, players: int | None = None, games: int = 400, bo
             add("sweep", lambda: sweep(sweep_option, sweep_values or (), the, games=sweep_games, players=n, bots=bots,
                                        seed=seed, executor=pool, progress=progress, max_actions=max_actions))
         if people is not None:
-            add("pooled", lambda: _pooled(t, class_games(people, game=the)))
+            add("pooled", lambda: _pooled(t, people))
     bots_text = ", ".join(sorted(set(t.attrs.get("bots", ())))) or bot_label(bots) if isinstance(bots, str) else str(bots)
     settings = {
         "game": title_of(the), "rules": ", ".join(f"{k}={v}" for k, v in changed_options(the).items()) or "standard rules",
         "players": str(n), "games": f"{len(t)} ({bots_text})", "seed": str(seed),
         "position evaluator": str(t.attrs.get("evaluator", "none")), "executor": str(t.attrs.get("executor", "")),
         "games past the action limit": _listed(unfinished, max_actions),
+        **({"pooled games": people.describe()} if people is not None else {}),
         "seconds": f"{time.perf_counter() - start:.1f}",
     }
     if skipped:
@@ -328,13 +334,21 @@ def _no_decision(sections: list[Section]) -> LabResult:
                            "copy of the position and all led to one position (or the move was forced).")
 
 
-def _people(pooled: Any, the: Any) -> list[Any]:
-    """``pooled=`` checked before any game is played: finished games of this game under
-    these rules, each a session or its record (text or dict). Returns them as sessions."""
+def _people(pooled: Any, the: Any) -> HandIn:
+    """``pooled=`` checked before any game is played: finished games of this game under these
+    rules, as :func:`~kum_widget.lab.load` read them, or listed (each a session or its record,
+    text or dict)."""
     from ..core.session import Session
 
+    if isinstance(pooled, HandIn):
+        if type(pooled.game) is not type(the):  # (a subclass may change any rule: the same name is not the same game)
+            named = title_of(pooled.game) if title_of(pooled.game) != title_of(the) else type(pooled.game).__name__
+            raise GameError(f"report: the pooled games are games of {named}, not of {title_of(the)} ({type(the).__name__})")
+        _same_rules("the pooled games were", pooled.game, the)
+        return pooled
     if isinstance(pooled, (str, bytes, dict)) or not isinstance(pooled, Sequence) or not pooled:
-        raise GameError(f"report: pooled must list finished games (sessions or records), got {shown(pooled)}")
+        raise GameError(f"report: pooled must list finished games (sessions or records), or be the games kum.lab.load "
+                        f"read, got {shown(pooled)}")
     out = []
     for i, item in enumerate(pooled):
         if isinstance(item, Session):
@@ -350,47 +364,81 @@ def _people(pooled: Any, the: Any) -> list[Any]:
             named = title_of(s.game) if title_of(s.game) != title_of(the) else f"{type(s.game).__name__}"
             raise GameError(f"report: pooled game {i} is a game of {named}, not of {title_of(the)} "
                             f"({type(the).__name__})")
-        if s.game.options() != the.options():
-            theirs, ours = s.game.options(), the.options()
-            diff = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
-            told = ", ".join(f"{k}={shown(theirs.get(k), 40)} (the report's: {shown(ours.get(k), 40)})" for k in diff[:4])
-            raise GameError(f"report: pooled game {i} was played under other rules: {told}")
+        _same_rules(f"pooled game {i} was", s.game, the)
         if not s.is_over:
             raise GameError(f"report: pooled game {i} has not ended ({s.move_number} actions played)")
         out.append(s)
-    return out
+    if len({s.num_players for s in out}) > 1:
+        raise GameError(f"report: the pooled games must have one number of players, got {sorted({s.num_players for s in out})}")
+    return HandIn(the, tuple(out))
 
 
-def _pooled(bots_table: pd.DataFrame, people: pd.DataFrame) -> LabResult:
-    """The headline measures of the bots' games and of people's games, side by side."""
+def _same_rules(what: str, game: Any, the: Any) -> None:
+    theirs, ours = game.options(), the.options()
+    if theirs != ours:
+        diff = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
+        told = ", ".join(f"{k}={shown(theirs.get(k), 40)} (the report's: {shown(ours.get(k), 40)})" for k in diff[:4])
+        raise GameError(f"report: {what} played under other rules: {told}")
+
+
+NOT_FROM_OUTCOMES = {"real decisions": "it needs each decision's options, and a seat's replay holds only the outcome"}
+"""The pooled measures a game known by its outcome alone cannot give, and why."""
+
+
+def _pooled(bots_table: pd.DataFrame, hand: HandIn) -> LabResult:
+    """The headline measures of the bots' games and of people's games, side by side: each of
+    people's measured on every game it can be (the real decisions on the games read whole)."""
     import pandas as pd
 
     from .result import axes_of
 
-    if players_of(people) != players_of(bots_table):
-        raise GameError(f"report: the pooled games have {players_of(people)} players, the bots' {players_of(bots_table)}")
-    label = str(people.attrs.get("source", "class"))
+    if hand.players != players_of(bots_table):
+        raise GameError(f"report: the pooled games have {hand.players} players, the bots' {players_of(bots_table)}")
+    label = "class"
+    results = hand.results(label=label)
+    whole = hand.traced(label=label) if hand.sessions else None
+    ours: dict[str, tuple[float, float, float, int]] = {}
+    b = balance(results).table.set_index("measure")
+    if hand.players > 1:
+        names = {"first player's share": "first player's share of decisive games", "draws and shared wins": "draws and shared wins"}
+    else:
+        names = {"mean score": "mean score", "games won": "games won"}
+    for name, row in names.items():
+        ours[name] = (float(b.loc[row, "value"]), float(b.loc[row, "low"]), float(b.loc[row, "high"]), len(results))
+    ours["turns"] = (*mean_interval([int(x) for x in results["trace_turns"]]), len(results))
+    ours["real decisions"] = (*real_share(decisions(whole)), len(whole)) if whole is not None else (math.nan,) * 3 + (0,)
     rows = []
-    for source, t in (("bots", bots_table), (label, people)):
-        for name, (m, lo, hi) in headline(t).items():
-            rows.append({"measure": name, "games of": source, "value": m, "low": lo, "high": hi, "games": len(t)})
+    for name, (m, lo, hi) in headline(bots_table).items():
+        rows.append({"measure": name, "games of": "bots", "value": m, "low": lo, "high": hi, "games": len(bots_table)})
+    for name, (m, lo, hi, games) in ours.items():
+        rows.append({"measure": name, "games of": label, "value": m, "low": lo, "high": hi, "games": games})
     table = pd.DataFrame(rows).astype({"games": "int64"})
     table.attrs["percent_rows"] = [i for i, m in enumerate(table["measure"]) if m not in ("turns", "mean score")]
+    table.attrs["outcome_only"] = len(hand.outcomes)
+    table.attrs["not_computed"] = dict(NOT_FROM_OUTCOMES) if hand.outcomes else {}
     fig, a = axes_of(None)
-    names = list(dict.fromkeys(table["measure"]))
-    shares = [m for m in names if m != "turns" and m != "mean score"]
+    shown_names = list(dict.fromkeys(table["measure"]))
+    shares = [m for m in shown_names if m != "turns" and m != "mean score"]
     for k, (source, colour) in enumerate((("bots", "#2e86c1"), (label, "#e67e22"))):
         part = table[(table["games of"] == source) & table["measure"].isin(shares)]
         xs = [i + (k - 0.5) * 0.35 for i in range(len(part))]
-        a.bar(xs, part["value"], 0.35, yerr=[(part["value"] - part["low"]).fillna(0), (part["high"] - part["value"]).fillna(0)],
-              capsize=3, color=colour, label=f"{source} ({int(part['games'].iloc[0]) if len(part) else 0} games)")
+        a.bar(xs, part["value"].fillna(0), 0.35, yerr=[(part["value"] - part["low"]).fillna(0), (part["high"] - part["value"]).fillna(0)],
+              capsize=3, color=colour, label=f"{source} ({int(part['games'].max()) if len(part) else 0} games)")
     a.set_xticks(range(len(shares)), shares)
     a.set_ylim(0, 1)
     a.legend()
     a.set_title("Our games and the bots'")
     turns = table[table["measure"] == "turns"].set_index("games of")["value"]
-    reading = (f"{len(people)} games played by people last {turns.get(label, float('nan')):.0f} turns against "
+    reading = (f"{len(hand)} games played by people last {turns.get(label, float('nan')):.0f} turns against "
                f"{turns.get('bots', float('nan')):.0f} for the bots; compare the shares side by side below.")
-    about = "People's games (from boards or records) measured exactly as the bots' are. " + "; ".join(
-        f"{k}: {v}" for k, v in HEADLINES.items() if k in names) + "."
+    if hand.outcomes:
+        cannot = ", ".join(NOT_FROM_OUTCOMES)
+        reading += (f" {len(hand.outcomes)} of them are known by their outcome alone (a seat's replay), which cannot give "
+                    f"{cannot}: " + (f"it is measured on the {len(hand.sessions)} games read whole." if hand.sessions else
+                                     "with no game read whole, it is not computed."))
+    about = ("People's games (handed in as records, saved games or replays, or from boards) measured exactly as the bots' "
+             "are. A game known by its outcome alone (a replay drawn for one seat, which holds only what that seat saw) "
+             "gives who won, who moved first and its length, not " + ", ".join(NOT_FROM_OUTCOMES) + " ("
+             + "; ".join(NOT_FROM_OUTCOMES.values()) + "). " + "; ".join(
+                 f"{k}: {v}" for k, v in HEADLINES.items() if k in shown_names) + ". " + MEAN_LINE)
     return LabResult(table, fig, a, "Our games beside the bots'", reading=reading, about=about)

@@ -1,7 +1,6 @@
 """One rule option over a range of values, with the report's headline measures plotted
 against it (all values on the same seeds: a one-row :func:`~kum_widget.lab.design_map`,
-so a value whose games fail is named and the others keep their work), and a class's own
-games made into the lab's tables."""
+so a value whose games fail is named and the others keep their work)."""
 
 from __future__ import annotations
 
@@ -16,16 +15,16 @@ from .checks import check as _check
 from .design import balance, decisions, length
 from .design_map import cell_table, grid_cells, play_grid, real_share
 from .measure import MEAN_LINE, WILSON_LINE, players_of
-from .play import DEFAULT_MAX_ACTIONS, bot_label, finished_row, the_game, title_of, with_rules
+from .play import DEFAULT_MAX_ACTIONS, bot_label, the_game, title_of, with_rules
 from .result import LabResult, axes_of, check_axes
 from .runs import executor_words
-from .trace import OPTION_EVERY, TraceSpec, trace_session
+from .trace import OPTION_EVERY, TraceSpec
 from .workers import refuse_in_starting_worker
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["sweep", "headline", "class_games", "HEADLINES"]
+__all__ = ["sweep", "headline", "HEADLINES"]
 
 HEADLINES = {
     "first player's share": "share of decisive games the first player wins",
@@ -196,44 +195,3 @@ def _reading(table: pd.DataFrame, option: str, values: list[Any], measures: list
 
 def _fmt(name: str, x: float) -> str:
     return f"{100 * x:.0f}%" if name in RATES else f"{x:.1f}"
-
-
-def class_games(games: Sequence[Any], *, game: Any = None, label: str = "class", evaluator: Any = "auto") -> pd.DataFrame:
-    """A table like :func:`~kum_widget.lab.traced`'s from games people played: finished
-    sessions (``widget.game``), or their records (``session.record()`` text, or
-    ``to_dict()``; ``game`` names the game when the record is of an unregistered one).
-    Every seat's "bot" is ``label``; the course of each game is measured as a bot's is.
-    All must be games of one game with one number of players."""
-    import pandas as pd
-
-    from ..core.session import Session
-
-    if isinstance(games, (str, bytes, dict)) or not isinstance(games, Sequence) or not games:
-        raise GameError(f"class_games: games must list finished games (sessions or records), got {shown(games)}")
-    if not isinstance(label, str) or not label.strip():
-        raise GameError(f"class_games: label must be a non-empty text, got {shown(label)}")
-    rows = []
-    kinds: set[tuple[str, int]] = set()
-    for i, item in enumerate(games):
-        if isinstance(item, (str, dict)):
-            try:
-                s = Session.from_record(item, game=game) if isinstance(item, str) else Session.from_dict(item, game=game)
-            except GameError as exc:  # which of the games, in the record's own words
-                raise GameError(f"class_games: game {i} is not a record of a game ({exc})") from None
-        elif isinstance(item, Session):
-            s = item
-        else:
-            raise GameError(f"class_games: game {i} must be a session or its record, got {shown(item)}")
-        if not s.is_over:
-            raise GameError(f"class_games: game {i} has not ended ({s.move_number} actions played)")
-        kinds.add((type(s.game).__name__, s.num_players))
-        row = finished_row(s, i, (label,) * s.num_players)
-        row.update(trace_session(s, evaluator=evaluator, where="class_games"))
-        rows.append(row)
-    if len(kinds) > 1:
-        raise GameError(f"class_games: the games must be of one game and one number of players, got {sorted(kinds)}")
-    df = pd.DataFrame(rows)
-    first = games[0] if isinstance(games[0], Session) else None
-    df.attrs.update(players=rows[0]["players"], bots=(bot_label(label),), source=label, games=len(df),
-                    game=(first.game.name if first else None), unfinished=())
-    return df

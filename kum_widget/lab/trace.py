@@ -40,6 +40,7 @@ from typing import Any
 
 from ..core.errors import GameError, shown
 from ..core.game import CardGame, game_type
+from ..core.results import turns_played
 from .play import Spec, Unfinished, bot_of, finished_row, limit_error, new_session, seating, stable_number
 
 __all__ = ["CONFIRM_PLAYOUTS", "EVALUATORS", "OPTION_EVERY", "OPTION_GAMES", "OPTION_PLAYOUTS", "ROLLOUT_STEPS", "TraceSpec", "evaluator_of",
@@ -376,23 +377,13 @@ def _chances(values: Any, players: int) -> tuple[float, ...]:
 
 
 def turns_of(g: Any, movers: Sequence[int]) -> int:
-    """The turns a finished game took: the game's own count when it keeps one
-    (``CardGame.turn`` at the end), else runs of one seat's decisions (a solitaire's:
-    each decision, since one seat makes them all)."""
-    counted = g.game.turn(g.state)
-    if counted is not None:
-        return int(counted)
-    if g.num_players == 1:
-        return len(movers)
-    runs, last = 0, None
-    for seat in movers:
-        if seat != last:
-            runs, last = runs + 1, seat
-    return runs
+    """The turns a finished game took (``core.results.turns_played``: the game's own count
+    when it keeps one, else runs of one seat's decisions), as a seat's replay reports them too."""
+    return turns_played(g.game, g.state, movers, g.num_players)
 
 
 def trace_session(session: Any, *, evaluator: Any = "auto", every: int | None = None, playouts: int = 8,
-                  kinds: Callable[[str], Any] | None = None, where: str = "class_games") -> dict[str, Any]:
+                  kinds: Callable[[str], Any] | None = None, where: str = "hand-in") -> dict[str, Any]:
     """The course of a finished game played anywhere (on a board, from a script): its
     decisions played again from its first position, measured as a traced run measures
     a bot's game. Returns the trace columns (see the module)."""

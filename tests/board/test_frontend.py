@@ -10,6 +10,7 @@ updates and its answers) is delivered to the page in order, as the kernel would.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from _board_helpers import Recorded, zone
@@ -292,7 +293,8 @@ def test_save_replay_button_downloads_the_file_the_kernel_wrote(page, browser, t
     assert [m["kind"] for m in page.evaluate("() => window.model.sent")] == ["replay"]
     with page.expect_download() as download:
         feed_back(page, w)
-    assert download.value.suggested_filename == "kings-under-mountains-replay.html"
+    # named as a hand-in is (core.files.hand_in_name): the game, the players, the date
+    assert re.fullmatch(r"kings-under-mountains_Ada-Greedy-bot_\d{4}-\d\d-\d\d-\d{4}\.html", download.value.suggested_filename)
     saved = tmp_path / "from-the-board.html"
     download.value.save_as(saved)
     assert saved.read_text(encoding="utf-8") == w._replay_page()  # byte for byte what the kernel wrote

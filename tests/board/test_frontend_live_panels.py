@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from _board_helpers import Recorded, zone
 from _contrast import BADGES, DARK
-from _live_helpers import feed_back, mount, sent, update
+from _live_helpers import feed_back, mount, sent, traits, update
 from _returning import new_player
 
 import kum_widget as kum
@@ -111,6 +111,31 @@ def test_play_again_deals_at_once_with_the_same_seats(page) -> None:  # type: ig
     feed_back(page, w)
     assert not w.game.is_over and w.game.move_number == 0 and w.bots.keys() == {1}
     assert page.locator(".kum-over, .kum-banner").count() == 0
+
+
+def test_save_for_lab_is_offered_at_game_over_and_says_where_the_kernel_wrote(  # type: ignore[no-untyped-def]
+        page, artifacts: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not offered while the game goes on; at game over a button like the others (reached and
+    pressed by keyboard): the page only asks, the kernel writes the record into its working
+    folder under its own name, and the board says where (once to a screen reader too)."""
+    monkeypatch.chdir(tmp_path)  # the notebook's working folder
+    w = Recorded(bots={1: "greedy"}, seed=9, bot_delay=0)
+    mount(page, w, controls=w.controls)
+    assert page.locator('[data-control="save-for-lab"]').count() == 0
+    while not w.game.is_over:
+        w.act(w.game.legal_actions()[0])
+    update(page, **traits(w))
+    button = page.get_by_role("button", name="Save for the lab")
+    assert button.count() == 1 and page.locator('.kum-over [data-control="save-for-lab"]').count() == 1
+    button.focus()
+    page.keyboard.press("Enter")
+    assert sent(page) == [{"kind": "save_for_lab", "state_id": w.state_id}]
+    feed_back(page, w)
+    (written,) = tmp_path.iterdir()
+    assert written.read_text() == w.game.record()
+    assert page.locator(".kum-saved").text_content() == f"Saved for the lab: {written}"
+    assert page.locator(".kum-announce").text_content() == f"Saved for the lab: {written}"
+    page.screenshot(path=str(artifacts / "live-save-for-lab.png"))
 
 
 def test_the_first_time_panel_is_dismissed_once_and_reopened_by_its_button(page) -> None:  # type: ignore[no-untyped-def]

@@ -198,7 +198,8 @@ def test_the_replay_button_answers_with_the_file_for_the_boards_viewer() -> None
     w = Recorded(game, bots={1: "random"}, bot_delay=0)
     send(w, "replay", token="r1")
     answer = w.answers()[-1]
-    assert answer["id"] == "r1" and answer["filename"] == "kings-under-mountains-replay.html"
+    assert answer["id"] == "r1" and re.fullmatch(r"kings-under-mountains_Ada-Bo_\d{4}-\d\d-\d\d-\d{4}\.html",
+                                                 answer["filename"])
     (data,) = unpack_replay(answer["replay"])
     assert {f["board"]["shown_seat"] for f in data["frames"]} == {0}
     assert w.game.to_dict() == game.to_dict() and w.error == ""

@@ -7,6 +7,7 @@ rule that no widget module reads a private field of ``Session``.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any
 
@@ -272,6 +273,10 @@ class FakeBoard:
     def new_game(self, seed: int | None = None, *, bots: dict[int, Any] | None = None) -> None:
         self.calls.append(("new_game", seed, bots))
 
+    def save_for_lab(self) -> Path:
+        self.calls.append(("save_for_lab",))
+        return Path("/the/board/chose/this.kum.txt")
+
 
 def router(bots: dict[int, Any] | None = None, offered: list[int] | None = None) -> tuple[Router, FakeBoard]:
     s = bust()
@@ -341,8 +346,20 @@ def test_a_view_message_asks_only_for_the_private_part_from_any_state() -> None:
 def test_a_replay_comes_back_in_the_answer_drawn_for_whom_a_save_may_be() -> None:
     r, board = router()  # a hot seat: the public table
     reply = r.route(msg(board, "replay"))
-    assert reply.error is None and reply.extra["filename"] == "bust-replay.html"
+    assert reply.error is None and re.fullmatch(r"bust_Ada-Bo_\d{4}-\d\d-\d\d-\d{4}\.html", reply.extra["filename"])
     assert reply.extra["replay"].startswith("<!DOCTYPE html>") and board.calls == []
+
+
+def test_save_for_lab_is_the_boards_to_do_and_its_path_comes_back() -> None:
+    """The page names nothing: the board chooses the folder and the name (its own method)."""
+    r, board = router()
+    reply = r.route(msg(board, "save_for_lab"))
+    assert reply == Reply("t1", error="", extra={"saved": "/the/board/chose/this.kum.txt"}) and board.calls == [("save_for_lab",)]
+    for bad, words in [({"name": "../../x.kum.txt"}, "unknown field name"), ({"folder": "/etc"}, "unknown field folder"),
+                       ({"state_id": -1}, "old board")]:
+        refused = r.route({**msg(board, "save_for_lab"), **bad})
+        assert refused.error is not None and words in refused.error and "saved" not in refused.extra
+    assert board.calls == [("save_for_lab",)]
 
 
 def test_an_unexpected_failure_is_told_and_the_board_redrawn() -> None:

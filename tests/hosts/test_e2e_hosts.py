@@ -113,7 +113,7 @@ def test_notebook7_plays_kings_under_mountains_to_the_end(notebook7, browser, ar
     # the board's Save replay button: the kernel writes the file, the page saves it
     with page.expect_download() as download:
         board.locator("[data-control='save-replay']").click()
-    assert download.value.suggested_filename == "kings-under-mountains-replay.html"
+    assert re.fullmatch(r"kings-under-mountains_[\w-]+_\d{4}-\d\d-\d\d-\d{4}\.html", download.value.suggested_filename)
     saved = tmp_path / "replay.html"
     download.value.save_as(saved)
     offline, requests, offline_errors = offline_page(browser, saved)

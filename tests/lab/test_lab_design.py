@@ -277,11 +277,11 @@ def played(seed: int, actions: int | None = None) -> Session:
     return s
 
 
-def test_class_games_pool_sessions_and_records() -> None:
+def test_games_people_played_pool_into_the_report_as_sessions_and_records() -> None:
     games = [played(seed) for seed in range(6)]
     given = [games[0], games[1].record(), *games[2:]]
     before = [g.record() for g in games]
-    t = kum.lab.class_games(given, game=Coin())
+    t = kum.lab.HandIn(Coin(), tuple(games)).traced()
     assert [g.record() for g in games] == before  # read, not changed
     assert len(t) == 6 and set(t["bot_0"]) == {"class"}
     assert t["winners"].tolist() == [tuple(g.winners()) for g in games]
@@ -289,6 +289,7 @@ def test_class_games_pool_sessions_and_records() -> None:
     assert all(kinds == ("say",) * 10 for kinds in t["trace_kinds"])
     assert row(kum.lab.length(t), "turns per game")["value"] == 10
     r = kum.lab.report(Coin(), games=40, ladder=False, bots=RANDOM, progress=False, pooled=given)
+    assert [g.record() for g in games] == before
     assert [s.key for s in r.sections][-1] == "pooled"
     pooled = r["pooled"].table
     assert set(pooled["games of"]) == {"bots", "class"}
@@ -299,24 +300,24 @@ def test_class_games_pool_sessions_and_records() -> None:
 
 
 @pytest.mark.parametrize(("make", "match"), [
-    pytest.param(lambda done, going: [done, going], "game 1 has not ended", id="unfinished"),
-    pytest.param(lambda done, going: [done, 42], "game 1 must be a session or its record", id="a number"),
-    pytest.param(lambda done, going: [done, "not a record"], "game 1", id="text that is no record"),
-    pytest.param(lambda done, going: [done, {"not": "a game"}], "game 1", id="a dict that is no game"),
-    pytest.param(lambda done, going: done, "games must list finished games", id="a session, not a list"),
-    pytest.param(lambda done, going: [], "games must list finished games", id="none"),
+    pytest.param(lambda done, going: [done, going], "pooled game 1 has not ended", id="unfinished"),
+    pytest.param(lambda done, going: [done, 42], "pooled game 1 must be a session or its record", id="a number"),
+    pytest.param(lambda done, going: [done, "not a record"], "pooled game 1", id="text that is no record"),
+    pytest.param(lambda done, going: [done, {"not": "a game"}], "pooled game 1", id="a dict that is no game"),
+    pytest.param(lambda done, going: done, "pooled must list finished games", id="a session, not a list"),
+    pytest.param(lambda done, going: [], "pooled must list finished games", id="none"),
 ])
-def test_class_games_refuse_what_is_not_a_finished_game(make: Callable[[Session, Session], Any], match: str) -> None:
+def test_pooled_games_that_are_not_finished_games_are_refused(make: Callable[[Session, Session], Any], match: str) -> None:
     done, going = played(1), played(2, actions=3)
     before = done.record(), going.record()
     with pytest.raises(GameError, match=match):
-        kum.lab.class_games(make(done, going), game=Coin())
+        kum.lab.report(Coin(), games=3, ladder=False, pooled=make(done, going), **run())
     assert (done.record(), going.record()) == before and going.move_number == 3
 
 
-def test_class_games_refuse_a_label_that_is_no_text() -> None:
+def test_a_hand_in_refuses_a_label_that_is_no_text() -> None:
     with pytest.raises(GameError, match="label"):
-        kum.lab.class_games([played(1)], game=Coin(), label="")
+        kum.lab.HandIn(Coin(), (played(1),)).traced(label="")
 
 
 # -- sweep -----------------------------------------------------------------------------------

@@ -249,8 +249,8 @@ HOSTILE: list[tuple[str, Callable[[pd.DataFrame], Any], str]] = [
     ("report", lambda t: L.report("bust", sweep_option="limit"), "a sweep needs both"),
     ("sweep", lambda t: L.sweep("nope", [1, 2], "bust"), "option must be one of"),
     ("sweep", lambda t: L.sweep("limit", [21], "bust"), "values must list two values"),
-    ("class_games", lambda t: L.class_games([]), "games must list finished games"),
-    ("class_games", lambda t: L.class_games([t]), "must be a session or its record"),
+    ("load", lambda t: L.load([]), "give a folder, a file, or a list of files"),
+    ("load", lambda t: L.load([t]), "each file is a path"),
     ("skill_ladder", lambda t: L.skill_ladder("bust", rungs=["random"]), "rungs must list two or more bots"),
     ("ISMCTSAt", lambda t: L.ISMCTSAt(0), "iterations must be a whole number"),
     # the intervals
@@ -320,7 +320,9 @@ def test_helpers_draw_into_axes_given() -> None:
 
 EXEMPT = {"LabResult": "a result class (what the helpers return), not a helper that takes input",
           "Report": "a result class (what report returns), not a helper that takes input",
-          "ActionLimitError": "an exception class"}
+          "ActionLimitError": "an exception class",
+          "HandIn": "a result class (what load returns), not a helper that takes input",
+          "Outcome": "a result class (a game of what load returns), not a helper that takes input"}
 
 
 def test_the_hostile_table_covers_every_public_helper() -> None:
