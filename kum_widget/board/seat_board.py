@@ -28,6 +28,7 @@ NOT_HERE = {
     "new_game": "a new game at a table is the teacher's to start",
     "hint": "no hint in a game against other players",
     "replay": "the replay of a game at a table is the referee's to write, at the end",
+    "save_for_lab": "the referee hands in the table's games",
 }
 
 
