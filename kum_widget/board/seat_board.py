@@ -23,7 +23,6 @@ __all__ = ["SeatBoard", "join"]
 
 # What a seat at a table may not ask of its board: the referee's to do, each with why.
 NOT_HERE = {
-    "undo": "undo is the referee's: a game at a table is played forward",
     "redo": "redo is the referee's: a game at a table is played forward",
     "new_game": "a new game at a table is the teacher's to start",
     "hint": "no hint in a game against other players",
@@ -44,7 +43,7 @@ class SeatBoard(BoardView):
             self._loop = None  # a script: no kernel loop to hand the frames to
         self._client = SeatClient(url, code, game=None, version=VERSION, ssl=ssl, timeout=timeout)  # joined, or refused
         self._game = SeatGame(self._client)
-        super().__init__(controls=[], reveal=False, bot_delay=0.0, pace="normal", seat=self._game.seat)
+        super().__init__(controls=["undo"], reveal=False, bot_delay=0.0, pace="normal", seat=self._game.seat)
         self._client.on_frame = self._frame_came
         self._show(self._client.frame)  # the latest: any frame since came through _frame_came too
         self.on_msg(self._on_browser_msg)
@@ -57,6 +56,14 @@ class SeatBoard(BoardView):
     def act(self, action: int | str) -> None:
         """Play ``action`` (a legal action's text or id) for this seat, as from a cell."""
         self._game.act(action)
+
+    def undo(self) -> int:
+        """Take back your own last move, when the referee allows it (``SeatGame.undo``)."""
+        return self._game.undo()
+
+    def take_back(self) -> None:
+        """Play your seat again after a bot stood in for you."""
+        self._game.take_back()
 
     def _on_kernel_loop(self, call: Any, *args: Any) -> None:
         """``call(*args)`` from the connection's thread: on the kernel's loop if it runs, else now."""
@@ -92,7 +99,10 @@ class SeatBoard(BoardView):
             if self._client is None:
                 self._answer(token, "this board is not at a table")
                 return
-            self._client.submit(action, state, lambda error: self._on_kernel_loop(self._answer, token, error))
+            self._client.submit("act", {"action_id": action, "state_id": state}, lambda error: self._on_kernel_loop(self._answer, token, error))
+            return
+        if kind == "undo" and self._client is not None:  # the referee says whether it may
+            self._client.submit("undo", {"state_id": self.state_id}, lambda error: self._on_kernel_loop(self._answer, token, error))
             return
         if kind in NOT_HERE:
             self._answer(token, NOT_HERE[str(kind)])

@@ -89,15 +89,20 @@ class Undercut(CardGame):
         return [float(x) for x in t.taken]
 
     def view(self, t: Table, seat: int | None) -> dict[str, Any]:
-        picks = [c if seat is None or q == seat or c is None else "picked" for q, c in enumerate(t.picks)]
+        # a pick not yet shown: {"sealed": card} to its seat (and the full table), "picked" to the other
+        picks = [None if c is None else {"sealed": c} if seat is None or q == seat else "picked" for q, c in enumerate(t.picks)]
         return {"picks": picks, "taken": list(t.taken), "rounds": [list(r) for r in t.rounds], "of": self.rules["rounds"]}
 
     def public_view(self, t: Table) -> dict[str, Any]:
         return self.view(t, -1)
 
+    def secrets(self, t: Table, seat: int) -> list[Any]:
+        """A pick not yet shown, as its seat's view writes it."""
+        return [] if t.picks[seat] is None else [{"sealed": t.picks[seat]}]
+
     def determinize(self, view: dict[str, Any], seat: int, rng: random.Random) -> Table:
         # A card this seat has not seen: any of the five (the hand is never spent).
-        picks = [rng.choice(CARDS) if c == "picked" else c for c in view["picks"]]
+        picks = [rng.choice(CARDS) if c == "picked" else None if c is None else c["sealed"] for c in view["picks"]]
         return Table(picks, list(view["taken"]), [list(r) for r in view["rounds"]])
 
     def board(self, view: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -107,7 +112,7 @@ class Undercut(CardGame):
                 return []
             if c == "picked":
                 return [{"id": f"pick {q}", "faces": [{"title": "picked"}], "down": True}]
-            return [{"id": f"pick {q}", "faces": [{"title": "picked", "value": c, "color": "teal"}]}]
+            return [{"id": f"pick {q}", "faces": [{"title": "picked", "value": c["sealed"], "color": "teal"}]}]
 
         last = view["rounds"][-1] if view["rounds"] else None
         return {

@@ -17,26 +17,25 @@ from typing import Any
 from ..core.errors import GameError, shown
 from .table import Refused
 
-__all__ = ["SeatClient", "SeatGame"]
+__all__ = ["Connection", "SeatClient", "SeatGame", "TeacherClient"]
 
 TIMEOUT = 30.0  # seconds to wait for the referee's answer
 
 
-class SeatClient:
-    """``SeatClient(url, code, game=..., version=...)``: joins the referee at ``url`` with
-    ``code`` for the game named ``game`` (and its ``rules``; None: whatever the table plays)
-    under kum_widget ``version``; ``joined`` is what the referee said it joined.
-    ``frame`` is the seat's latest frame; ``on_frame(frame)`` is called (on the connection's
-    thread) with each new one; ``act`` sends an action and waits for its answer."""
+class Connection:
+    """A connection to a referee (``url``) with ``code``, for the game ``game`` (and its
+    ``rules``; None: whatever the table plays) under kum_widget ``version``, on a thread of
+    its own; ``joined`` is what the referee said it joined. Each message the referee sends
+    goes to :meth:`take` (on the connection's thread); :meth:`request` sends one and waits for
+    its answer."""
 
     def __init__(self, url: str, code: str, *, game: str | None, version: str, rules: dict[str, Any] | None = None,
-                 ssl: Any = None, timeout: float = TIMEOUT, on_frame: Callable[[dict[str, Any]], None] | None = None) -> None:
+                 ssl: Any = None, timeout: float = TIMEOUT) -> None:
         if not isinstance(url, str) or not url.startswith(("ws://", "wss://")):
             raise GameError(f"a referee's address starts with ws:// or wss://, got {shown(url)}")
         if not isinstance(code, str):
             raise GameError(f"a code is text (32 hex digits, from the teacher), got {type(code).__name__}")
-        self.url, self.timeout, self.on_frame = url, timeout, on_frame
-        self.frame: dict[str, Any] = {}
+        self.url, self.timeout = url, timeout
         self.taken_over = False
         self._hello = {"kind": "hello", "code": code, "version": version, **({"game": game} if game else {}),
                        **({"rules": rules} if rules else {})}
@@ -46,7 +45,7 @@ class SeatClient:
         self._next = 0
         self._changed = threading.Condition()
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=f"kum-widget seat {url}", daemon=True)
+        self._thread = threading.Thread(target=self._loop.run_forever, name=f"kum-widget referee {url}", daemon=True)
         self._thread.start()
         self._socket: Any = None
         try:
@@ -75,32 +74,36 @@ class SeatClient:
         if not answer.get("ok"):
             raise Refused(str(answer.get("error", "the referee refused")))
         self.joined = answer
-        first = json.loads(await self._socket.recv())
-        self._take(first)
+        self._received(json.loads(await self._socket.recv()))  # its first frame, before the hello returns
         self._loop.create_task(self._listen())
 
     async def _listen(self) -> None:
         try:
             async for raw in self._socket:
-                self._take(json.loads(raw))
+                self._received(json.loads(raw))
         except Exception:  # the connection ended: a wait still pending says so
             pass
         for future in self._answers.values():
             if not future.done():
                 future.set_exception(GameError(f"the connection to the referee at {self.url} closed"))
 
-    def _take(self, message: dict[str, Any]) -> None:
+    def _received(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
-        if kind == "frame":
-            with self._changed:
-                self.frame = message["frame"]
-                self._changed.notify_all()
-            if self.on_frame is not None:
-                self.on_frame(self.frame)
-        elif kind == "answer" and message.get("id") in self._answers:
+        if kind == "answer" and message.get("id") in self._answers:
             self._answers.pop(message["id"]).set_result(message)
         elif kind == "taken_over":
             self.taken_over = True
+        else:
+            with self._changed:
+                self.take(message)
+                self._changed.notify_all()
+            self.taken()
+
+    def take(self, message: dict[str, Any]) -> None:
+        """A message from the referee (under the lock :meth:`wait_until` waits on)."""
+
+    def taken(self) -> None:
+        """After :meth:`take`, outside the lock (a listener's call)."""
 
     async def _send(self, message: dict[str, Any]) -> dict[str, Any]:
         self._next += 1
@@ -109,33 +112,31 @@ class SeatClient:
         await self._socket.send(json.dumps({**message, "id": token}))
         return await self._answers[token]
 
-    def act(self, action_id: int) -> dict[str, Any]:
-        """Send the action ``action_id`` on the state of the latest frame; the new frame once
-        the referee sent it. Refused (``Refused``, the referee's reason) changes nothing."""
-        state = self.frame.get("state_id")
-        answer = self._call(self._send({"kind": "act", "action_id": action_id, "state_id": state}))
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a message of ``kind`` and wait for its answer; :class:`Refused` (the
+        referee's reason) when refused."""
+        answer: dict[str, Any] = self._call(self._send({"kind": kind, **fields}))
         if not answer.get("ok"):
             raise Refused(str(answer.get("error")), resync=bool(answer.get("resync")))
-        return self.wait_for(lambda f: f.get("state_id", -1) > state)
+        return answer
 
-    def submit(self, action_id: int, state_id: int, done: Callable[[str | None], None]) -> None:
-        """Send the action ``action_id`` on state ``state_id`` without waiting (a board's
-        click): ``done(None)``, or ``done(the referee's reason)``, on the connection's thread."""
+    def submit(self, kind: str, fields: dict[str, Any], done: Callable[[str | None], None]) -> None:
+        """Send a message of ``kind`` without waiting (a board's click): ``done(None)``, or
+        ``done(the referee's reason)``, on the connection's thread."""
         async def send() -> None:
             try:
-                answer = await self._send({"kind": "act", "action_id": action_id, "state_id": state_id})
+                answer = await self._send({"kind": kind, **fields})
                 done(None if answer.get("ok") else str(answer.get("error")))
             except Exception as exc:  # the connection gone: said, not raised on a thread no one reads
                 done(f"the referee did not answer: {str(exc)[:200]}")
 
         asyncio.run_coroutine_threadsafe(send(), self._loop)
 
-    def wait_for(self, condition: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-        """The latest frame once ``condition(frame)`` holds (within the timeout)."""
+    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
+        """Until ``condition()`` holds (checked after each message), within the timeout."""
         with self._changed:
-            if not self._changed.wait_for(lambda: bool(self.frame) and condition(self.frame), self.timeout):
-                raise GameError(f"no such frame from the referee at {self.url} within {self.timeout:.0f} s")
-            return self.frame
+            if not self._changed.wait_for(condition, self.timeout):
+                raise GameError(f"no {what} from the referee at {self.url} within {self.timeout:.0f} s")
 
     def close(self) -> None:
         """Leave: the connection closed, its thread and loop ended. Again: nothing more."""
@@ -150,6 +151,102 @@ class SeatClient:
         self._thread.join(self.timeout)
         if not self._thread.is_alive():
             self._loop.close()
+
+
+class SeatClient(Connection):
+    """``SeatClient(url, code, game=..., version=...)``: a seat's connection (see
+    :class:`Connection`). ``frame`` is the seat's latest frame; ``on_frame(frame)`` is called
+    (on the connection's thread) with each new one; ``act`` sends an action and waits for the
+    frame after it."""
+
+    def __init__(self, url: str, code: str, *, game: str | None, version: str, rules: dict[str, Any] | None = None,
+                 ssl: Any = None, timeout: float = TIMEOUT, on_frame: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.frame: dict[str, Any] = {}
+        self.on_frame = on_frame
+        super().__init__(url, code, game=game, version=version, rules=rules, ssl=ssl, timeout=timeout)
+
+    def take(self, message: dict[str, Any]) -> None:
+        if message.get("kind") == "frame":
+            self.frame = message["frame"]
+
+    def taken(self) -> None:
+        if self.on_frame is not None and self.frame:
+            self.on_frame(self.frame)
+
+    def act(self, action_id: int) -> dict[str, Any]:
+        """Send the action ``action_id`` on the state of the latest frame; the new frame once
+        the referee sent it. Refused (``Refused``, the referee's reason) changes nothing."""
+        state = self.frame.get("state_id", -1)
+        self.request("act", action_id=action_id, state_id=state)
+        return self.wait_for(lambda f: f.get("state_id", -1) > state)
+
+    def undo(self) -> dict[str, Any]:
+        """Take back this seat's own last action (the referee says when it may); the new frame."""
+        state = self.frame.get("state_id", -1)
+        self.request("undo", state_id=state)
+        return self.wait_for(lambda f: f.get("state_id", -1) > state)
+
+    def take_back(self) -> dict[str, Any]:
+        """This seat's person plays it again (a bot stood in); the frame that says so."""
+        sequence = self.frame.get("table_sequence", -1)
+        self.request("back")
+        return self.wait_for(lambda f: f.get("table_sequence", -1) > sequence)
+
+    def wait_for(self, condition: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The latest frame once ``condition(frame)`` holds (within the timeout)."""
+        self.wait_until(lambda: bool(self.frame) and condition(self.frame), "such frame")
+        return self.frame
+
+
+class TeacherClient(Connection):
+    """The teacher's connection (the teacher's code): every table's public ``frames``, its
+    ``status`` (who sits, who is connected, moves so far) and, once over, its ``records``, by
+    table; ``on_change(table)`` is called (on the connection's thread) after each news of one."""
+
+    def __init__(self, url: str, code: str, *, version: str, ssl: Any = None, timeout: float = TIMEOUT,
+                 on_change: Callable[[str], None] | None = None) -> None:
+        self.frames: dict[str, dict[str, Any]] = {}
+        self.status: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, str] = {}
+        self.on_change = on_change
+        self._news: list[str] = []
+        super().__init__(url, code, game=None, version=version, ssl=ssl, timeout=timeout)
+        if self.joined.get("table") is not None:
+            self.close()
+            raise GameError("that is a seat's code; the teacher's code watches every table")
+        tables = list(self.joined.get("tables", ()))
+        self.wait_until(lambda: all(name in self.status for name in tables), "news of every table")
+
+    def take(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "frame":
+            name = str(message["frame"].get("at_table"))
+            self.frames[name] = message["frame"]
+        elif kind == "table":
+            name = str(message["table"])
+            self.status[name] = message
+        elif kind == "over":
+            name = str(message["table"])
+            self.records[name] = str(message["record"])
+        else:
+            return
+        self._news.append(name)
+
+    def taken(self) -> None:
+        news, self._news = self._news, []
+        if self.on_change is not None:
+            for name in news:
+                self.on_change(name)
+
+    def add_table(self, **table: Any) -> dict[str, str]:
+        """A table more (a class file's ``[[table]]`` keys: name, game, players, rules, seed,
+        bots); the codes of its seats, by seat."""
+        answer = self.request("add_table", table=table)
+        return dict(answer["codes"])
+
+    def hand_over(self, table: str, seat: int, bot: str | None = None) -> None:
+        """A bot plays ``seat`` at ``table`` until its person takes it back."""
+        self.request("hand_over", table=table, seat=seat, **({"bot": bot} if bot else {}))
 
 
 class SeatGame:
@@ -231,8 +328,24 @@ class SeatGame:
             raise GameError("the scores are the referee's until the game is over")
         return [p.get("score") for p in self._frame["board"]["players"]]
 
+    @property
+    def stand_in(self) -> str | None:
+        """The bot playing this seat while its person is away (None: its person plays it)."""
+        bot = self._frame.get("stand_ins", {}).get(str(self.seat))
+        return None if bot is None else str(bot)
+
     def undo(self, steps: int = 1) -> int:
-        raise GameError("undo is the referee's: a game at a table is played forward (ask your table and the teacher)")
+        """Take back this seat's own last move: only when no other seat has acted since, the
+        move showed this seat nothing new, and the game draws no chance during play (the
+        referee says why not otherwise). One step: the others' moves are theirs."""
+        if steps != 1:
+            raise GameError(f"at a table you take back one move, your own last, not {shown(steps)}")
+        self._client.undo()
+        return 1
+
+    def take_back(self) -> None:
+        """Play this seat again, after a bot stood in for you."""
+        self._client.take_back()
 
     def record(self) -> str:
         raise GameError("the record of a game at a table holds every hand: the referee writes it, and hands it to the lab at the end")

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import hmac
 import os
+import re
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import GameError, shown
 
-__all__ = ["CODE_CHARS", "TEACHER", "Codes", "Seat"]
+__all__ = ["CODE_CHARS", "TEACHER", "Codes", "Seat", "read_codes", "write_private"]
 
 CODE_CHARS = 32  # 128 bits in hex
 TEACHER = "teacher"  # the seat of the teacher's code: every table, public only until a game ends
@@ -50,6 +52,25 @@ class Codes:
         code = secrets.token_hex(CODE_CHARS // 2)
         self._codes.append((code.encode(), Seat(table, seat)))
         return code
+
+    def keep(self, table: str | None, seat: int | str, code: str) -> None:
+        """Hold ``code`` (given before, read back from the codes file) for ``seat`` at ``table``."""
+        if not isinstance(code, str) or len(code) != CODE_CHARS or any(c not in "0123456789abcdef" for c in code):
+            raise GameError(f"a code is {CODE_CHARS} hex digits; the codes file holds something else for {_seat_words(table, seat)}")
+        self._codes.append((code.encode(), Seat(table, seat)))
+
+    def lines(self, players: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+        """The codes file's lines: ``table<TAB>seat N (player)<TAB>code`` (``players``: each
+        table's players, by table), the teacher's ``every table<TAB>teacher<TAB>code``; read
+        back by :func:`read_codes`."""
+        out = []
+        for c, seat in self._codes:
+            words = _seat_words(seat.table, seat.seat)
+            names = (players or {}).get(seat.table or "", ())
+            if isinstance(seat.seat, int) and seat.seat < len(names):
+                words += f" ({''.join(ch if ch.isprintable() else ' ' for ch in names[seat.seat])})"
+            out.append(f"{'every table' if seat.table is None else seat.table}\t{words}\t{c.decode()}")
+        return out
 
     def revoke(self, code: str) -> None:
         """``code`` is good for nothing from now."""
@@ -89,6 +110,31 @@ class Codes:
 
     def __repr__(self) -> str:
         return f"Codes({len(self._codes)} codes)"
+
+
+def _seat_words(table: str | None, seat: int | str) -> str:
+    return "teacher" if seat == TEACHER else f"seat {seat}"
+
+
+def read_codes(path: str | Path) -> Codes:
+    """The codes written to ``path`` (``Codes.lines``), held again: a referee that starts again
+    from its journal keeps every code it gave."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameError(f"cannot read the codes file {shown(str(path))}: {exc}") from None
+    codes = Codes()
+    for number, line in enumerate(text.splitlines(), 1):
+        parts = line.split("\t")
+        if len(parts) != 3 or not (parts[1] == "teacher" or re.fullmatch(r"seat \d{1,3}( \(.*\))?", parts[1])):
+            raise GameError(f"{path.name}, line {number}: not a line of a codes file (table, seat, code, tab-separated)")
+        table, seat, code = parts
+        if seat == "teacher":
+            codes.keep(None, TEACHER, code)
+        else:
+            codes.keep(table, int(seat.split()[1]), code)
+    return codes
 
 
 def write_private(path: str | Path, text: str) -> Path:

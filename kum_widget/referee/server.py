@@ -8,6 +8,16 @@ connection at the table gets its own seat's frame (``{"kind": "frame", ...}``), 
 public one. A second connection with a seat's code takes the seat over (the first is told, then
 closed). A connection that sends faster than its rate is refused, then closed.
 
+A seat may take back its own last action (``undo``: ``Table.undo`` says when). A seat whose
+person stays silent past ``silent`` seconds on their turn is played by a bot standing in, until
+the person says ``back`` (or joins again). The teacher's code watches every table (``{"kind":
+"table", ...}``: who sits, who is connected, moves so far; the public frame), gets a finished
+table's record (``{"kind": "over", ...}``), adds a table (``add_table``) and hands a seat to a
+bot (``hand_over``).
+
+Every change is in the journal (``journal.Journal``) before any seat is told of it, and every
+finished game is handed in (``hand_in(table)``: its record and replay, written by the caller).
+
 Nothing a seat may not know is ever sent to it: its frames are the session's frames of that
 seat, and a refusal is the table's sentence (``Table.act``) or the reader's (``messages.parse``).
 Nothing is logged but connections and refusals, without codes or frames.
@@ -20,13 +30,16 @@ import json
 import logging
 import time
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import GameError
 from ..core.frame import PUBLIC
-from .codes import TEACHER, Codes, Seat
+from .classfile import MAX_TABLES, tables_of
+from .codes import TEACHER, Codes, Seat, write_private
+from .journal import Journal
 from .messages import MAX_MESSAGE_BYTES, Message, parse
 from .table import Refused, Table
 
@@ -39,6 +52,7 @@ RATE = 20.0  # messages a second a connection may send, on average
 BURST = 40  # and at once
 STRIKES = 3  # refusals for sending too fast before the connection is closed
 CLOSE_SECONDS = 2.0  # the time a closed client has to answer the close
+STAND_IN = "greedy"  # the bot that plays for a person away
 
 
 @dataclass(eq=False)
@@ -70,14 +84,25 @@ class Referee:
     """``Referee(tables, codes, version=...)``: serves ``tables`` (by name) to the holders of
     ``codes``; ``version`` is the kum_widget a client must run. A connection says hello
     within ``hello_seconds``, sends ``rate`` messages a second (``burst`` at once) and is
-    closed after ``strikes`` refusals for sending faster."""
+    closed after ``strikes`` refusals for sending faster.
+
+    ``journal``: where every change is kept; ``codes_file``: where the codes are written
+    again when the teacher adds a table; ``hand_in(table)``: called once a table's game is
+    over, gives the names of the files it wrote; ``silent``: seconds a person may take on
+    their turn before a ``stand_in`` bot plays for them (None: as long as they like)."""
 
     def __init__(self, tables: Mapping[str, Table], codes: Codes, *, version: str, hello_seconds: float = HELLO_SECONDS,
-                 rate: float = RATE, burst: int = BURST, strikes: int = STRIKES) -> None:
+                 rate: float = RATE, burst: int = BURST, strikes: int = STRIKES, journal: Journal | None = None,
+                 codes_file: Path | None = None, hand_in: Callable[[Table], list[str]] | None = None,
+                 handed_in: set[str] | None = None, silent: float | None = None, stand_in: str = STAND_IN) -> None:
         self.tables = dict(tables)
         self.codes = codes
         self.version = version
         self.hello_seconds, self.rate, self.burst, self.strikes = hello_seconds, rate, burst, strikes
+        self.journal, self.codes_file, self.hand_in = journal, codes_file, hand_in
+        self.handed_in = set(handed_in or ())  # tables whose finished game was handed in
+        self.silent, self.stand_in = silent, stand_in
+        self._timers: dict[str, asyncio.TimerHandle] = {}  # a table's silent seat's deadline
         self._bot_turns: dict[str, asyncio.Task[None]] = {}  # a table's bots at play
         self._pool: Any = None  # the bots' worker process, started with the first bot's turn
         self._holders: dict[tuple[str | None, int | str], Client] = {}  # a seat's connection
@@ -88,7 +113,7 @@ class Referee:
         from websockets.asyncio.server import serve
 
         for table in self.tables.values():
-            self._bots_play(table)
+            self._after_change(table)
         # A flood's unread messages hold back its close handshake: a client gets CLOSE_SECONDS to answer it.
         return await serve(self.connection, host, port, ssl=ssl, max_size=MAX_MESSAGE_BYTES, ping_interval=20, ping_timeout=20,
                            close_timeout=CLOSE_SECONDS)
@@ -112,7 +137,7 @@ class Referee:
             if not _closed(exc):
                 raise
         finally:
-            self._leave(client)
+            await self._leave(client)
 
     async def _hello(self, socket: Any) -> Client | None:
         try:
@@ -147,8 +172,14 @@ class Referee:
         if seat.table is not None:  # what the seat joined: its table's game and rules
             table = self.tables[seat.table]
             welcome.update(table=table.name, seat=seat.seat, game=table.game.name, rules=table.game.options())
+        else:
+            welcome.update(tables=list(self.tables))
         await self._send(client, welcome)
+        if seat.table is not None and isinstance(seat.seat, int) and seat.seat in self.tables[seat.table].stand_ins:
+            await self._take_back(self.tables[seat.table], seat.seat)  # back at the table: the seat is theirs again
         await self._frames(client)
+        if seat.table is not None:
+            await self._tell_teachers(self.tables[seat.table])
         return client
 
     def _check_game(self, seat: Seat, hello: Message) -> None:
@@ -176,15 +207,29 @@ class Referee:
             elif message.kind == "frame":
                 await self._send(client, {"kind": "answer", "id": token, "ok": True})
                 await self._frames(client)
-            elif message.kind == "act":
+            elif message.kind in ("add_table", "hand_over"):
+                if client.seat.seat != TEACHER:
+                    raise Refused(f"{message.kind.replace('_', ' ')} is the teacher's to do")
+                answer = self._add_table(message.fields["table"]) if message.kind == "add_table" else self._hand_over(message)
+                await self._send(client, {"kind": "answer", "id": token, "ok": True, **answer})
+                await self._changed(self.tables[answer["table"]])
+            else:  # act, undo, back: a seat's
                 if client.seat.seat == TEACHER or client.seat.table is None:
                     raise Refused("the teacher's code watches; it does not play")
                 table = self.tables[client.seat.table]
                 seat = client.seat.seat
                 assert isinstance(seat, int)
-                table.act(seat, message.fields["action_id"], state_id=message.fields["state_id"])
+                if message.kind == "act":
+                    table.act(seat, message.fields["action_id"], state_id=message.fields["state_id"])
+                    self._write({"kind": "act", "table": table.name, "seat": seat, "action": message.fields["action_id"]})
+                elif message.kind == "undo":
+                    table.undo(seat, state_id=message.fields["state_id"])
+                    self._write({"kind": "undo", "table": table.name, "seat": seat})
+                elif not await self._take_back(table, seat):
+                    raise Refused(f"no bot stands in for {table.players[seat]}: the seat is yours ({table.name})")
                 await self._send(client, {"kind": "answer", "id": token, "ok": True})
-                await self._changed(table)
+                if message.kind != "back":
+                    await self._changed(table)
         except Refused as refused:
             await self._send(client, {"kind": "answer", "id": token, "ok": False, "error": str(refused), "resync": refused.resync})
             if refused.resync:
@@ -192,10 +237,110 @@ class Referee:
         except GameError as error:  # a game's own refusal of an action it offered
             await self._send(client, {"kind": "answer", "id": token, "ok": False, "error": str(error)[:500]})
 
+    def _write(self, entry: dict[str, Any]) -> None:
+        if self.journal is not None:
+            self.journal.write(entry)
+
+    def _add_table(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """The teacher's table more: dealt, journaled, its codes made (and written); its name and codes."""
+        if len(self.tables) >= MAX_TABLES:
+            raise Refused(f"a referee holds at most {MAX_TABLES} tables")
+        (table,) = tables_of({"table": [entry]}, where="the table to add")
+        if table.name in self.tables:
+            raise Refused(f"there is a table named {table.name} already")
+        self.tables[table.name] = table
+        self._write({"kind": "table", "setup": table.setup()})
+        codes = {seat: self.codes.new(table.name, seat) for seat in range(len(table.players)) if seat not in table.bots}
+        self._write_codes()
+        log.info("the teacher added %s", table.name)
+        return {"table": table.name, "codes": {str(k): v for k, v in codes.items()}}
+
+    def _write_codes(self) -> None:
+        if self.codes_file is not None:
+            write_private(self.codes_file, "\n".join(self.codes.lines({t.name: t.players for t in self.tables.values()})) + "\n")
+
+    def _hand_over(self, message: Message) -> dict[str, Any]:
+        name = message.fields["table"]
+        if name not in self.tables:
+            raise Refused(f"there is no table {name[:80]!r}")
+        table = self.tables[name]
+        bot = message.fields.get("bot", self.stand_in)
+        table.hand_over(message.fields["seat"], bot)
+        self._write({"kind": "away", "table": table.name, "seat": message.fields["seat"], "bot": bot})
+        return {"table": table.name}
+
+    async def _take_back(self, table: Table, seat: int) -> bool:
+        if not table.take_back(seat):
+            return False
+        self._write({"kind": "back", "table": table.name, "seat": seat})
+        log.info("seat %s of %s is its person's again", seat, table.name)
+        await self._changed(table)
+        return True
+
     async def _changed(self, table: Table) -> None:
-        """After a person's move: every connection at ``table`` gets its new frame, then the bots play."""
+        """After a change at ``table``: every connection there gets its new frame, the teacher
+        hears of it, a finished game is handed in; then the bots play, the silent clock runs."""
         await self._frames_at(table)
+        await self._over(table)
+        await self._tell_teachers(table)
+        self._after_change(table)
+
+    def _after_change(self, table: Table) -> None:
         self._bots_play(table)
+        self._watch_silence(table)
+
+    def _watch_silence(self, table: Table) -> None:
+        """A person on their turn gets ``silent`` seconds; then a bot stands in (they say ``back``)."""
+        timer = self._timers.pop(table.name, None)
+        if timer is not None:
+            timer.cancel()
+        seat = table.current_player
+        if self.silent is None or seat is None or table.bot_to_act() is not None:
+            return
+        state = table.state_id
+        self._timers[table.name] = asyncio.get_running_loop().call_later(
+            self.silent, lambda: asyncio.ensure_future(self._silent(table, seat, state)))
+
+    async def _silent(self, table: Table, seat: int, state: int) -> None:
+        if table.state_id != state or table.current_player != seat or table.bot_to_act() is not None:
+            return  # moved on meanwhile
+        table.hand_over(seat, self.stand_in)
+        self._write({"kind": "away", "table": table.name, "seat": seat, "bot": self.stand_in})
+        log.info("a %s bot stands in for seat %s of %s (silent %.0f s)", self.stand_in, seat, table.name, self.silent or 0)
+        await self._changed(table)
+
+    async def _over(self, table: Table) -> None:
+        """A table whose game just ended: handed in (its files), journaled to the disk, and its
+        record to the teacher."""
+        if not table.is_over or table.name in self.handed_in:
+            return
+        self.handed_in.add(table.name)
+        files: list[str] = []
+        if self.hand_in is not None:
+            try:
+                files = self.hand_in(table)
+            except Exception:
+                log.exception("could not hand in the game of %s (it is in the journal)", table.name)
+        self._write({"kind": "over", "table": table.name, "files": files})
+        if self.journal is not None:
+            self.journal.sync()
+        log.info("the game of %s is over", table.name)
+        for teacher in list(self._teachers):
+            await self._send(teacher, self._record_of(table))
+
+    def _record_of(self, table: Table) -> dict[str, Any]:
+        return {"kind": "over", "table": table.name, "record": table.record()}
+
+    async def _tell_teachers(self, table: Table) -> None:
+        for teacher in list(self._teachers):
+            await self._send(teacher, self._status(table))
+
+    def _status(self, table: Table) -> dict[str, Any]:
+        """What the teacher sees of ``table`` beside its public frame (nothing hidden)."""
+        return {"kind": "table", "table": table.name, "game": table.game.name, "rules": table.game.options(),
+                "players": list(table.players), "bots": {str(k): v for k, v in table.bots.items()},
+                "stand_ins": {str(k): v for k, v in table.stand_ins.items()}, "connected": self.connected(table.name),
+                "moves": table.moves, "current": table.current_player, "over": table.is_over}
 
     def _bots_play(self, table: Table) -> None:
         """If a bot is to act at ``table``, its turn (and the bots' after it) in the worker."""
@@ -212,13 +357,20 @@ class Referee:
                 session, state = table.for_bot()
                 # the same seed for the same move of the same deal, in any process (str's hash() is not)
                 seed = zlib.crc32(f"{session.seed}/{session.move_number}/{table.name}".encode())
-                action = await asyncio.get_running_loop().run_in_executor(self._pool, decide, session, table.bots[seat], seed)
+                bot = table.bots.get(seat) or table.stand_ins[seat]
+                action = await asyncio.get_running_loop().run_in_executor(self._pool, decide, session, bot, seed)
+                if table.state_id != state or table.bot_to_act() != seat:
+                    continue  # the table changed while it thought (its person took the seat back)
                 table.act(seat, action, state_id=state, by_bot=True)
+                self._write({"kind": "act", "table": table.name, "seat": seat, "action": action})
                 await self._frames_at(table)
+                await self._over(table)
+                await self._tell_teachers(table)
         except Exception:
             log.exception("a bot at %s failed; its seat waits", table.name)
         finally:
             self._bot_turns.pop(table.name, None)
+        self._watch_silence(table)
 
     async def _frames_at(self, table: Table) -> None:
         for (name, _), holder in list(self._holders.items()):
@@ -231,6 +383,8 @@ class Referee:
         """Stop the bots' worker (the server itself is closed by its own ``close``)."""
         for task in self._bot_turns.values():
             task.cancel()
+        for timer in self._timers.values():
+            timer.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
@@ -240,6 +394,9 @@ class Referee:
         if seat.seat == TEACHER:
             for table in self.tables.values():
                 await self._send(client, {"kind": "frame", "frame": table.frame(PUBLIC)})
+                if table.name in self.handed_in:
+                    await self._send(client, self._record_of(table))
+                await self._send(client, self._status(table))  # last: a teacher who has every status has everything
         elif seat.table is not None:
             await self._send(client, {"kind": "frame", "frame": self.tables[seat.table].frame(seat.seat)})
 
@@ -250,12 +407,14 @@ class Referee:
             if not _closed(exc):
                 raise
 
-    def _leave(self, client: Client) -> None:
+    async def _leave(self, client: Client) -> None:
         self._teachers.discard(client)
         key = (client.seat.table, client.seat.seat)
         if self._holders.get(key) is client:
             del self._holders[key]
             log.info("%s left", _who(client.seat))
+            if client.seat.table in self.tables:
+                await self._tell_teachers(self.tables[client.seat.table])
 
     def connected(self, table: str) -> list[int]:
         """The seats of ``table`` with a connection now."""

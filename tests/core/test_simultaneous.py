@@ -50,7 +50,7 @@ def test_to_act_names_the_seats_of_the_step_and_the_first_pick_stays_hidden() ->
     assert s.game.to_act(s.state) == [0, 1] and s.current_player == 0
     s.apply("pick 4")
     assert s.current_player == 1 and s.game.to_act(s.state) == [0, 1]  # seat 0 has chosen: it comes before the current one
-    assert s.view(1)["picks"] == ["picked", None] and s.view(0)["picks"] == [4, None]
+    assert s.view(1)["picks"] == ["picked", None] and s.view(0)["picks"] == [{"sealed": 4}, None]
     assert s.game.public_view(s.state)["picks"] == ["picked", None]
     assert [s.describe(e, 1) for e in s.logs[-1]] == ["Ada has picked."]
     assert [s.describe(e, 0, spectator=True) for e in s.logs[-1]] == ["Ada has picked."]
@@ -129,7 +129,7 @@ class AsksTheWrongSeat(Undercut):
 
 
 @pytest.mark.parametrize("game, message", [
-    (ShowsThePick(), r"seat 1's view tells seat 0's pick: at picks\[0\], after 'pick 1' has 1 and after 'pick 2' has 2 "
+    (ShowsThePick(), r"seat 1's view tells seat 0's pick: at picks\[0\]\.sealed, after 'pick 1' has 1 and after 'pick 2' has 2 "
                      r"\(in the game with seed \d+, after 0 actions\)"),
     (NarrowsTheReply(), r"seat 1's legal actions tells seat 0's pick: at \[0\], after 'pick 1' has 2 and after 'pick 2' has 1"),
     # (round 2 asks seat 0 first while to_act() says seat 1 comes first: seat 1's pick, taken as the

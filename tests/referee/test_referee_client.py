@@ -33,8 +33,18 @@ def test_two_seats_play_a_whole_game_each_from_its_own_frames(tmp_path: Path) ->
         assert refused.value.resync is False and ada.state_id == bo.state_id == 0
         with pytest.raises(GameError, match="not one of this seat's actions now: none"):
             bo.act("play 3")
-        with pytest.raises(GameError, match="undo is the referee's"):
+        with pytest.raises(Refused, match="only your own last move, and nothing has been played"):
             ada.undo()
+        offered = ada.legal_action_ids()
+        play = next(a for a in ada.legal_actions() if a.startswith("play"))
+        ada.act(play)  # a card from her hand: it showed her nothing new, so she may take it back
+        bo.wait_state(ada.state_id)
+        with pytest.raises(Refused, match="the last move was Ada's"):
+            bo.undo()
+        with pytest.raises(GameError, match="one move, your own last, not 2"):
+            ada.undo(2)
+        assert ada.undo() == 1 and ada.current_player == 0 and ada.legal_action_ids() == offered and ada.state_id == 2
+        bo.wait_state(2)
         with pytest.raises(GameError, match="the record of a game at a table"):
             ada.record()
         with pytest.raises(GameError, match="the scores are the referee's until the game is over"):

@@ -50,7 +50,7 @@ def test_a_seats_board_plays_through_the_referee_and_the_other_seat_follows(tmp_
     with referee(tmp_path) as (url, codes, _):
         ada = RecordedSeat(url, codes[("table 1", 0)], timeout=DEADLINE)
         bo = RecordedSeat(url, codes[("table 1", 1)], timeout=DEADLINE)
-        assert (ada.seat, bo.seat) == (0, 1) and ada.controls == [] and "SeatBoard" in repr(ada)
+        assert (ada.seat, bo.seat) == (0, 1) and ada.controls == ["undo"] and "SeatBoard" in repr(ada)
         offered = [a["id"] for a in ada.legal["actions"]]
         assert offered and bo.legal["actions"] == [] and ada.board["shown_seat"] == 0
         start = ada.state_id
@@ -70,10 +70,12 @@ def test_a_seats_board_plays_through_the_referee_and_the_other_seat_follows(tmp_
         # the page writes nothing
         ada._handle_msg({"content": {"data": {"method": "update", "state": {"seat": 1}}}, "buffers": []})
         assert ada.seat == 0 and "refused a change of seat" in ada.error
-        with pytest.raises(GameError, match="undo is the referee's"):
-            ada.game.undo()
+        with pytest.raises(GameError, match="the last move was Ada's"):
+            bo.undo()
         bo.act(bo.game.legal_actions()[0])
         assert bo.game.state_id == start + 2
+        ada.page_sends({"kind": "undo"})  # the page's Undo: the referee's answer
+        assert "the last move was Bo's" in ada.error and ada.game.state_id == start + 2
         for board in (ada, bo):
             board.close()
 
