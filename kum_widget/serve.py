@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import hashlib
 import importlib.util
 import os
@@ -24,7 +25,6 @@ import re
 import signal
 import ssl
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -187,20 +187,17 @@ def load_game(spec: str) -> Any:
 
 def hand_in(table: Any, games: Path) -> list[str]:
     """Write ``table``'s finished game to ``games``: its full record (for ``kum.lab.load``)
-    and its replay (the full table, every position); the files' names."""
+    and its replay (the full table, every position), named by game, table, players and date;
+    the files' names."""
     from .board.replay import replay_html
+    from .core.files import hand_in_name
     from .referee.codes import write_private
 
     session = table.finished()
-    stem = hand_in_stem(table, session)
-    record = write_private(games / f"{stem}.kum.txt", table.record())
-    replay = write_private(games / f"{stem}.html", replay_html(session))
+    when = datetime.datetime.now()
+    record = write_private(games / hand_in_name(session, table=table.name, when=when), table.record())
+    replay = write_private(games / hand_in_name(session, table=table.name, when=when, kind="replay"), replay_html(session))
     return [record.name, replay.name]
-
-
-def hand_in_stem(table: Any, session: Any) -> str:
-    words = [session.game.name, table.name, *session.players, time.strftime("%Y-%m-%d-%H%M")]
-    return "_".join(re.sub(r"[^\w.-]+", "-", w).strip("-") or "x" for w in words)
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def test_a_referee_killed_mid_game_starts_again_from_its_journal(tmp_path: Path)
     handed = sorted(p.name for p in (folder / "games").iterdir())
     assert len(handed) == 2 and all(mode(folder / "games" / name) == 0o600 for name in handed)
     record = next(name for name in handed if name.endswith(".kum.txt"))
-    assert record.startswith("bust_table-1_Ada_Bo_") and next(n for n in handed if n.endswith(".html")) == record.replace(".kum.txt", ".html")
+    assert record.startswith("bust_table-1_Ada-Bo_") and next(n for n in handed if n.endswith(".html")) == record.replace(".kum.txt", ".html")
     done = Session.from_record((folder / "games" / record).read_text())
     assert done.is_over and [p["score"] for p in finished["board"]["players"]] == done.scores()
 
@@ -94,6 +94,8 @@ def test_a_referee_killed_mid_game_starts_again_from_its_journal(tmp_path: Path)
         teacher.wait_until(lambda: "table 2" in teacher.records, "record of table 2")
         assert Session.from_record(teacher.records["table 2"]).is_over
         assert len(list((folder / "games").iterdir())) == 4 and len(handed) == 2  # nothing of table 1's written twice
+        hand = kum.lab.load(folder / "games")  # the class's games, handed in: straight into report(pooled=...)
+        assert len(hand.sessions) == 2 and hand.outcomes == () and len(hand.same) == 2  # each replay repeats its record
         for client in (cy, di, ada, teacher):
             client.close()
     finally:
