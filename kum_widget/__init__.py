@@ -68,7 +68,7 @@ FACES = {
 }
 
 __all__ = [
-    *FACES["kings-under-mountains"], *FACES["court"], "GameWidget", "join",
+    *FACES["kings-under-mountains"], *FACES["court"], "GameWidget", "join", "tables",
     "__version__", "core", "lab", "simulate", "court", "save_replay", "replay_html",
 ]
 
@@ -95,6 +95,10 @@ def __getattr__(name: str) -> object:
         from .board.seat_board import join
 
         return join
+    if name == "tables":  # the teacher's view of a referee's tables
+        from .board.tables_view import tables
+
+        return tables
     for game, names in FACES.items():
         if name in names:
             value = globals()[name] = getattr(_game_package(game), name)  # once: later reads find it here

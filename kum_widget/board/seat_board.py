@@ -17,7 +17,7 @@ from ..core import VERSION
 from ..core.errors import GameError, shown
 from ..referee.client import SeatClient, SeatGame
 from ..referee.table import Refused
-from .widget import BoardView
+from .frame_board import FrameBoard
 
 __all__ = ["SeatBoard", "join"]
 
@@ -31,7 +31,7 @@ NOT_HERE = {
 }
 
 
-class SeatBoard(BoardView):
+class SeatBoard(FrameBoard):
     """The board of the seat ``code`` names at the referee at ``url`` (``join``)."""
 
     _client: SeatClient | None = None  # (None on a board whose joining was refused: nothing to close)
@@ -43,10 +43,9 @@ class SeatBoard(BoardView):
             self._loop = None  # a script: no kernel loop to hand the frames to
         self._client = SeatClient(url, code, game=None, version=VERSION, ssl=ssl, timeout=timeout)  # joined, or refused
         self._game = SeatGame(self._client)
-        super().__init__(controls=["undo"], reveal=False, bot_delay=0.0, pace="normal", seat=self._game.seat)
+        super().__init__(not_here={**NOT_HERE, "undo": ""}, controls=["undo"], seat=self._game.seat)
         self._client.on_frame = self._frame_came
-        self._show(self._client.frame)  # the latest: any frame since came through _frame_came too
-        self.on_msg(self._on_browser_msg)
+        self.show(self._client.frame, newer_only=True)  # the latest: any frame since came through _frame_came too
 
     @property
     def game(self) -> SeatGame:
@@ -73,46 +72,20 @@ class SeatBoard(BoardView):
             call(*args)
 
     def _frame_came(self, frame: dict[str, Any]) -> None:
-        self._on_kernel_loop(self._show, frame)
+        self._on_kernel_loop(lambda: self.show(frame, newer_only=True))
 
-    def _show(self, frame: dict[str, Any]) -> None:
-        if not frame or frame.get("state_id", -1) < self.state_id:
-            return  # an older frame than the one shown (they may cross on the way)
-        with self.hold_sync():
-            self.board = frame["board"]
-            self.legal = {"actions": frame["actions"]}
-            self.log_lines = list(frame["log"])
-            self.last_move = dict(frame["last_move"])
-            self.state_id = int(frame["state_id"])
-            self.step = self.max_step = int(frame["sequence"])
-
-    def _on_browser_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        """A message from the page: an action goes to the referee; every message is answered."""
-        token = content.get("id") if isinstance(content, dict) else None
-        kind = content.get("kind") if isinstance(content, dict) else None
-        if kind == "act":
-            action, state = content.get("action_id"), content.get("state_id")
-            if type(action) is not int or state != self.state_id:
-                self._answer(token, "the game has moved on: your board is drawn again" if type(action) is int
-                             else f"an action id is a whole number, got {shown(action)}")
-                return
-            if self._client is None:
-                self._answer(token, "this board is not at a table")
-                return
-            self._client.submit("act", {"action_id": action, "state_id": state}, lambda error: self._on_kernel_loop(self._answer, token, error))
+    def on_act(self, token: Any, action: int, state: int) -> None:
+        """A click: to the referee, whose answer answers the page."""
+        if self._client is None:
+            self.answer(token, "this board is not at a table")
             return
+        self._client.submit("act", {"action_id": action, "state_id": state}, lambda error: self._on_kernel_loop(self.answer, token, error))
+
+    def on_other(self, token: Any, kind: str) -> None:
         if kind == "undo" and self._client is not None:  # the referee says whether it may
-            self._client.submit("undo", {"state_id": self.state_id}, lambda error: self._on_kernel_loop(self._answer, token, error))
-            return
-        if kind in NOT_HERE:
-            self._answer(token, NOT_HERE[str(kind)])
+            self._client.submit("undo", {"state_id": self.state_id}, lambda error: self._on_kernel_loop(self.answer, token, error))
         else:
-            self._answer(token, None)  # ready, view, pace: nothing to do at a table
-
-
-    def _answer(self, token: Any, error: str | None) -> None:
-        self.error = error or ""
-        self.send({"kind": "answer", "id": token, "state_id": self.state_id})
+            super().on_other(token, kind)
 
     def close(self) -> None:
         if self._client is not None:

@@ -158,3 +158,34 @@ def test_a_bad_game_file_stops_the_referee_with_a_sentence(tmp_path: Path, spec:
                            "--folder", str(tmp_path / "private"), "--game", spec], capture_output=True, text=True,
                           timeout=DEADLINE, cwd=tmp_path)
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_teachers_widget_shows_each_table_live_and_reveals_it_only_at_its_end(tmp_path: Path) -> None:
+    with referee(tmp_path, classfile=ONE_TABLE) as (url, codes, _):
+        view = kum.tables(url, codes[("every table", TEACHER)])
+        row = view.children[0]
+        assert "table 1" in row.facts.value and "Ada: not connected" in row.facts.value and "0 moves so far" in row.facts.value
+        board = view.board("table 1")
+        assert board.board["shown_seat"] is None and board.legal["actions"] == []  # the public table: nothing to play
+        ada, bo = seat(url, codes[("table 1", 0)]), seat(url, codes[("table 1", 1)])
+        ada.act(next(a for a in ada.legal_actions() if a.startswith("play")))
+        view._client.wait_until(lambda: view.status["table 1"]["moves"] == 1 and view.status["table 1"]["connected"] == [0, 1], "a move")
+        assert "1 move so far" in row.facts.value and "Bo: connected (to play)" in row.facts.value
+        assert board.state_id == ada.state_id and row.replay.layout.display == "none"  # no replay before the end
+        rng = random.Random(4)
+        while not ada.is_over:
+            mover = ada if ada.current_player == 0 else bo
+            mover.act(rng.choice(mover.legal_action_ids()))
+            for game in (ada, bo):
+                game.wait_state(mover.state_id)
+        view._client.wait_until(lambda: view.status["table 1"]["over"], "the end")
+        assert "game over: every hand shown" in row.facts.value and row.replay.max == ada.state_id
+        assert board.board["shown_seat"] is None and board.step == row.replay.max
+        row.replay.value = 1  # the replay: the table after the first move, every hand shown
+        assert board.step == 1
+        with pytest.raises(GameError, match="there is no table 'table 9' here"):
+            view.board("table 9")
+        with pytest.raises(GameError, match=r"tables: the referee at .* refused: that is not a code"):
+            kum.tables(url, "0" * 32)
+        for client in (ada, bo, view):
+            client.close()
