@@ -60,6 +60,10 @@ class SeatBoard(FrameBoard):
         """Take back your own last move, when the referee allows it (``SeatGame.undo``)."""
         return self._game.undo()
 
+    def play_with(self, bot: str = "greedy") -> None:
+        """Let the referee's ``bot`` play your seat (``SeatGame.play_with``) until ``take_back``."""
+        self._game.play_with(bot)
+
     def take_back(self) -> None:
         """Play your seat again after a bot stood in for you."""
         self._game.take_back()

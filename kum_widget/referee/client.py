@@ -186,6 +186,13 @@ class SeatClient(Connection):
         self.request("undo", state_id=state)
         return self.wait_for(lambda f: f.get("state_id", -1) > state)
 
+    def play_with(self, bot: str) -> dict[str, Any]:
+        """The referee's ``bot`` plays this seat from now (until :meth:`take_back`); the frame
+        that says so."""
+        sequence = self.frame.get("table_sequence", -1)
+        self.request("bot", bot=bot)
+        return self.wait_for(lambda f: f.get("table_sequence", -1) > sequence)
+
     def take_back(self) -> dict[str, Any]:
         """This seat's person plays it again (a bot stood in); the frame that says so."""
         sequence = self.frame.get("table_sequence", -1)
@@ -343,9 +350,21 @@ class SeatGame:
         self._client.undo()
         return 1
 
+    def play_with(self, bot: str = "greedy") -> None:
+        """Let the referee's ``bot`` (random, greedy, ismcts) play this seat from now on, as a
+        script would: it sees only this seat's view. :meth:`take_back` ends it."""
+        if not isinstance(bot, str):
+            raise GameError(f"a bot is named by text (random, greedy, ismcts), got {shown(bot)}")
+        self._client.play_with(bot)
+
     def take_back(self) -> None:
         """Play this seat again, after a bot stood in for you."""
         self._client.take_back()
+
+    def wait_over(self) -> list[Any]:
+        """Wait until the game is over (within the connection's timeout); the scores."""
+        self._client.wait_for(lambda f: bool(f["over"]))
+        return self.scores()
 
     def record(self) -> str:
         raise GameError("the record of a game at a table holds every hand: the referee writes it, and hands it to the lab at the end")

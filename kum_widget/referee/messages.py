@@ -35,6 +35,7 @@ KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "ping": {"id": ("token", False)},
     "undo": {"state_id": ("int", True), "id": ("token", False)},  # take back the seat's own last action
     "back": {"id": ("token", False)},  # the seat's person takes it back from the bot standing in
+    "bot": {"bot": ("text", True), "id": ("token", False)},  # the referee's bot plays the seat, until "back"
     # the teacher's: a table more (a class file's [[table]] entry), a seat handed to a bot
     "add_table": {"table": ("object", True), "id": ("token", False)},
     "hand_over": {"table": ("text", True), "seat": ("int", True), "bot": ("text", False), "id": ("token", False)},

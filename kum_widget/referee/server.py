@@ -213,7 +213,7 @@ class Referee:
                 answer = self._add_table(message.fields["table"]) if message.kind == "add_table" else self._hand_over(message)
                 await self._send(client, {"kind": "answer", "id": token, "ok": True, **answer})
                 await self._changed(self.tables[answer["table"]])
-            else:  # act, undo, back: a seat's
+            else:  # act, undo, bot, back: a seat's
                 if client.seat.seat == TEACHER or client.seat.table is None:
                     raise Refused("the teacher's code watches; it does not play")
                 table = self.tables[client.seat.table]
@@ -225,6 +225,9 @@ class Referee:
                 elif message.kind == "undo":
                     table.undo(seat, state_id=message.fields["state_id"])
                     self._write({"kind": "undo", "table": table.name, "seat": seat})
+                elif message.kind == "bot":
+                    table.hand_over(seat, message.fields["bot"])
+                    self._write({"kind": "away", "table": table.name, "seat": seat, "bot": message.fields["bot"]})
                 elif not await self._take_back(table, seat):
                     raise Refused(f"no bot stands in for {table.players[seat]}: the seat is yours ({table.name})")
                 await self._send(client, {"kind": "answer", "id": token, "ok": True})

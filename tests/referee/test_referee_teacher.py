@@ -189,3 +189,15 @@ def test_the_teachers_widget_shows_each_table_live_and_reveals_it_only_at_its_en
             kum.tables(url, "0" * 32)
         for client in (ada, bo, view):
             client.close()
+
+
+def test_a_script_plays_its_seat_with_the_referees_bot_to_the_end(tmp_path: Path) -> None:
+    with referee(tmp_path, classfile=ONE_TABLE.replace('players = ["Ada", "Bo"]', 'players = ["Ada", "Bo"]\nbots = { 1 = "random" }')) as (url, codes, _):
+        board = kum.join(url, codes[("table 1", 0)])
+        with pytest.raises(Refused, match="a stand-in is one of the bots"):
+            board.play_with("oracle")
+        board.play_with("greedy")  # a script's seat, played by the referee's greedy bot (it sees only this seat's view)
+        assert board.game.stand_in == "greedy"
+        scores = board.game.wait_over()
+        assert board.game.is_over and len(scores) == 2 and board.state_id == board.game.state_id
+        board.close()
