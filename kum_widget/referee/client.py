@@ -92,7 +92,9 @@ class Connection:
         if kind == "answer" and message.get("id") in self._answers:
             self._answers.pop(message["id"]).set_result(message)
         elif kind == "taken_over":
-            self.taken_over = True
+            with self._changed:
+                self.taken_over = True
+                self._changed.notify_all()
         else:
             with self._changed:
                 self.take(message)

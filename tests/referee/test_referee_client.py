@@ -1,12 +1,17 @@
 """A seat's end of a table (``SeatClient``, ``SeatGame``) against a real referee process: two
 seats play a whole game from their own frames, by text and by id; a move out of turn is refused
-with the referee's reason and changes nothing; what only the referee may do (undo, the record,
-the scores before the end) is refused with why; a wrong code, another game and another version
-are refused before any frame arrives."""
+with the referee's reason and changes nothing; what only the referee may do (another's undo, the
+record, the scores before the end) is refused with why; a wrong code, another game and another
+version are refused before any frame arrives; a client process killed mid-game rejoins with its
+code and gets the same snapshot."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -101,3 +106,36 @@ def test_a_seat_plays_the_referees_bot_to_the_end_and_the_bot_seat_has_no_code(t
             ada.act(ada.legal_action_ids()[0])
         assert ada.is_over and len(ada.scores()) == 2 and any("Greedy" in line for line in ada.log)
         ada.close()
+
+
+def test_a_client_killed_mid_game_rejoins_with_its_code_and_gets_the_same_snapshot(tmp_path: Path) -> None:
+    script = textwrap.dedent("""
+        import json, sys
+        import kum_widget as kum
+        from kum_widget.referee.client import SeatClient, SeatGame
+        ada = SeatGame(SeatClient(sys.argv[1], sys.argv[2], game="bust", version=kum.__version__, timeout=60))
+        ada.act(ada.legal_action_ids()[0])
+        print(json.dumps(ada._client.frame), flush=True)
+        sys.stdin.read()  # until killed
+    """)
+    with referee(tmp_path) as (url, codes, _):
+        bo = seat(url, codes[("table 1", 1)])
+        proc = subprocess.Popen([sys.executable, "-c", script, url, codes[("table 1", 0)]], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            seen = json.loads(proc.stdout.readline())  # (the first line comes within the client's own 60 s)
+            bo.act(bo.legal_action_ids()[0])  # the table moves on while Ada's laptop is alive
+            bo.wait_state(2)
+        finally:
+            proc.kill()  # the laptop's kernel dies: no goodbye
+            proc.wait(timeout=DEADLINE)
+        ada = seat(url, codes[("table 1", 0)])  # the same code, a new kernel
+        now = ada._client.frame
+        assert seen["state_id"] == 1 and now["state_id"] == 2 and now["viewer"] == 0 and ada.legal_actions()
+        assert now["log"][-1] == bo.log[-1] and now["table_sequence"] == 2  # (Bo's move, as both may read it)
+        again = seat(url, codes[("table 1", 0)])  # and a second tab takes the seat over: the first is told
+        assert again._client.frame == now
+        ada._client.wait_until(lambda: ada._client.taken_over, "the news it was taken over")
+        for game in (ada, again, bo):
+            game.close()
