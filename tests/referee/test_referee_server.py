@@ -162,6 +162,52 @@ def test_bad_input_and_acting_out_of_turn_are_answered_and_change_nothing() -> N
     served(test)
 
 
+def test_the_teachers_requests_from_a_seat_and_bad_ones_from_the_teacher_change_nothing() -> None:
+    async def test(referee: Referee, codes: dict[str, str], url: str) -> None:
+        bo, _ = await hello(url, codes["table 1 1"])
+        await frame_of(bo)
+        teacher, welcome = await hello(url, codes["teacher"], game="any")
+        assert welcome["tables"] == ["table 1", "table 2"]
+
+        def everything() -> str:
+            return json.dumps({name: [t.frame(0), t.frame(1), t.stand_ins, t.sequence] for name, t in referee.tables.items()},
+                              sort_keys=True)
+
+        async def answer_of(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+            await ws.send(json.dumps({**message, "id": "q"}))
+            while (answer := await received(ws))["kind"] != "answer":
+                pass
+            return answer
+
+        before = everything()
+        for message, says in [
+            ({"kind": "add_table", "table": {"name": "mine", "game": "bust"}}, "add table is the teacher's to do"),
+            ({"kind": "hand_over", "table": "table 1", "seat": 0}, "hand over is the teacher's to do"),
+            ({"kind": "undo", "state_id": 0}, "only your own last move, and nothing has been played"),
+            ({"kind": "back"}, "no bot stands in for Bo"),
+            ({"kind": "bot", "bot": "oracle"}, "a stand-in is one of the bots"),
+        ]:
+            answer = await answer_of(bo, message)
+            assert answer["ok"] is False and says in answer["error"], answer
+        for message, says in [
+            ({"kind": "add_table", "table": {"name": "table 1", "game": "bust"}}, "there is a table named table 1 already"),
+            ({"kind": "add_table", "table": {"name": "x", "game": "no-such-game"}}, "no-such-game"),
+            ({"kind": "add_table", "table": {"name": "x", "game": "bust", "players": 9}}, "'x'"),
+            ({"kind": "add_table", "table": {"name": "x" * 200, "game": "bust"}}, "1 to 80 printable characters"),
+            ({"kind": "add_table", "table": {"game": "bust", "bots": {"0": "oracle"}}}, "a bot at a table is one of"),
+            ({"kind": "hand_over", "table": "table 1", "seat": 5}, "there is no seat 5 at table 1"),
+            ({"kind": "hand_over", "table": "nowhere", "seat": 0}, "there is no table 'nowhere'"),
+            ({"kind": "hand_over", "table": "table 1", "seat": 0, "bot": "oracle"}, "a stand-in is one of the bots"),
+            ({"kind": "undo", "state_id": 0}, "the teacher's code watches"),
+            ({"kind": "bot", "bot": "greedy"}, "the teacher's code watches"),
+        ]:
+            answer = await answer_of(teacher, message)
+            assert answer["ok"] is False and says in answer["error"], (message, answer)
+        assert everything() == before and set(referee.tables) == {"table 1", "table 2"}
+
+    served(test)
+
+
 def test_a_second_connection_with_the_same_code_takes_the_seat_and_the_first_is_told() -> None:
     async def test(referee: Referee, codes: dict[str, str], url: str) -> None:
         first, _ = await hello(url, codes["table 1 0"])
