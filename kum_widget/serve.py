@@ -20,6 +20,7 @@ import asyncio
 import datetime
 import hashlib
 import importlib.util
+import logging
 import os
 import re
 import signal
@@ -55,6 +56,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    # who joined, who left, refusals, games over: for the teacher's console (never a code, a frame or a hand)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", stream=sys.stdout)
     try:
         return asyncio.run(serve(args))
     except GameError as exc:

@@ -322,8 +322,8 @@ class Referee:
         if self.hand_in is not None:
             try:
                 files = self.hand_in(table)
-            except Exception:
-                log.exception("could not hand in the game of %s (it is in the journal)", table.name)
+            except Exception as exc:  # (its kind and words only: a traceback's values may hold a hand)
+                log.error("could not hand in the game of %s (it is in the journal): %s: %s", table.name, type(exc).__name__, str(exc)[:200])
         self._write({"kind": "over", "table": table.name, "files": files})
         if self.journal is not None:
             self.journal.sync()
@@ -369,8 +369,8 @@ class Referee:
                 await self._frames_at(table)
                 await self._over(table)
                 await self._tell_teachers(table)
-        except Exception:
-            log.exception("a bot at %s failed; its seat waits", table.name)
+        except Exception as exc:  # (its kind only: a bot's error may name a card of the seat it plays)
+            log.error("a bot at %s failed (%s); its seat waits", table.name, type(exc).__name__)
         finally:
             self._bot_turns.pop(table.name, None)
         self._watch_silence(table)

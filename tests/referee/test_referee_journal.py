@@ -73,6 +73,8 @@ def test_a_referee_killed_mid_game_starts_again_from_its_journal(tmp_path: Path)
     assert mode(folder) == 0o700 and mode(folder / "journal.jsonl") == 0o600 and mode(folder / "codes.txt") == 0o600
     journal = (folder / "journal.jsonl").read_text()
     assert not any(code in journal for code in codes.values())
+    said = "".join(first.out[first.out.index(next(line for line in first.out if line.startswith("serving at"))):])
+    assert "joined" in said and "is over" in said and not any(code in said for code in codes.values())  # its log: no code
     handed = sorted(p.name for p in (folder / "games").iterdir())
     assert len(handed) == 2 and all(mode(folder / "games" / name) == 0o600 for name in handed)
     record = next(name for name in handed if name.endswith(".kum.txt"))
