@@ -51,8 +51,17 @@ RUN_BY: dict[tuple[str, str], tuple[str, ...]] = {
     ("README.md", "# the pyproject.toml of your package"): ("tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
     ("GAMES.md", '[project.entry-points."kum_widget.games"]'): ("tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
     ("GAMES.md", '[project.entry-points."kum_widget.tables"]'): ("tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects",),
+    # "Play as a class": its class file and commands, run as written on loopback, and its ```py
+    # block, a jupyterhub_config.py (JupyterHub runs it with `c` defined), read as a hub would
+    ("README.md", "[[table]]"): ("tests/referee/test_referee_readme.py::test_the_class_file_is_served_by_the_serve_command",),
+    ("README.md", "kum-widget serve class.toml    # or: python -m kum_widget.serve class.toml"): (
+        "tests/referee/test_referee_readme.py::test_the_class_file_is_served_by_the_serve_command",),
+    ("README.md", "openssl req -x509 -newkey rsa:2048 -nodes -days 30 -keyout referee.key -out referee.pem \\"): (
+        "tests/referee/test_referee_readme.py::test_the_certificate_serves_wss_to_students_who_trust_it",),
+    ("README.md", "# jupyterhub_config.py (JupyterHub runs it with c, its configuration)"): (
+        "tests/referee/test_referee_readme.py::test_the_jupyterhub_service_is_the_serve_command_on_the_address_students_join",),
 }
-MARKED = 6  # blocks preceded by <!-- not run: why -->: adding one is a deliberate act
+MARKED = 7  # blocks preceded by <!-- not run: why -->: adding one is a deliberate act
 
 
 @dataclass(frozen=True)
@@ -184,7 +193,7 @@ def test_the_entry_point_tables_are_pyprojects() -> None:
 
     names = {GROUP: r"[a-z][a-z0-9-]*", TABLES: r"[a-z_][a-z0-9_]*"}
     own = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]
-    tables = [b for b in ALL if b.lang == "toml"]
+    tables = [b for b in ALL if b.lang == "toml" and "tests/core/test_docs.py::test_the_entry_point_tables_are_pyprojects" in RUN_BY.get((b.doc, b.first), ())]
     assert len(tables) == 3 and {GROUP, TABLES} <= set(own)
     for block in tables:
         for group, points in tomllib.loads(block.code)["project"]["entry-points"].items():

@@ -34,6 +34,7 @@ FAST: dict[str, dict[str, Any]] = {
     "06_court.ipynb": {"GAMES": 40, "WORKERS": 0},
     "07_design_report.ipynb": {"GAMES": 20, "MAP_GAMES": 5, "WORKERS": 0,
                                "REPORT_FILE": str(Path(tempfile.gettempdir()) / "kum_design_report_nbtest.html")},
+    "08_play_as_a_class.ipynb": {"GAMES": 10, "WORKERS": 0},
 }
 
 
@@ -312,7 +313,8 @@ def test_the_scans_find_a_printed_hand_and_a_deprecated_call(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("path", [p for p in RUN if p.values[0].name in {"01_play.ipynb", "02_rules_tour.ipynb", "03_scripting.ipynb",
-                                                                          "06_court.ipynb", "07_design_report.ipynb"}],
+                                                                          "06_court.ipynb", "07_design_report.ipynb",
+                                                                          "08_play_as_a_class.ipynb"}],
                          ids=lambda p: p.name)
 def test_notebook_does_what_its_text_says(path: Path) -> None:
     nb, _ = executed(path)
@@ -385,8 +387,39 @@ def _check_06(nb: Any) -> None:
     assert f"or better {often_words(share, low, high)}:" in line
 
 
+def _check_08(nb: Any) -> None:
+    """Notebook 08's class: the referee served on loopback, no code printed whole, the refusals
+    and the undo rule as its text says, Bo told that Ada drew but not what, every game played to
+    its end (by the script and by the referee's bots) and handed in as a record and a replay, the
+    Bust games pooled, the referee stopped and its temporary folder gone."""
+    everything = "\n".join(_shown(o) for c in _code(nb) for o in c.get("outputs", []))
+    assert not re.search(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])", everything), "a code printed whole"
+    started = printed(nb, "referee = subprocess.Popen(")
+    assert re.search(r"^serving at ws://127\.0\.0\.1:\d+/", started, re.M) and "every table  teacher" in started, started
+    asked = printed(nb, "for asked, call in")
+    assert "The record: refused: " in asked and "The scores: refused: the scores are the referee's" in asked, asked
+    undo = printed(nb, "ada.undo()\nprint(")
+    assert "and took it back; she may again:" in undo and "Ada drew, then asked to take it back: refused: your last move showed you" in undo
+    back = printed(nb, "game.close()")
+    assert "the same position: True" in back and re.search(r"Her log: \['Ada drew an? \d+\.'\]", back), back  # what she drew
+    assert printed(nb, "bo = kum.join(").strip() == "Bo's log: ['Ada drew a card.']"  # that she drew
+    played = printed(nb, "cy.play_with(")
+    assert "Table 1 is over: Ada " in played and "a bot plays Bo's seat: random" in played and "Table 2 is over: Cy " in played, played
+    assert "table 3's game is over: true" in printed(nb, "view.add_table(").lower()
+    listed = printed(nb, "bust_games = kum.lab.load(").splitlines()
+    files = [line for line in listed if line.endswith((".kum.txt", ".html"))]
+    stems = sorted({re.sub(r"_\d{4}-\d\d-\d\d-\d{4}\.(kum\.txt|html)$", "", f) for f in files})
+    assert len(files) == 6 and stems == ["bust_table-1_Ada-Bo", "bust_table-3_Dee-Eli", "kings-under-mountains_table-2_Cy-Bot-1-Bot-2-Bot-3"], listed
+    assert listed[-1].startswith("<HandIn: 2 games of Bust"), listed
+    assert printed(nb, "report = kum.lab.report(").startswith("2 games played by people")
+    stopped = printed(nb, "referee.terminate()")
+    assert "referee stopped" in stopped and "Exit status: 0" in stopped, stopped
+    folder = re.search(r"its folder (\S+)/referee,", started)
+    assert folder and not Path(folder[1]).exists(), "the temporary folder is left behind"
+
+
 OUTPUTS = {"01_play.ipynb": _check_01, "02_rules_tour.ipynb": _check_02, "03_scripting.ipynb": _check_03,
-           "06_court.ipynb": _check_06, "07_design_report.ipynb": _check_07}
+           "06_court.ipynb": _check_06, "07_design_report.ipynb": _check_07, "08_play_as_a_class.ipynb": _check_08}
 
 
 # -- notebook 03's bot of your own: the template students copy ------------------------------------
