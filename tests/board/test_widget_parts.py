@@ -68,12 +68,14 @@ def test_no_widget_module_reads_a_private_field_of_another_object(path: Path) ->
 
 
 def test_the_widget_is_one_anywidget_class_not_a_stack_of_mixins() -> None:
-    """One class each on the one base that holds the front-end and the traits they share."""
+    """One class each on the one base that holds the front-end and the traits they share (a
+    board drawn from a referee's frames on the one that draws frames)."""
+    from kum_widget.board.frame_board import FrameBoard
     from kum_widget.board.seat_board import SeatBoard
     from kum_widget.board.widget import BoardView
 
-    for board in (kum.GameWidget, SeatBoard):
-        assert [c for c in board.__mro__ if c.__module__.startswith("kum_widget")] == [board, BoardView]
+    assert [c for c in kum.GameWidget.__mro__ if c.__module__.startswith("kum_widget")] == [kum.GameWidget, BoardView]
+    assert [c for c in SeatBoard.__mro__ if c.__module__.startswith("kum_widget")] == [SeatBoard, FrameBoard, BoardView]
 
 
 # -- the public reads a board needs -------------------------------------------------------------
