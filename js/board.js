@@ -284,7 +284,7 @@ function gameOver(board, seats, busy, live, m) {
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "Player"), ...columns.map((c) => h("th", {}, c)), h("th", {}, "Final score"))),
       h("tbody", {}, rows)),
-    live ? h("button", { type: "button", class: "kum-primary", dataset: { control: "play-again", key: "play-again" }, disabled: busy, title: "A new deal, the same players (New game, above, for a seed or another opponent)" }, "Play again") : null,
+    live && offers(m, "new-game") ? h("button", { type: "button", class: "kum-primary", dataset: { control: "play-again", key: "play-again" }, disabled: busy, title: "A new deal, the same players (New game, above, for a seed or another opponent)" }, "Play again") : null,
     live ? handIn(m, busy) : null);
 }
 

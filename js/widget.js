@@ -211,12 +211,14 @@ function render({ model, el }) {
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   }
 
-  /** The first-time panel (a game's intro) opens once per game title, unless dismissed before on this browser. */
-  function introState(board) {
+  /** The first-time panel (a game's intro) opens once per game title, unless dismissed before on
+   * this browser, on a board someone plays here (a board that only watches, whose kernel answers
+   * no control, opens it by "?" alone: a teacher watching ten tables wants the tables). */
+  function introState(board, m) {
     const title = String(board.title || "");
     if (introOf(board) && ui.introFor !== title) { // a game with no intro opens nothing by itself ("?" shows its keys)
       ui.introFor = title;
-      ui.introOpen = !introDismissed(board);
+      ui.introOpen = !introDismissed(board) && !(Array.isArray(m.controls) && m.controls.length === 0);
     }
   }
 
@@ -245,7 +247,7 @@ function render({ model, el }) {
     const looker = ui.viewer !== null && viewer !== ui.viewer;
     if (!m.board?.over) ui.saved = ""; // said of the game that ended: a new deal (or an undo) forgets it
     if (m.board && m.board.players) {
-      introState(m.board);
+      introState(m.board, m);
       const lines = newLines(ui.log, m.log_lines);
       // what happened, then who is to act, or the result: one text, said once
       const then = m.board.over ? `Game over. ${outcomeText(m.board)}` : String(m.board.status || "");

@@ -42,7 +42,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="the interface to listen on (default 127.0.0.1; 0.0.0.0: every one)")
     serve.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0: any free one)")
     serve.add_argument("--folder", type=Path,
-                       help="the referee's own folder: codes, journal, finished games (default: ~/.local/state/kum-widget/CLASSFILE's name)")
+                       help="the referee's own folder: codes, journal, finished games (default: "
+                            "$XDG_STATE_HOME or ~/.local/state, then kum-widget/<CLASSFILE's name>-<a hash of its path>)")
     serve.add_argument("--codes", type=Path, help="where the codes are written (default: codes.txt in the folder)")
     serve.add_argument("--game", action="append", default=[], metavar="FILE.py:CLASS",
                        help="a game written in a file, played by its name in the class file (runs that file's code)")
@@ -76,10 +77,10 @@ async def serve(args: argparse.Namespace) -> int:
         load_game(spec)
     if args.silent is not None and not 1 <= args.silent <= 86_400:
         raise GameError(f"--silent is a number of seconds from 1 to 86400, got {args.silent:g}")
+    class_tables = read_class(args.classfile)  # (a class file that does not read makes no folder)
     folder = private_folder(args.folder or default_folder(args.classfile))
     codes_file = args.codes or folder / "codes.txt"
     journal_file = folder / "journal.jsonl"
-    class_tables = read_class(args.classfile)
     context = None
     if args.certfile is not None:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

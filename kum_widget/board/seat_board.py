@@ -45,6 +45,7 @@ class SeatBoard(FrameBoard):
         self._game = SeatGame(self._client)
         super().__init__(not_here={**NOT_HERE, "undo": ""}, controls=["undo"], seat=self._game.seat)
         self._client.on_frame = self._frame_came
+        self._client.on_taken_over = lambda: self._on_kernel_loop(self._taken_over)
         self.show(self._client.frame, newer_only=True)  # the latest: any frame since came through _frame_came too
 
     @property
@@ -74,6 +75,9 @@ class SeatBoard(FrameBoard):
             self._loop.call_soon_threadsafe(call, *args)
         else:
             call(*args)
+
+    def _taken_over(self) -> None:
+        self.error = "another connection took this seat with your code: this board no longer plays (join again to take it back)"
 
     def _frame_came(self, frame: dict[str, Any]) -> None:
         self._on_kernel_loop(lambda: self.show(frame, newer_only=True))

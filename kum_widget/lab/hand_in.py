@@ -227,7 +227,9 @@ def load(folder_or_files: Any, *, game: Any = None) -> HandIn:
     """The finished games in ``folder_or_files``: a folder (every record, saved game and replay
     in it, by name; its other files are skipped and named in ``skipped``), one file, or a list
     of files. ``game`` (a name, a CardGame or its class) is the game and rules every file must
-    hold; by default the first file's. A file of another game, of other rules, with another
+    hold; by default the first file's. A folder's files of another game or other rules than
+    ``game`` are skipped (a referee's ``games/`` holds every table's); without ``game``, and
+    for a file named in the call, a file of another game, of other rules, with another
     number of players, of a game not over, or that cannot be read is refused with a GameError
     naming it, and nothing is returned. See the module for what each kind of file gives."""
     expected = None if game is None else the_game(game, "load")
@@ -236,8 +238,17 @@ def load(folder_or_files: Any, *, game: Any = None) -> HandIn:
     sessions: list[tuple[str, Session]] = []
     outcomes: list[Outcome] = []
     read: list[str] = []
+    others: list[str] = []  # a folder's files of other games or rules than game=
     for path, name, given in paths:
-        found = _read(path, name, given, expected, whose)
+        try:
+            found = _read(path, name, given, expected, whose)
+        except OtherGame as other:
+            if given or game is None:  # a folder of several games: load(folder, game=...) picks one
+                hint = "" if given else " (a folder of several games: load(folder, game=...) reads one game's and skips the others)"
+                raise GameError(f"{other}{hint}") from None
+            skipped.append(name)  # a folder's file of another game than the one asked for
+            others.append(name)
+            continue
         if found is None:  # a folder's file that is none of the kinds: skipped, as named
             skipped.append(name)
             continue
@@ -254,6 +265,9 @@ def load(folder_or_files: Any, *, game: Any = None) -> HandIn:
             outcomes.append(item)
         read.append(name)
     skipped.sort()  # (the folder's order: the files sniffed and skipped among the others)
+    if expected is not None and not read and others:
+        raise GameError(f"load: no game of {title_of(expected)} under these rules in {_named(folder_or_files)} "
+                        f"({len(others)} files of other games or rules skipped: {_few(others)})")
     if expected is None or not read:
         raise GameError(f"load: no record, saved game or replay in {_named(folder_or_files)}"
                         + (f" ({len(skipped)} other files skipped: {_few(skipped)})" if skipped else ""))
@@ -384,8 +398,12 @@ def _session(name: str, source: str | dict[str, Any], expected: CardGame | None,
         raise GameError(f"load: {name}: cannot read this {kind}{unknown}: {cut(str(exc), 300)}") from None
 
 
+class OtherGame(GameError):
+    """A file of another game, or of other rules, than the hand-in's."""
+
+
 def _another(name: str, said: Any, expected: CardGame, whose: str) -> GameError:
-    return GameError(f"load: {name}: a game of {shown(said)}, not of {title_of(expected)} ({expected.name!r}, {whose})")
+    return OtherGame(f"load: {name}: a game of {shown(said)}, not of {title_of(expected)} ({expected.name!r}, {whose})")
 
 
 def _tags(text: str) -> dict[str, str]:
@@ -400,7 +418,7 @@ def _whole(name: str, s: Session, expected: CardGame | None, whose: str) -> tupl
     """A game read whole, checked: of the game and rules expected, and over."""
     if expected is not None:
         if type(s.game) is not type(expected):  # (a subclass may change any rule: the same name is not the same game)
-            raise GameError(f"load: {name}: a game of {type(s.game).__name__}, not of {type(expected).__name__} ({whose})")
+            raise OtherGame(f"load: {name}: a game of {type(s.game).__name__}, not of {type(expected).__name__} ({whose})")
         _same_rules(name, s.game.options(), expected, whose)
     if not s.is_over:
         raise GameError(f"load: {name}: the game has not ended ({s.move_number} actions played): hand in finished games")
@@ -412,7 +430,7 @@ def _same_rules(name: str, theirs: dict[str, Any], expected: CardGame, whose: st
     if theirs != ours:
         diff = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
         told = ", ".join(f"{k}={shown(theirs.get(k), 40)} ({whose}: {shown(ours.get(k), 40)})" for k in diff[:4])
-        raise GameError(f"load: {name}: played under other rules: {told}")
+        raise OtherGame(f"load: {name}: played under other rules: {told}")
 
 
 def _from_replay(name: str, r: Any, expected: CardGame | None, whose: str) -> tuple[CardGame, int, Session | Outcome]:

@@ -429,7 +429,8 @@ def _pooled(bots_table: pd.DataFrame, hand: HandIn) -> LabResult:
     a.legend()
     a.set_title("Our games and the bots'")
     turns = table[table["measure"] == "turns"].set_index("games of")["value"]
-    reading = (f"{len(hand)} games played by people last {turns.get(label, float('nan')):.0f} turns against "
+    one = len(hand) == 1
+    reading = (f"{len(hand)} game{'' if one else 's'} played by people last{'s' if one else ''} {turns.get(label, float('nan')):.0f} turns against "
                f"{turns.get('bots', float('nan')):.0f} for the bots; compare the shares side by side below.")
     if hand.outcomes:
         cannot = ", ".join(NOT_FROM_OUTCOMES)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,7 @@ class Connection:
             raise GameError(f"a code is text (32 hex digits, from the teacher), got {type(code).__name__}")
         self.url, self.timeout = url, timeout
         self.taken_over = False
+        self.on_taken_over: Callable[[], None] | None = None  # called (on the connection's thread) when told
         self._hello = {"kind": "hello", "code": code, "version": version, **({"game": game} if game else {}),
                        **({"rules": rules} if rules else {})}
         self.joined: dict[str, Any] = {}  # the referee's welcome: the table, the seat, its game and rules
@@ -55,20 +57,37 @@ class Connection:
             raise
 
     def _call(self, coroutine: Any) -> Any:
+        if self._loop.is_closed() or not self._thread.is_alive():
+            coroutine.close()
+            raise GameError(f"this connection to the referee at {self.url} is closed: join again with your code")
         future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
         try:
             return future.result(self.timeout)
         except TimeoutError:
             future.cancel()
             raise GameError(f"the referee at {self.url} did not answer within {self.timeout:.0f} s") from None
+        except (GameError, Refused):
+            raise
+        except Exception as exc:  # the connection's end, whichever way (websockets' own errors): said as ours
+            raise GameError(self._gone(exc)) from None
+
+    def _gone(self, exc: BaseException) -> str:
+        if self.taken_over:
+            return "another connection took this seat with your code: this one is closed"
+        return f"the connection to the referee at {self.url} ended ({type(exc).__name__}): join again with your code"
 
     async def _connect(self) -> None:
         from websockets.asyncio.client import connect
+        from websockets.exceptions import InvalidHandshake
 
+        secure = {"ssl": self._ssl} if self._ssl is not None else {}  # (wss:// without ssl=: the system's trust)
         try:
-            self._socket = await connect(self.url, proxy=None, ssl=self._ssl, open_timeout=self.timeout)
+            self._socket = await connect(self.url, proxy=None, open_timeout=self.timeout, **secure)
         except OSError as exc:
             raise GameError(f"cannot reach the referee at {self.url}: {exc.strerror or exc}") from None
+        except (InvalidHandshake, EOFError) as exc:
+            hint = " (a referee serving wss:// is reached with wss://)" if self.url.startswith("ws://") else ""
+            raise GameError(f"no referee answered at {self.url}{hint}: {str(exc)[:120]}") from None
         await self._socket.send(json.dumps(self._hello))
         answer = json.loads(await self._socket.recv())
         if not answer.get("ok"):
@@ -95,6 +114,8 @@ class Connection:
             with self._changed:
                 self.taken_over = True
                 self._changed.notify_all()
+            if self.on_taken_over is not None:
+                self.on_taken_over()
         else:
             with self._changed:
                 self.take(message)
@@ -130,8 +151,11 @@ class Connection:
                 answer = await self._send({"kind": kind, **fields})
                 done(None if answer.get("ok") else str(answer.get("error")))
             except Exception as exc:  # the connection gone: said, not raised on a thread no one reads
-                done(f"the referee did not answer: {str(exc)[:200]}")
+                done(self._gone(exc))
 
+        if self._loop.is_closed() or not self._thread.is_alive():
+            done(f"this connection to the referee at {self.url} is closed: join again with your code")
+            return
         asyncio.run_coroutine_threadsafe(send(), self._loop)
 
     def wait_until(self, condition: Callable[[], bool], what: str) -> None:
@@ -142,7 +166,7 @@ class Connection:
 
     def close(self) -> None:
         """Leave: the connection closed, its thread and loop ended. Again: nothing more."""
-        if self._loop.is_closed():
+        if self._loop.is_closed() or sys.is_finalizing():  # (at the interpreter's exit the OS closes the socket)
             return
         if self._socket is not None and self._loop.is_running():
             try:
@@ -151,7 +175,7 @@ class Connection:
                 pass  # a connection already gone
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(self.timeout)
-        if not self._thread.is_alive():
+        if not self._thread.is_alive() and not self._loop.is_running():
             self._loop.close()
 
 

@@ -144,8 +144,8 @@ REFUSED: list[Any] = [
                  id="another game"),
     pytest.param(lambda f: _record(f, "b.kum.txt", bust(2, limit=30)), {},
                  "b.kum.txt: played under other rules: limit=30 (the first file's, a.kum.txt: 21)", id="other rules"),
-    pytest.param(lambda f: None, {"game": Bust(limit=30)}, "a.kum.txt: played under other rules: limit=21 (game=: 30)",
-                 id="other rules than game="),
+    pytest.param(lambda f: None, {"game": Bust(limit=30)},
+                 "no game of Bust under these rules in", id="other rules than game="),  # (a folder's: skipped)
     pytest.param(lambda f: kum.save_replay(bust(2, limit=30), f / "b.html", seat=0), {},
                  "b.html: played under other rules: limit=30", id="a seat's replay of other rules"),
     pytest.param(lambda f: _record(f, "b.kum.txt", bust(2, players=["Ada", "Bo", "Cy"])), {},
@@ -269,3 +269,15 @@ def test_a_hand_in_made_by_hand_is_checked() -> None:
         assert str(caught.value).startswith("HandIn: ") and words in str(caught.value), str(caught.value)
     with pytest.raises(GameError, match="HandIn: outcomes must be a tuple of Outcome"):
         HandIn(Bust(), (done,), ("a row",))
+
+
+def test_a_folder_of_several_games_gives_the_one_asked_for_and_skips_the_others(tmp_path: Path) -> None:
+    """A referee's games/ holds every table's game: game= picks one, the others are skipped by name."""
+    _record(tmp_path, "a.kum.txt", bust(1))
+    _record(tmp_path, "b.kum.txt", bust(2, limit=30))
+    with pytest.raises(GameError, match=r"a folder of several games: load\(folder, game=...\) reads one"):
+        load(tmp_path)
+    hand = load(tmp_path, game=Bust(limit=30))
+    assert hand.files == ("b.kum.txt",) and hand.skipped == ("a.kum.txt",)
+    with pytest.raises(GameError, match="played under other rules"):  # a file named in the call is refused, not skipped
+        load([tmp_path / "a.kum.txt", tmp_path / "b.kum.txt"], game=Bust(limit=30))

@@ -139,3 +139,20 @@ def test_a_client_killed_mid_game_rejoins_with_its_code_and_gets_the_same_snapsh
         ada._client.wait_until(lambda: ada._client.taken_over, "the news it was taken over")
         for game in (ada, again, bo):
             game.close()
+
+
+def test_a_closed_or_taken_over_connection_says_so_as_a_game_error(tmp_path: Path) -> None:
+    with referee(tmp_path) as (url, codes, _):
+        board = kum.join(url, codes[("table 1", 0)])
+        other = kum.join(url, codes[("table 1", 0)])  # a second tab with the same code
+        board._client.wait_until(lambda: board._client.taken_over, "the news")
+        assert "another connection took this seat" in board.error
+        with pytest.raises(GameError, match="another connection took this seat with your code"):
+            board.act(board.game.legal_action_ids()[0])
+        other.close()
+        with pytest.raises(GameError, match="is closed: join again with your code"):
+            other.act(0)
+        answers: list[str | None] = []
+        other.game._client.submit("act", {"action_id": 0, "state_id": 0}, answers.append)  # a click after the close
+        assert answers and "is closed" in str(answers[0])
+        board.close()

@@ -24,6 +24,7 @@ from _referee_helpers import DEADLINE, referee
 from websockets.asyncio.client import connect
 
 import kum_widget as kum
+from kum_widget.core.errors import GameError
 from kum_widget.core.registry import game_class
 from kum_widget.core.session import new_session
 
@@ -92,6 +93,13 @@ def test_the_referee_serves_wss_with_a_certificate(tmp_path: Path) -> None:
         assert asyncio.run(play_bust(url, codes, ssl=trusted)) > 2
         with pytest.raises(ssl.SSLCertVerificationError):  # a client that does not trust it is not fooled
             asyncio.run(play_bust(url, codes, ssl=ssl.create_default_context()))
+        with pytest.raises(GameError, match="certificate verify failed"):  # nor a seat's board, told why
+            kum.join(url, codes[("table 1", 0)])  # (no ssl=: the system's trust, which does not hold this one)
+        with pytest.raises(GameError, match=r"no referee answered at ws://.* \(a referee serving wss:// is reached with wss://\)"):
+            kum.join(url.replace("wss://", "ws://"), codes[("table 1", 0)])
+        board = kum.join(url, codes[("table 1", 0)], ssl=trusted)
+        assert board.game.seat == 0
+        board.close()
 
 
 @pytest.mark.parametrize(("classfile", "says"), [
