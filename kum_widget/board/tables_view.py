@@ -97,9 +97,11 @@ def facts_html(status: dict[str, Any], *, revealed: bool) -> str:
         seats.append(f"<li>{html.escape(str(name))}: {html.escape(how)}{turn}</li>")
     state = "game over" + (": every hand shown; the slider replays it" if revealed else "") if status.get("over") \
         else f"{int(status.get('moves', 0))} move{'' if status.get('moves') == 1 else 's'} so far"
-    return (f"<h3 class='kum-table-name'>{html.escape(str(status.get('table', '')))}</h3>"
-            f"<p>{html.escape(str(status.get('game', '')))}: {html.escape(state)}</p>"
-            f"<ul aria-label='Seats'>{''.join(seats)}</ul>")
+    # one line a table, its seats in a row (a list to a screen reader): ten tables fit a screen
+    return (f"<h3 class='kum-table-name' style='margin:0.6em 0 0.2em'>{html.escape(str(status.get('table', '')))}: "
+            f"{html.escape(str(status.get('title') or status.get('game', '')))}, {html.escape(state)}</h3>"
+            f"<ul aria-label='Seats' style='list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:0.3em 1.5em'>"
+            f"{''.join(seats)}</ul>")
 
 
 class TablesView(ipywidgets.VBox):  # type: ignore[misc]

@@ -340,7 +340,7 @@ class Referee:
 
     def _status(self, table: Table) -> dict[str, Any]:
         """What the teacher sees of ``table`` beside its public frame (nothing hidden)."""
-        return {"kind": "table", "table": table.name, "game": table.game.name, "rules": table.game.options(),
+        return {"kind": "table", "table": table.name, "game": table.game.name, "title": table.title, "rules": table.game.options(),
                 "players": list(table.players), "bots": {str(k): v for k, v in table.bots.items()},
                 "stand_ins": {str(k): v for k, v in table.stand_ins.items()}, "connected": self.connected(table.name),
                 "moves": table.moves, "current": table.current_player, "over": table.is_over}

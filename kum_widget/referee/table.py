@@ -110,6 +110,11 @@ class Table:
         return self._session.game
 
     @property
+    def title(self) -> str:
+        """The game's title, as its board shows it."""
+        return self._session.title
+
+    @property
     def players(self) -> tuple[str, ...]:
         return self._session.players
 

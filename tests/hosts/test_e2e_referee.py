@@ -2,15 +2,19 @@
 127.0.0.1 (port 0), two JupyterLab tabs (a kernel each, a workspace each, as two students'
 browsers) joined to the two seats of one table with ``kum.join``, where a click in one tab
 arrives in the other, and back; and a Voila page whose seat plays by a click that the other
-seat (a connection of the test's) sees. Only the board's public testing hooks are clicked
+seat (a connection of the test's) sees; the teacher's view (``kum.tables``) in a third tab, each
+table's public board following the game. Only the board's public testing hooks are clicked
 (``[data-playable]``, ``[data-action]``, ``.kum-widget[data-state-id]``). Screenshots go to
-test-artifacts/ (referee-*.png)."""
+test-artifacts/ (referee-*.png). Both are long (a JupyterLab of three notebooks, a Voila
+server): ``make soak`` runs them; make test plays the same boards from kernels (tests/referee)."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from _chromium import WAIT_MS, dismiss_intro, wait_board_changed, wait_still, wait_until, watched_page
 from _referee_helpers import DEADLINE, referee
@@ -64,9 +68,12 @@ def wait_connected(room: LabRoom, name: str) -> None:
             kernels = []
 
 
+@pytest.mark.soak
 def test_a_click_in_one_jupyterlab_tab_arrives_in_the_other_at_one_table(lab_room, browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     with referee(tmp_path) as (url, codes, _):
-        room = lab_room({"ada.ipynb": joined(url, codes[(TABLE, 0)], "ada"), "bo.ipynb": joined(url, codes[(TABLE, 1)], "bo")})
+        teacher = notebook_of(f"import kum_widget as kum\n\nview = kum.tables({url!r}, {codes[('every table', 'teacher')]!r})  # KUM-TEACHER\nview")
+        room = lab_room({"ada.ipynb": joined(url, codes[(TABLE, 0)], "ada"), "bo.ipynb": joined(url, codes[(TABLE, 1)], "bo"),
+                         "teacher.ipynb": teacher})
         ada_page, ada, ada_errors = open_tab(browser, room, "ada.ipynb")
         bo_page, bo, bo_errors = open_tab(browser, room, "bo.ipynb")
         start = ada.get_attribute("data-state-id")
@@ -83,11 +90,26 @@ def test_a_click_in_one_jupyterlab_tab_arrives_in_the_other_at_one_table(lab_roo
         assert click_once(bo_page, bo)  # and back: Bo plays in his tab
         wait_board_changed(ada_page, ada, moved, "Bo's move, in Ada's tab")
         assert ada.get_attribute("data-state-id") == bo.get_attribute("data-state-id")
-        assert ada_errors == [] and bo_errors == []
-        for page in (ada_page, bo_page):
+        # the teacher's view: every table's public board, following; no intro opened over them (it watches)
+        teacher_page, watched, teacher_errors = open_tab(browser, room, "teacher.ipynb")
+        boards = teacher_page.locator(".kum-widget[data-state-id]")
+        wait_until(teacher_page, "(state) => document.querySelectorAll('.kum-widget[data-state-id]').length === 2 && "
+                                 "document.querySelector('.kum-widget[data-state-id]').dataset.stateId === state",
+                   ada.get_attribute("data-state-id"), what="both tables' boards, table 1 at its state")
+        assert boards.first.locator("[data-playable]:not([disabled])").count() == 0  # the teacher plays nothing
+        assert teacher_page.locator('.kum-widget [data-key="intro"]').count() == 0
+        assert "Ada: connected" in teacher_page.locator(".kum-table-row").first.inner_text()
+        before = watched.get_attribute("data-state-id")
+        assert click_once(ada_page, ada)  # a move at the table, seen by the teacher
+        wait_board_changed(teacher_page, watched, before, "Ada's move, in the teacher's view")
+        wait_still(teacher_page, watched, "the move's flight to land")
+        teacher_page.screenshot(path=str(artifacts / "referee-lab-teacher.png"))
+        assert ada_errors == [] and bo_errors == [] and teacher_errors == []
+        for page in (ada_page, bo_page, teacher_page):
             page.close()
 
 
+@pytest.mark.soak
 def test_a_seat_joined_in_a_voila_page_plays_and_the_other_seat_sees_it(browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     with referee(tmp_path) as (url, codes, _):
         bo = SeatClient(url, codes[(TABLE, 1)], game="bust", version=VERSION, timeout=DEADLINE)

@@ -164,7 +164,7 @@ def test_the_teachers_widget_shows_each_table_live_and_reveals_it_only_at_its_en
     with referee(tmp_path, classfile=ONE_TABLE) as (url, codes, _):
         view = kum.tables(url, codes[("every table", TEACHER)])
         row = view.children[0]
-        assert "table 1" in row.facts.value and "Ada: not connected" in row.facts.value and "0 moves so far" in row.facts.value
+        assert "table 1: Bust, 0 moves so far" in row.facts.value and "Ada: not connected" in row.facts.value
         board = view.board("table 1")
         assert board.board["shown_seat"] is None and board.legal["actions"] == []  # the public table: nothing to play
         ada, bo = seat(url, codes[("table 1", 0)]), seat(url, codes[("table 1", 1)])
