@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from _chromium import WAIT_MS, dismiss_intro, wait_board_changed, wait_still, wait_until, watched_page
 from _referee_helpers import DEADLINE, referee
 from hostservers import VoilaServer
