@@ -5,6 +5,7 @@ so Ada's draw, clicked while it searches, is answered before the search is: the 
 draw's new state and never the hint (the draw changed the game, which stops the search). A
 search that held the kernel would answer the hint first, up to its 3 s cap later.
 The times are printed, not asserted. Screenshots go to test-artifacts/ (host-search-*.png).
+Both run in make soak.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def a_hint_left_alone_is_shown(page: Any, board: Any) -> float:
     return took
 
 
-@pytest.mark.soak  # the same search answered in Voila (marimo and JupyterLab run in make test)
+@pytest.mark.soak  # the same search answered in Voila (JupyterLab's runs in make test: test_e2e_search_live)
 def test_voila_answers_a_click_while_the_hint_searches(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     with VoilaServer(voila_notebook(), "looping.ipynb") as voila:
         page, errors = watched_page(browser, width=1280, height=1300)
@@ -128,6 +129,7 @@ def test_voila_answers_a_click_while_the_hint_searches(browser, artifacts: Path)
         assert "Traceback" not in voila.log(), voila.log()[-3000:]
 
 
+@pytest.mark.soak  # and in marimo (make test plays marimo's app: test_e2e_hosts, and its editor's keys: test_e2e_keys)
 def test_marimo_answers_a_click_while_the_hint_searches(browser, artifacts: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     with MarimoServer(marimo_app(tmp_path / "looping_marimo.py")) as marimo:
         page, errors = watched_page(browser, width=1280, height=1300)
