@@ -393,7 +393,18 @@ class SeatGame:
         return self.scores()
 
     def record(self) -> str:
-        raise GameError("the record of a game at a table holds every hand: the referee writes it, and hands it to the lab at the end")
+        """The game's whole record (every hand: ``kum.core.Session.from_record`` reads it),
+        once the game is over; before, it is the referee's."""
+        if not self.is_over:
+            raise GameError("the record of a game at a table holds every hand: the referee gives it once the game is over")
+        return str(self._client.request("record")["record"])
+
+    def view_of(self, seat: int) -> dict[str, Any]:
+        """A seat's view: this seat's own (``view``); another seat's hand is that seat's to see."""
+        if seat != self.seat:
+            raise GameError(f"seat {shown(seat)}'s view holds what only that seat may see; this is seat {self.seat} "
+                            f"({self.players[self.seat]}): its view is game.view")
+        return self.view
 
     def close(self) -> None:
         """Leave the table (the seat stays the code's: join again to take it back)."""

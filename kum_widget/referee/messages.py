@@ -33,6 +33,7 @@ KINDS: dict[str, dict[str, tuple[str, bool]]] = {
     "act": {"action_id": ("int", True), "state_id": ("int", True), "id": ("token", False)},
     "frame": {"id": ("token", False)},  # the seat's frame again (after a gap, a reload)
     "ping": {"id": ("token", False)},
+    "record": {"id": ("token", False)},  # the table's whole record, once its game is over
     "undo": {"state_id": ("int", True), "id": ("token", False)},  # take back the seat's own last action
     "back": {"id": ("token", False)},  # the seat's person takes it back from the bot standing in
     "bot": {"bot": ("text", True), "id": ("token", False)},  # the referee's bot plays the seat, until "back"

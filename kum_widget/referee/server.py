@@ -52,6 +52,7 @@ RATE = 20.0  # messages a second a connection may send, on average
 BURST = 40  # and at once
 STRIKES = 3  # refusals for sending too fast before the connection is closed
 CLOSE_SECONDS = 2.0  # the time a closed client has to answer the close
+HEARTBEAT_SECONDS = 20.0  # a ping every this often; a connection that does not answer one within it is closed
 STAND_IN = "greedy"  # the bot that plays for a person away
 
 
@@ -89,19 +90,22 @@ class Referee:
     ``journal``: where every change is kept; ``codes_file``: where the codes are written
     again when the teacher adds a table; ``hand_in(table)``: called once a table's game is
     over, gives the names of the files it wrote; ``silent``: seconds a person may take on
-    their turn before a ``stand_in`` bot plays for them (None: as long as they like)."""
+    their turn before a ``stand_in`` bot plays for them (None: as long as they like);
+    ``heartbeat``: seconds between pings (a connection that answers none within it is closed,
+    its seat free for its code again)."""
 
     def __init__(self, tables: Mapping[str, Table], codes: Codes, *, version: str, hello_seconds: float = HELLO_SECONDS,
                  rate: float = RATE, burst: int = BURST, strikes: int = STRIKES, journal: Journal | None = None,
                  codes_file: Path | None = None, hand_in: Callable[[Table], list[str]] | None = None,
-                 handed_in: set[str] | None = None, silent: float | None = None, stand_in: str = STAND_IN) -> None:
+                 handed_in: set[str] | None = None, silent: float | None = None, stand_in: str = STAND_IN,
+                 heartbeat: float = HEARTBEAT_SECONDS) -> None:
         self.tables = dict(tables)
         self.codes = codes
         self.version = version
         self.hello_seconds, self.rate, self.burst, self.strikes = hello_seconds, rate, burst, strikes
         self.journal, self.codes_file, self.hand_in = journal, codes_file, hand_in
         self.handed_in = set(handed_in or ())  # tables whose finished game was handed in
-        self.silent, self.stand_in = silent, stand_in
+        self.silent, self.stand_in, self.heartbeat = silent, stand_in, heartbeat
         self._timers: dict[str, asyncio.TimerHandle] = {}  # a table's silent seat's deadline
         self._bot_turns: dict[str, asyncio.Task[None]] = {}  # a table's bots at play
         self._pool: Any = None  # the bots' worker process, started with the first bot's turn
@@ -115,7 +119,7 @@ class Referee:
         for table in self.tables.values():
             self._after_change(table)
         # A flood's unread messages hold back its close handshake: a client gets CLOSE_SECONDS to answer it.
-        return await serve(self.connection, host, port, ssl=ssl, max_size=MAX_MESSAGE_BYTES, ping_interval=20, ping_timeout=20,
+        return await serve(self.connection, host, port, ssl=ssl, max_size=MAX_MESSAGE_BYTES, ping_interval=self.heartbeat, ping_timeout=self.heartbeat,
                            close_timeout=CLOSE_SECONDS)
 
     async def connection(self, socket: Any) -> None:
@@ -207,6 +211,11 @@ class Referee:
             elif message.kind == "frame":
                 await self._send(client, {"kind": "answer", "id": token, "ok": True})
                 await self._frames(client)
+            elif message.kind == "record":
+                if client.seat.table is None:
+                    raise Refused("the teacher's code gets each table's record at its end, unasked")
+                table = self.tables[client.seat.table]
+                await self._send(client, {"kind": "answer", "id": token, "ok": True, "record": table.record()})
             elif message.kind in ("add_table", "hand_over"):
                 if client.seat.seat != TEACHER:
                     raise Refused(f"{message.kind.replace('_', ' ')} is the teacher's to do")

@@ -66,6 +66,11 @@ def test_two_seats_play_a_whole_game_each_from_its_own_frames(tmp_path: Path) ->
             moves += 1
             (bo if mover is ada else ada).wait_state(mover.state_id)
         assert not ada.wait_turn() and moves >= 2 and bo.is_over and ada.scores() == bo.scores() and len(ada.scores()) == 2
+        whole = kum.core.Session.from_record(ada.record())  # over: the whole record is the seat's to ask for
+        assert whole.is_over and whole.scores() == ada.scores() and bo.record() == ada.record()
+        with pytest.raises(GameError, match="seat 1's view holds what only that seat may see; this is seat 0"):
+            ada.view_of(1)
+        assert ada.view_of(0) == ada.view
         assert "SeatGame seat 0 at 'table 1'" in repr(ada)
         for game in (ada, bo):
             game.close()

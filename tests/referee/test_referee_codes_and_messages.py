@@ -75,7 +75,7 @@ def test_each_kind_reads_with_its_fields() -> None:
     assert parse(b'{"kind": "frame", "id": 4}') == Message("frame", {"id": 4})
     hello = parse(json.dumps({"kind": "hello", "code": "a" * 32, "game": "undercut", "version": "0.1.0", "rules": {"x": 1}}))
     assert hello.fields == {"code": "a" * 32, "game": "undercut", "version": "0.1.0", "rules": {"x": 1}}
-    assert set(KINDS) == {"hello", "act", "frame", "ping", "undo", "back", "bot", "add_table", "hand_over"}
+    assert set(KINDS) == {"hello", "act", "frame", "ping", "record", "undo", "back", "bot", "add_table", "hand_over"}
 
 
 @pytest.mark.parametrize(("raw", "says"), [
@@ -87,7 +87,7 @@ def test_each_kind_reads_with_its_fields() -> None:
     ("{" * 100_00, "one JSON object|nests too deep"),
     ("[" * 5000 + "]" * 5000, "nests too deep|one JSON object"),
     (b"\xff\xfe", "one JSON object"),
-    ('{"kind": "shutdown"}', "kind is one of hello, act, frame, ping, undo, back, bot, add_table, hand_over, got 'shutdown'"),
+    ('{"kind": "shutdown"}', "kind is one of hello, act, frame, ping, record, undo, back, bot, add_table, hand_over, got 'shutdown'"),
     ('{"kind": 3}', "kind is one of"),
     ('{"state_id": 1}', "kind is one of"),
     ('{"kind": "act", "state_id": 1}', "act: action_id is missing"),

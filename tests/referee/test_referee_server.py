@@ -294,3 +294,21 @@ def test_a_bot_seat_is_played_by_the_referees_worker_and_every_seat_sees_its_mov
             referee.close()
 
     asyncio.run(main())
+
+
+def test_a_connection_that_answers_no_heartbeat_is_closed_and_its_seat_freed() -> None:
+    async def test(referee: Referee, codes: dict[str, str], url: str) -> None:
+        ada, _ = await hello(url, codes["table 1 0"])
+        await frame_of(ada)
+        bo, _ = await hello(url, codes["table 1 1"])
+        await frame_of(bo)
+        assert referee.connected("table 1") == [0, 1]
+        ada.transport.pause_reading()  # a laptop gone to sleep: it reads nothing, so answers no ping
+        async with asyncio.timeout(DEADLINE):
+            while referee.connected("table 1") != [1]:
+                await asyncio.sleep(0.05)  # (polling, within the deadline)
+        await bo.send(json.dumps({"kind": "ping", "id": "p"}))  # the other seat, answering its pings, stays
+        assert await received(bo) == {"kind": "answer", "id": "p", "ok": True}
+        assert referee.connected("table 1") == [1]
+
+    served(test, heartbeat=0.3)
