@@ -6,12 +6,33 @@ refused with the reason (``not_here``).
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import shown
 from .widget import BoardView
 
-__all__ = ["FrameBoard"]
+__all__ = ["FrameBoard", "KernelLoop"]
+
+
+class KernelLoop:
+    """The loop of the kernel that made a board (None in a script): news from a referee's
+    connection, which comes on the connection's own thread, is handed to it, so that a widget's
+    traits change on the thread that owns them; in a script, at once."""
+
+    def __init__(self) -> None:
+        try:
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self.loop = None
+
+    def call(self, call: Callable[..., None], *args: Any) -> None:
+        """``call(*args)``: on the kernel's loop if it runs, else now."""
+        if self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(call, *args)
+        else:
+            call(*args)
 
 
 class FrameBoard(BoardView):

@@ -10,14 +10,13 @@ when the kernel has one (a notebook), at once otherwise (a script).
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from ..core import VERSION
 from ..core.errors import GameError, shown
 from ..referee.client import SeatClient, SeatGame
 from ..referee.table import Refused
-from .frame_board import FrameBoard
+from .frame_board import FrameBoard, KernelLoop
 
 __all__ = ["SeatBoard", "join"]
 
@@ -37,15 +36,12 @@ class SeatBoard(FrameBoard):
     _client: SeatClient | None = None  # (None on a board whose joining was refused: nothing to close)
 
     def __init__(self, url: str, code: str, *, timeout: float = 30.0, ssl: Any = None) -> None:
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            self._loop = None  # a script: no kernel loop to hand the frames to
+        self._kernel = KernelLoop()  # (made here, on the kernel's thread)
         self._client = SeatClient(url, code, game=None, version=VERSION, ssl=ssl, timeout=timeout)  # joined, or refused
         self._game = SeatGame(self._client)
         super().__init__(not_here={**NOT_HERE, "undo": ""}, controls=["undo"], seat=self._game.seat)
         self._client.on_frame = self._frame_came
-        self._client.on_taken_over = lambda: self._on_kernel_loop(self._taken_over)
+        self._client.on_taken_over = lambda: self._kernel.call(self._taken_over)
         self.show(self._client.frame, newer_only=True)  # the latest: any frame since came through _frame_came too
 
     @property
@@ -69,29 +65,22 @@ class SeatBoard(FrameBoard):
         """Play your seat again after a bot stood in for you."""
         self._game.take_back()
 
-    def _on_kernel_loop(self, call: Any, *args: Any) -> None:
-        """``call(*args)`` from the connection's thread: on the kernel's loop if it runs, else now."""
-        if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(call, *args)
-        else:
-            call(*args)
-
     def _taken_over(self) -> None:
         self.error = "another connection took this seat with your code: this board no longer plays (join again to take it back)"
 
     def _frame_came(self, frame: dict[str, Any]) -> None:
-        self._on_kernel_loop(lambda: self.show(frame, newer_only=True))
+        self._kernel.call(lambda: self.show(frame, newer_only=True))
 
     def on_act(self, token: Any, action: int, state: int) -> None:
         """A click: to the referee, whose answer answers the page."""
         if self._client is None:
             self.answer(token, "this board is not at a table")
             return
-        self._client.submit("act", {"action_id": action, "state_id": state}, lambda error: self._on_kernel_loop(self.answer, token, error))
+        self._client.submit("act", {"action_id": action, "state_id": state}, lambda error: self._kernel.call(self.answer, token, error))
 
     def on_other(self, token: Any, kind: str) -> None:
         if kind == "undo" and self._client is not None:  # the referee says whether it may
-            self._client.submit("undo", {"state_id": self.state_id}, lambda error: self._on_kernel_loop(self.answer, token, error))
+            self._client.submit("undo", {"state_id": self.state_id}, lambda error: self._kernel.call(self.answer, token, error))
         else:
             super().on_other(token, kind)
 

@@ -7,9 +7,7 @@ to replay it move by move. Nothing hidden reaches this kernel before a game's en
 
 from __future__ import annotations
 
-import asyncio
 import html
-from collections.abc import Callable
 from typing import Any
 
 import ipywidgets
@@ -19,7 +17,7 @@ from ..core.errors import GameError, shown
 from ..core.session import Session
 from ..referee.client import TeacherClient
 from ..referee.table import Refused
-from .frame_board import FrameBoard
+from .frame_board import FrameBoard, KernelLoop
 
 __all__ = ["TablesView", "tables"]
 
@@ -112,23 +110,14 @@ class TablesView(ipywidgets.VBox):  # type: ignore[misc]
     _client: TeacherClient | None = None
 
     def __init__(self, url: str, code: str, *, timeout: float = 30.0, ssl: Any = None) -> None:
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            self._loop = None  # a script: no kernel loop to hand the news to
+        self._kernel = KernelLoop()  # (made here, on the kernel's thread)
         self._rows: dict[str, TableRow] = {}
         super().__init__([])
         self.add_class("kum-tables")
         self._client = TeacherClient(url, code, version=VERSION, ssl=ssl, timeout=timeout)  # joined, or refused
-        self._client.on_change = lambda name: self._on_kernel_loop(self._update, name)
+        self._client.on_change = lambda name: self._kernel.call(self._update, name)
         for name in list(self._client.status):  # what came before on_change was set
             self._update(name)
-
-    def _on_kernel_loop(self, call: Callable[..., None], *args: Any) -> None:
-        if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(call, *args)
-        else:
-            call(*args)
 
     def _update(self, name: str) -> None:
         client = self._client
