@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup bench-suite env js clean voila marimo html site site-serve test-site
+.PHONY: lab test soak browser node lint typecheck pytest bench bench-peer bench-speedup bench-suite bench-referee env js clean voila marimo html site site-serve test-site
 
 env: $(VENV)/.synced js
 
@@ -138,6 +138,13 @@ bench-speedup: env
 # other, wall times side by side (as long as both suites take: commit first, a clone has no edits).
 bench-suite: env
 	$(BIN)/python bench/suite.py --base $(or $(BASE),HEAD~1)
+
+# bench/referee.py (about a minute): the referee's round trip, from an act to every client's new frame, at
+# 7 tables of 4 seats played by 28 scripted websocket clients in a process of their own (a real
+# `kum-widget serve` on 127.0.0.1), then with bot seats; REFEREE_ARGS passes more (e.g. --rounds 5).
+REFEREE_ARGS ?=
+bench-referee: env
+	$(BIN)/python bench/referee.py $(REFEREE_ARGS)
 
 clean:
 	rm -rf .tools $(VENV) node_modules kum_widget/static .pytest_cache .mypy_cache .ruff_cache site build/lite
