@@ -206,14 +206,17 @@ def machine_cpu_seconds() -> float | None:
 
 
 @contextmanager
-def referee(folder: Path, classfile: str, *, profile: Path | None = None) -> Iterator[RefereeProcess]:
+def referee(folder: Path, classfile: str, *, profile: Path | None = None, code: Path | None = None) -> Iterator[RefereeProcess]:
     """``kum-widget serve`` on 127.0.0.1, port 0, for ``classfile``; stopped by SIGTERM at the end
-    (under cProfile, writing ``profile``, when given)."""
+    (under cProfile, writing ``profile``, when given; ``code``: the folder holding another
+    revision's ``kum_widget`` to run instead of this tree's)."""
     (folder / "class.toml").write_text(classfile)
     codes = folder / "private" / "codes.txt"
     codes.parent.mkdir()
     run = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
     env = {**os.environ, "XDG_STATE_HOME": str(folder / "state")}  # its own files (journal, games) in this run's folder
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(code), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     proc = subprocess.Popen([sys.executable, *run, "-m", "kum_widget.serve", str(folder / "class.toml"), "--port", "0",
                              "--codes", str(codes)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=folder, env=env)
     lines: queue.Queue[str] = queue.Queue()
@@ -242,9 +245,9 @@ def referee(folder: Path, classfile: str, *, profile: Path | None = None) -> Ite
             raise Stop(f"the referee serves no ws://127.0.0.1 address: {out[-1]}")
         seats: dict[str, dict[int, str]] = {}
         for row in codes.read_text().splitlines():  # table <TAB> seat N (name) <TAB> code; the teacher's last
-            table, seat, code = row.split("\t")
+            table, seat, given = row.split("\t")
             if seat != "teacher":
-                seats.setdefault(table, {})[int(seat.split()[1])] = code
+                seats.setdefault(table, {})[int(seat.split()[1])] = given
         yield RefereeProcess(found.group(1), seats, proc, out)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -438,6 +441,21 @@ def parse_bots(text: str) -> dict[int, str]:
     return bots
 
 
+def checkout(rev: str, into: Path) -> Path:
+    """``rev``'s ``kum_widget`` (git archive) in ``into``, with this tree's built front-end (a
+    finished game's replay is written with it): the folder to put first on its PYTHONPATH."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev, "kum_widget"], capture_output=True)
+    if archive.returncode != 0:
+        raise Stop(f"no revision {rev!r} here: {archive.stderr.decode(errors='replace').strip()[:200]}")
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    static = into / "kum_widget" / "static"
+    static.mkdir(parents=True, exist_ok=True)
+    for built in (ROOT / "kum_widget" / "static").glob("*.*"):
+        if not (static / built.name).exists():
+            (static / built.name).write_bytes(built.read_bytes())
+    return into
+
+
 def arrangement(tables: int, bots: dict[int, str]) -> str:
     """In words: the people and bots of each table."""
     people = tables * (SEATS - len(bots))
@@ -445,16 +463,17 @@ def arrangement(tables: int, bots: dict[int, str]) -> str:
             + (f"bots at seats {', '.join(f'{s} ({b})' for s, b in sorted(bots.items()))} of each" if bots else "no bot seats"))
 
 
-def play_round(name: str, args: argparse.Namespace, bots: dict[int, str], number: int) -> dict[str, Any]:
-    """One round of one arrangement: a referee, the clients' process; what they measured, in one printed line."""
+def play_round(name: str, args: argparse.Namespace, bots: dict[int, str], number: int, code: Path | None = None) -> dict[str, Any]:
+    """One round of one arrangement: a referee (``code``: another revision's), the clients' process;
+    what they measured, in one printed line."""
     load_before = os.getloadavg()[0]
     profile = None
     if args.profile:
         (ROOT / "build" / "bench-referee").mkdir(parents=True, exist_ok=True)
-        profile = ROOT / "build" / "bench-referee" / f"{name}-{number}.prof"
+        profile = ROOT / "build" / "bench-referee" / (re.sub(r"\W+", "-", name) + f"-{number}.prof")
     seed = args.seed + number - 1
     with tempfile.TemporaryDirectory(prefix="bench-referee-") as tmp, referee(Path(tmp), class_file(args.tables, seed, bots),
-                                                                             profile=profile) as ref:
+                                                                             profile=profile, code=code) as ref:
         before = (ref.cpu_seconds(), machine_cpu_seconds(), children_cpu_seconds(), time.perf_counter())
         measured = clients({"url": ref.url, "codes": ref.codes, "seed": seed, "moves": args.moves, "think": args.think,
                             "deflate": args.deflate})
@@ -562,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-deflate", dest="deflate", action="store_false",
                     help="the clients decline websockets' compression (permessage-deflate), which a SeatClient accepts")
     ap.add_argument("--profile", action="store_true", help="run the referee under cProfile and print where its time goes")
+    ap.add_argument("--base", metavar="REV", help="also run the referee of this git revision, each round beside this tree's")
     ap.add_argument("--as-clients", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.as_clients is not None:
@@ -578,17 +598,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the referee's round trip: {machine()}; {args.rounds} round{'s' if args.rounds != 1 else ''}, "
           f"{f'{args.think:g} s to think' if args.think else 'people acting at once'}"
           f"{'' if args.deflate else ', no compression'}", flush=True)
-    arrangements = {name: args.bots if name == "bots" else {} for name in args.runs}
-    rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in arrangements}
-    try:
-        for number in range(1, args.rounds + 1):  # the arrangements take turns: a machine that drifts moves both alike
-            for name, bots in arrangements.items():
-                print(f"{name}, round {number} ({arrangement(args.tables, bots)}):", flush=True)
-                rounds[name].append(play_round(name, args, bots, number))
-    except Stop as stop:
-        print(f"bench/referee.py: {stop}", file=sys.stderr, flush=True)
-        return 1
-    results = [summary(name, args, bots, rounds[name]) for name, bots in arrangements.items()]
+    with tempfile.TemporaryDirectory(prefix="bench-referee-base-") as base_tmp:
+        sides: dict[str, Path | None] = {"": None}
+        try:
+            if args.base:
+                sides[" @ " + args.base] = checkout(args.base, Path(base_tmp))
+            arrangements = {name + side: (args.bots if name == "bots" else {}, code) for name in args.runs for side, code in sides.items()}
+            rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in arrangements}
+            for number in range(1, args.rounds + 1):  # the arrangements take turns: a machine that drifts moves both alike
+                for name, (bots, code) in arrangements.items():
+                    print(f"{name}, round {number} ({arrangement(args.tables, bots)}):", flush=True)
+                    rounds[name].append(play_round(name, args, bots, number, code))
+        except Stop as stop:
+            print(f"bench/referee.py: {stop}", file=sys.stderr, flush=True)
+            return 1
+    results = [summary(name, args, bots, rounds[name]) for name, (bots, _) in arrangements.items()]
     print("\n" + json.dumps({"bench": "referee", "machine": machine(), "think_s": args.think, "deflate": args.deflate,
                              "goal_p95_ms": GOAL_MS, "runs": results}), flush=True)
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
+import functools
 import hashlib
 import importlib.util
 import logging
@@ -113,7 +114,7 @@ async def serve(args: argparse.Namespace) -> int:
     lines = codes.lines({t.name: t.players for t in tables.values()})
     write_private(codes_file, "\n".join(lines) + "\n")
     referee = Referee(tables, codes, version=__version__, journal=journal, codes_file=codes_file,
-                      hand_in=lambda table: hand_in(table, games), handed_in=handed_in, silent=args.silent, stand_in=args.stand_in)
+                      hand_in=functools.partial(hand_in, games=games), handed_in=handed_in, silent=args.silent, stand_in=args.stand_in)
     try:
         server = await referee.serve(args.host, args.port, ssl=context)
     except OSError as exc:
@@ -135,6 +136,7 @@ async def serve(args: argparse.Namespace) -> int:
     await stop.wait()
     server.close()
     await server.wait_closed()
+    await referee.finish()
     referee.close()
     journal.close()
     print("referee stopped", flush=True)
@@ -199,8 +201,14 @@ def hand_in(table: Any, games: Path) -> list[str]:
 
     session = table.finished()
     when = datetime.datetime.now()
-    record = write_private(games / hand_in_name(session, table=table.name, when=when), table.record())
-    replay = write_private(games / hand_in_name(session, table=table.name, when=when, kind="replay"), replay_html(session))
+    record_name = hand_in_name(session, table=table.name, when=when)
+    replay_name = hand_in_name(session, table=table.name, when=when, kind="replay")
+    stem, n = record_name.removesuffix(".kum.txt"), 1
+    while (games / record_name).exists() or (games / replay_name).exists():  # two tables' names may read alike: never over another
+        n += 1
+        record_name, replay_name = f"{stem}-{n}.kum.txt", f"{stem}-{n}.html"
+    record = write_private(games / record_name, table.record())
+    replay = write_private(games / replay_name, replay_html(session))
     return [record.name, replay.name]
 
 

@@ -98,6 +98,11 @@ class RefereeProcess:
         self.proc.wait(timeout=DEADLINE)
         self._drain()
 
+    @property
+    def output_ended(self) -> bool:
+        """Every process holding the referee's output is gone (its workers too)."""
+        return not self._reader.is_alive()
+
 
 @contextmanager
 def referee(tmp_path: Path, *more: str, classfile: str = CLASS) -> Iterator[tuple[str, dict[tuple[str, int | str], str], list[str]]]:

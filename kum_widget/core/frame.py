@@ -26,7 +26,7 @@ card, and nothing for a choice still sealed in a simultaneous step.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -274,23 +274,33 @@ def _line(session: Any, event: Any, seat: int | None, public: bool) -> str | Non
 def zone_ids(board: Mapping[str, Any]) -> set[str]:
     """The ids of every zone on a board description, and of its cells and places (the
     board's own parts: they say nothing a view hides, as a card's or a piece's id might)."""
-    ids: set[str] = set()
+    return set(_zone_ids(board))
 
-    def walk(zones: Any) -> None:
+
+def has_zone(board: Mapping[str, Any], zone_id: str) -> bool:
+    """Is ``zone_id`` one of :func:`zone_ids` (looked for until found: every frame asks it)?"""
+    return any(found == zone_id for found in _zone_ids(board))
+
+
+def _zone_ids(board: Mapping[str, Any]) -> Iterator[str]:
+    def walk(zones: Any) -> Iterator[str]:
         for z in zones if isinstance(zones, list) else ():
             if isinstance(z, dict):
-                parts = [z] + [p for key in ("cells", "places") if isinstance(z.get(key), list) for p in z[key]]
-                for part in parts:
-                    if isinstance(part, dict) and isinstance(part.get("id"), str):
-                        ids.add(part["id"])
-                walk(z.get("zones"))
+                if isinstance(z.get("id"), str):
+                    yield z["id"]
+                for key in ("cells", "places"):
+                    parts = z.get(key)
+                    for part in parts if isinstance(parts, list) else ():
+                        if isinstance(part, dict) and isinstance(part.get("id"), str):
+                            yield part["id"]
+                if "zones" in z:
+                    yield from walk(z["zones"])
 
-    walk(board.get("zones"))
+    yield from walk(board.get("zones"))
     seats = board.get("seats")
     for seat in seats if isinstance(seats, list) else ():
         if isinstance(seat, dict):
-            walk(seat.get("zones"))
-    return ids
+            yield from walk(seat.get("zones"))
 
 
 def sealed(session: Any, seat: int) -> bool:
@@ -309,6 +319,6 @@ def _last_move(session: Any, board: Mapping[str, Any]) -> dict[str, Any]:
     if sealed(session, seat):
         return out
     click = session.last_click() or {}
-    if isinstance(click.get("target"), str) and click["target"] in zone_ids(board):
+    if isinstance(click.get("target"), str) and has_zone(board, click["target"]):
         out["target"] = click["target"]
     return out

@@ -149,6 +149,7 @@ class Session:
         self._checkpoints: list[Any] = [self._initial]  # after 0, K, 2K... actions; never mutated
         self._listeners: list[Callable[[Any], None]] = []
         self._state_id = getattr(self, "_state_id", -1) + 1
+        self._last_click: tuple[int, dict[str, Any]] | None = None  # (state id, where the last action went)
 
     def _play(self, game: CardGame) -> None:
         """Become a session of ``game``: what it can do (its GameType, read once per class)
@@ -808,7 +809,12 @@ class Session:
         was taken in (a board marks where it went); None at the start."""
         if not self._history:
             return None
-        return self._click(self._state_before_last(), self._history[-1])
+        cached = getattr(self, "_last_click", None)  # (a session pickled before it had one: none)
+        if cached is not None and cached[0] == self._state_id:  # every viewer's frame asks it: worked out once a change
+            return dict(cached[1])
+        click = self._click(self._state_before_last(), self._history[-1])
+        self._last_click = (self._state_id, click)
+        return dict(click)
 
     def _click(self, state: Any, aid: int) -> dict[str, Any]:
         try:

@@ -72,7 +72,7 @@ def tables_of(data: Any, *, where: str = "the class") -> list[Table]:
         if type(seed) is not int:
             raise GameError(f"{here}: seed is a whole number, got {shown(seed)}")
         bots = entry.get("bots", {})
-        if not isinstance(bots, dict) or not all(isinstance(k, str) and k.isdigit() for k in bots):
+        if not isinstance(bots, dict) or not all(isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 3 for k in bots):
             raise GameError(f"{here}: bots map seat numbers to bots' names (bots = {{ 1 = \"greedy\" }}), got {shown(bots)}")
         try:
             game = game_class(entry["game"])().with_options(rules)

@@ -19,6 +19,7 @@ left out when the journal is read, and said.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterator
@@ -45,6 +46,12 @@ class Journal:
         if os.fstat(fd).st_mode & 0o077:
             os.close(fd)
             raise GameError(f"the journal {shown(str(self.path))} is readable by others: it holds every deal (chmod 600 it)")
+        try:  # one referee a folder: a second would write the same journal and codes
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise GameError(f"another referee is using {shown(str(self.path.parent))} (its journal is locked): stop it, "
+                            "or give this one another --folder") from None
         _cut_to_whole_lines(fd)
         self._out: TextIO = os.fdopen(fd, "a", encoding="utf-8")
 

@@ -91,6 +91,7 @@ class Referee:
     again when the teacher adds a table; ``hand_in(table)``: called once a table's game is
     over, gives the names of the files it wrote; ``silent``: seconds a person may take on
     their turn before a ``stand_in`` bot plays for them (None: as long as they like);
+    ``hand_in`` runs in a worker process (a function it can import, and a table it is sent);
     ``heartbeat``: seconds between pings (a connection that answers none within it is closed,
     its seat free for its code again)."""
 
@@ -109,17 +110,28 @@ class Referee:
         self._timers: dict[str, asyncio.TimerHandle] = {}  # a table's silent seat's deadline
         self._bot_turns: dict[str, asyncio.Task[None]] = {}  # a table's bots at play
         self._pool: Any = None  # the bots' worker process, started with the first bot's turn
+        self._writer: Any = None  # the process that writes finished games (hand_in), started with the first
+        self._handing: set[asyncio.Task[None]] = set()  # games being handed in
         self._holders: dict[tuple[str | None, int | str], Client] = {}  # a seat's connection
         self._teachers: set[Client] = set()
 
     async def serve(self, host: str = "127.0.0.1", port: int = 0, *, ssl: Any = None) -> Any:
         """Start serving; the websockets server (``.sockets`` has the port taken)."""
         from websockets.asyncio.server import serve
+        from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+        # websockets' own deflate settings, at zlib's fastest level: a frame of Kings Under Mountains (25 KB
+        # of JSON) comes to a fifth of its size instead of a seventh, in half the time (compressing was the
+        # referee's largest cost: bench/README.md, "referee.py")
+        deflate = ServerPerMessageDeflateFactory(server_max_window_bits=12, client_max_window_bits=12,
+                                                 compress_settings={"memLevel": 5, "level": 1})
 
         for table in self.tables.values():
+            await self._over(table)  # (a game over as it was dealt, or ended just before a restart, is handed in)
             self._after_change(table)
         # A flood's unread messages hold back its close handshake: a client gets CLOSE_SECONDS to answer it.
-        return await serve(self.connection, host, port, ssl=ssl, max_size=MAX_MESSAGE_BYTES, ping_interval=self.heartbeat, ping_timeout=self.heartbeat,
+        return await serve(self.connection, host, port, ssl=ssl, max_size=MAX_MESSAGE_BYTES, extensions=[deflate],
+                           ping_interval=self.heartbeat, ping_timeout=self.heartbeat,
                            close_timeout=CLOSE_SECONDS)
 
     async def connection(self, socket: Any) -> None:
@@ -201,6 +213,7 @@ class Referee:
 
     async def _message(self, client: Client, raw: Any) -> None:
         token = None
+        message: Message | None = None
         try:
             message = parse(raw)
             token = message.fields.get("id")
@@ -248,6 +261,10 @@ class Referee:
                 await self._frames(client)
         except GameError as error:  # a game's own refusal of an action it offered
             await self._send(client, {"kind": "answer", "id": token, "ok": False, "error": str(error)[:500]})
+        except Exception as exc:  # a fault of ours: still an answer (every message gets one), and the connection stays
+            log.error("a %s message failed (%s); answered", message.kind if message else "bad", type(exc).__name__)
+            await self._send(client, {"kind": "answer", "id": token, "ok": False,
+                                      "error": f"the referee could not do that ({type(exc).__name__}); nothing changed"})
 
     def _write(self, entry: dict[str, Any]) -> None:
         if self.journal is not None:
@@ -322,23 +339,38 @@ class Referee:
         await self._changed(table)
 
     async def _over(self, table: Table) -> None:
-        """A table whose game just ended: handed in (its files), journaled to the disk, and its
-        record to the teacher."""
+        """A table whose game just ended: its record to the teacher, and handed in (its files
+        written, then the journal says so) while the other tables play on."""
         if not table.is_over or table.name in self.handed_in:
             return
         self.handed_in.add(table.name)
-        files: list[str] = []
-        if self.hand_in is not None:
-            try:
-                files = self.hand_in(table)
-            except Exception as exc:  # (its kind and words only: a traceback's values may hold a hand)
-                log.error("could not hand in the game of %s (it is in the journal): %s: %s", table.name, type(exc).__name__, str(exc)[:200])
-        self._write({"kind": "over", "table": table.name, "files": files})
-        if self.journal is not None:
-            self.journal.sync()
         log.info("the game of %s is over", table.name)
         for teacher in list(self._teachers):
             await self._send(teacher, self._record_of(table))
+        task = asyncio.get_running_loop().create_task(self._hand_in(table))
+        self._handing.add(task)
+        task.add_done_callback(self._handing.discard)
+
+    async def _hand_in(self, table: Table) -> None:
+        files: list[str] = []
+        if self.hand_in is not None:
+            try:  # in a process of its own: a replay takes a fifth of a second to write, and the other tables play on
+                if self._writer is None:
+                    from .bot_seats import worker_pool
+
+                    self._writer = worker_pool()
+                files = await asyncio.get_running_loop().run_in_executor(self._writer, self.hand_in, table)
+            except Exception as exc:  # (its kind and words only: a traceback's values may hold a hand)
+                log.error("could not hand in the game of %s (it is in the journal): %s: %s", table.name, type(exc).__name__, str(exc)[:200])
+        self._write({"kind": "over", "table": table.name, "files": files})  # (a referee stopped before this line hands it in again)
+        if self.journal is not None:
+            self.journal.sync()
+        log.info("the game of %s is handed in: %s", table.name, ", ".join(files) or "no files")
+
+    async def finish(self) -> None:
+        """Wait for the games being handed in (a stop waits for them: a restart would write them again)."""
+        if self._handing:
+            await asyncio.wait(set(self._handing))
 
     def _record_of(self, table: Table) -> dict[str, Any]:
         return {"kind": "over", "table": table.name, "record": table.record()}
@@ -392,14 +424,15 @@ class Referee:
             await self._send(teacher, {"kind": "frame", "frame": table.frame(PUBLIC)})
 
     def close(self) -> None:
-        """Stop the bots' worker (the server itself is closed by its own ``close``)."""
+        """Stop the bots' worker and the writer (the server itself is closed by its own ``close``)."""
         for task in self._bot_turns.values():
             task.cancel()
         for timer in self._timers.values():
             timer.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._writer):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = self._writer = None
 
     async def _frames(self, client: Client) -> None:
         seat = client.seat
@@ -414,7 +447,7 @@ class Referee:
 
     async def _send(self, client: Client, message: dict[str, Any]) -> None:
         try:
-            await client.socket.send(json.dumps(message))
+            await client.socket.send(json.dumps(message, separators=(",", ":"), check_circular=False))
         except Exception as exc:
             if not _closed(exc):
                 raise

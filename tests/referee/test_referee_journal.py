@@ -9,6 +9,9 @@ import os
 import random
 import re
 import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -51,6 +54,16 @@ def play(games: list[SeatGame], moves: int | None, rng: random.Random) -> None:
             game.wait_state(mover.state_id)
 
 
+def handed_in(games: Path, files: int) -> list[str]:
+    """The names in ``games`` once it holds ``files`` files (a game is handed in by a process of the
+    referee's own, just after its end)."""
+    deadline = time.monotonic() + DEADLINE
+    while len(names := sorted(p.name for p in games.glob("*") if not p.name.startswith("."))) < files:
+        assert time.monotonic() < deadline, f"{files} files never came to {games}: {names}"
+        time.sleep(0.05)  # (polling, within the deadline)
+    return names
+
+
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
@@ -67,7 +80,9 @@ def test_a_referee_killed_mid_game_starts_again_from_its_journal(tmp_path: Path)
     finished = dict(ada._client.frame)
     for game in (ada, bo, cy, di):
         game.close()
+    handed_in(tmp_path / "private" / "games", 2)
     first.kill()
+    assert first.output_ended  # its workers (the writer of finished games) ended with it
 
     folder = tmp_path / "private"
     assert mode(folder) == 0o700 and mode(folder / "journal.jsonl") == 0o600 and mode(folder / "codes.txt") == 0o600
@@ -75,7 +90,7 @@ def test_a_referee_killed_mid_game_starts_again_from_its_journal(tmp_path: Path)
     assert not any(code in journal for code in codes.values())
     said = "".join(first.out[first.out.index(next(line for line in first.out if line.startswith("serving at"))):])
     assert "joined" in said and "is over" in said and not any(code in said for code in codes.values())  # its log: no code
-    handed = sorted(p.name for p in (folder / "games").iterdir())
+    handed = handed_in(folder / "games", 2)
     assert len(handed) == 2 and all(mode(folder / "games" / name) == 0o600 for name in handed)
     record = next(name for name in handed if name.endswith(".kum.txt"))
     assert record.startswith("bust_table-1_Ada-Bo_") and next(n for n in handed if n.endswith(".html")) == record.replace(".kum.txt", ".html")
@@ -95,7 +110,7 @@ def test_a_referee_killed_mid_game_starts_again_from_its_journal(tmp_path: Path)
         play([cy, di], None, rng)
         teacher.wait_until(lambda: "table 2" in teacher.records, "record of table 2")
         assert Session.from_record(teacher.records["table 2"]).is_over
-        assert len(list((folder / "games").iterdir())) == 4 and len(handed) == 2  # nothing of table 1's written twice
+        assert len(handed_in(folder / "games", 4)) == 4 and len(handed) == 2  # nothing of table 1's written twice
         hand = kum.lab.load(folder / "games")  # the class's games, handed in: straight into report(pooled=...)
         assert len(hand.sessions) == 2 and hand.outcomes == () and len(hand.same) == 2  # each replay repeats its record
         for client in (cy, di, ada, teacher):
@@ -158,3 +173,33 @@ def test_journal_entries_are_json_lines_without_codes(tmp_path: Path) -> None:
         first.stop()
     kinds = [json.loads(line)["kind"] for line in (tmp_path / "private" / "journal.jsonl").read_text().splitlines()]
     assert kinds == ["table", "table", "act"]
+
+
+def test_two_tables_whose_names_read_alike_hand_in_two_games_and_one_folder_has_one_referee(tmp_path: Path) -> None:
+    classfile = "".join(f'[[table]]\nname = "{name}"\ngame = "undercut"\nplayers = ["Ada", "Bo"]\nrules = {{ rounds = 1 }}\n'
+                        for name in ("x", "table x"))
+    first = RefereeProcess(tmp_path, classfile=classfile)
+    try:
+        for table in ("x", "table x"):  # one round each: both over within the minute, their names alike
+            ada = SeatGame(SeatClient(first.url, first.codes[(table, 0)], game="undercut", version=kum.__version__, timeout=DEADLINE))
+            bo = SeatGame(SeatClient(first.url, first.codes[(table, 1)], game="undercut", version=kum.__version__, timeout=DEADLINE))
+            ada.act("pick 2")
+            assert bo.wait_turn()
+            bo.act("pick 3")
+            ada.wait_over()
+            for game in (ada, bo):
+                game.close()
+        games = tmp_path / "private" / "games"
+        teacher = TeacherClient(first.url, first.codes[("every table", TEACHER)], version=kum.__version__, timeout=DEADLINE)
+        assert set(teacher.records) == {"x", "table x"}
+        teacher.close()
+        names = handed_in(games, 4)
+        assert len(names) == 4 and len({n.split("_2026")[0] for n in names}) == 1, names  # alike, and none written over
+        assert kum.lab.load(games).files and len(kum.lab.load(games).sessions) == 2
+        (tmp_path / "second").mkdir()
+        (tmp_path / "second" / "class.toml").write_text(classfile)
+        second = subprocess.run([sys.executable, "-m", "kum_widget.serve", str(tmp_path / "second" / "class.toml"), "--port", "0",
+                                 "--folder", str(tmp_path / "private")], capture_output=True, text=True, timeout=DEADLINE)
+        assert second.returncode == 2 and "another referee is using" in second.stderr, second.stderr
+    finally:
+        first.stop()

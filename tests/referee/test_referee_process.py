@@ -107,6 +107,7 @@ def test_the_referee_serves_wss_with_a_certificate(tmp_path: Path) -> None:
     ("[[table]]\nname = 't'\ngame = 'bust'\nplayers = 9\n", "'t': Bust is for"),
     ("[[table]]\ngame = 'bust'\nbots = {1 = 'clever'}\n", "a bot at a table is one of random, greedy, ismcts"),
     ("[[table]]\ngame = 'bust'\nbots = {one = 'greedy'}\n", "bots map seat numbers to bots' names"),
+    ("[[table]]\ngame = 'bust'\nbots = {'\u00b2' = 'greedy'}\n", "bots map seat numbers to bots' names"),  # a digit, not ASCII
     ("[[table]]\ngame = 'bust'\ncolour = 'red'\n", "no key colour"),
     ("table = 3\n", "a class file is a list of [[table]] entries"),
     ("[[table]\n", "is not TOML"),
