@@ -202,28 +202,27 @@ class SeatClient(Connection):
     def act(self, action_id: int) -> dict[str, Any]:
         """Send the action ``action_id`` on the state of the latest frame; the new frame once
         the referee sent it. Refused (``Refused``, the referee's reason) changes nothing."""
-        state = self.frame.get("state_id", -1)
-        self.request("act", action_id=action_id, state_id=state)
-        return self.wait_for(lambda f: f.get("state_id", -1) > state)
+        return self._and_then("state_id", "act", action_id=action_id, state_id=self.frame.get("state_id", -1))
 
     def undo(self) -> dict[str, Any]:
         """Take back this seat's own last action (the referee says when it may); the new frame."""
-        state = self.frame.get("state_id", -1)
-        self.request("undo", state_id=state)
-        return self.wait_for(lambda f: f.get("state_id", -1) > state)
+        return self._and_then("state_id", "undo", state_id=self.frame.get("state_id", -1))
 
     def play_with(self, bot: str) -> dict[str, Any]:
         """The referee's ``bot`` plays this seat from now (until :meth:`take_back`); the frame
         that says so."""
-        sequence = self.frame.get("table_sequence", -1)
-        self.request("bot", bot=bot)
-        return self.wait_for(lambda f: f.get("table_sequence", -1) > sequence)
+        return self._and_then("table_sequence", "bot", bot=bot)
 
     def take_back(self) -> dict[str, Any]:
         """This seat's person plays it again (a bot stood in); the frame that says so."""
-        sequence = self.frame.get("table_sequence", -1)
-        self.request("back")
-        return self.wait_for(lambda f: f.get("table_sequence", -1) > sequence)
+        return self._and_then("table_sequence", "back")
+
+    def _and_then(self, counter: str, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send ``kind`` (refused: :class:`Refused`), then the frame whose ``counter`` (the state
+        id, or the table's sequence) is past the latest one's."""
+        before = self.frame.get(counter, -1)
+        self.request(kind, **fields)
+        return self.wait_for(lambda f: f.get(counter, -1) > before)
 
     def wait_for(self, condition: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """The latest frame once ``condition(frame)`` holds (within the timeout)."""

@@ -107,7 +107,7 @@ class Referee:
         self.journal, self.codes_file, self.hand_in = journal, codes_file, hand_in
         self.handed_in = set(handed_in or ())  # tables whose finished game was handed in
         self.silent, self.stand_in, self.heartbeat = silent, stand_in, heartbeat
-        self._timers: dict[str, asyncio.TimerHandle] = {}  # a table's silent seat's deadline
+        self._timers: dict[str, asyncio.Task[None]] = {}  # a table's silent seat's clock
         self._bot_turns: dict[str, asyncio.Task[None]] = {}  # a table's bots at play
         self._pool: Any = None  # the bots' worker process, started with the first bot's turn
         self._writer: Any = None  # the process that writes finished games (hand_in), started with the first
@@ -248,8 +248,7 @@ class Referee:
                     table.undo(seat, state_id=message.fields["state_id"])
                     self._write({"kind": "undo", "table": table.name, "seat": seat})
                 elif message.kind == "bot":
-                    table.hand_over(seat, message.fields["bot"])
-                    self._write({"kind": "away", "table": table.name, "seat": seat, "bot": message.fields["bot"]})
+                    self._stand_in(table, seat, message.fields["bot"])
                 elif not await self._take_back(table, seat):
                     raise Refused(f"no bot stands in for {table.players[seat]}: the seat is yours ({table.name})")
                 await self._send(client, {"kind": "answer", "id": token, "ok": True})
@@ -293,10 +292,13 @@ class Referee:
         if name not in self.tables:
             raise Refused(f"there is no table {name[:80]!r}")
         table = self.tables[name]
-        bot = message.fields.get("bot", self.stand_in)
-        table.hand_over(message.fields["seat"], bot)
-        self._write({"kind": "away", "table": table.name, "seat": message.fields["seat"], "bot": bot})
+        self._stand_in(table, message.fields["seat"], message.fields.get("bot", self.stand_in))
         return {"table": table.name}
+
+    def _stand_in(self, table: Table, seat: int, bot: str) -> None:
+        """``bot`` plays ``seat`` at ``table`` until its person takes it back (journaled)."""
+        table.hand_over(seat, bot)
+        self._write({"kind": "away", "table": table.name, "seat": seat, "bot": bot})
 
     async def _take_back(self, table: Table, seat: int) -> bool:
         if not table.take_back(seat):
@@ -307,12 +309,15 @@ class Referee:
         return True
 
     async def _changed(self, table: Table) -> None:
-        """After a change at ``table``: every connection there gets its new frame, the teacher
-        hears of it, a finished game is handed in; then the bots play, the silent clock runs."""
+        """After a change at ``table``: everyone told (``_told``); then the bots play, the silent clock runs."""
+        await self._told(table)
+        self._after_change(table)
+
+    async def _told(self, table: Table) -> None:
+        """Every connection at ``table`` gets its new frame, a finished game is handed in, the teacher hears of it."""
         await self._frames_at(table)
         await self._over(table)
         await self._tell_teachers(table)
-        self._after_change(table)
 
     def _after_change(self, table: Table) -> None:
         self._bots_play(table)
@@ -326,15 +331,14 @@ class Referee:
         seat = table.current_player
         if self.silent is None or seat is None or table.bot_to_act() is not None:
             return
-        state = table.state_id
-        self._timers[table.name] = asyncio.get_running_loop().call_later(
-            self.silent, lambda: asyncio.ensure_future(self._silent(table, seat, state)))
+        self._timers[table.name] = asyncio.get_running_loop().create_task(self._silent(table, seat, table.state_id))
 
     async def _silent(self, table: Table, seat: int, state: int) -> None:
+        await asyncio.sleep(self.silent or 0)
+        self._timers.pop(table.name, None)
         if table.state_id != state or table.current_player != seat or table.bot_to_act() is not None:
             return  # moved on meanwhile
-        table.hand_over(seat, self.stand_in)
-        self._write({"kind": "away", "table": table.name, "seat": seat, "bot": self.stand_in})
+        self._stand_in(table, seat, self.stand_in)
         log.info("a %s bot stands in for seat %s of %s (silent %.0f s)", self.stand_in, seat, table.name, self.silent or 0)
         await self._changed(table)
 
@@ -376,8 +380,10 @@ class Referee:
         return {"kind": "over", "table": table.name, "record": table.record()}
 
     async def _tell_teachers(self, table: Table) -> None:
-        for teacher in list(self._teachers):
-            await self._send(teacher, self._status(table))
+        if self._teachers:
+            status = self._status(table)
+            for teacher in list(self._teachers):
+                await self._send(teacher, status)
 
     def _status(self, table: Table) -> dict[str, Any]:
         """What the teacher sees of ``table`` beside its public frame (nothing hidden)."""
@@ -407,9 +413,7 @@ class Referee:
                     continue  # the table changed while it thought (its person took the seat back)
                 table.act(seat, action, state_id=state, by_bot=True)
                 self._write({"kind": "act", "table": table.name, "seat": seat, "action": action})
-                await self._frames_at(table)
-                await self._over(table)
-                await self._tell_teachers(table)
+                await self._told(table)
         except Exception as exc:  # (its kind only: a bot's error may name a card of the seat it plays)
             log.error("a bot at %s failed (%s); its seat waits", table.name, type(exc).__name__)
         finally:
@@ -420,8 +424,10 @@ class Referee:
         for (name, _), holder in list(self._holders.items()):
             if name == table.name:
                 await self._frames(holder)
-        for teacher in list(self._teachers):
-            await self._send(teacher, {"kind": "frame", "frame": table.frame(PUBLIC)})
+        if self._teachers:
+            public = {"kind": "frame", "frame": table.frame(PUBLIC)}
+            for teacher in list(self._teachers):
+                await self._send(teacher, public)
 
     def close(self) -> None:
         """Stop the bots' worker and the writer (the server itself is closed by its own ``close``)."""

@@ -46,6 +46,15 @@ class RecordedSeat(SeatBoard):
         return content.get("id") if isinstance(content, dict) and content.get("kind") == "answer" else None
 
 
+def caught_up(board: RecordedSeat, state: int) -> None:
+    """Until ``board``'s traits show ``state`` (its connection's frame reaches them just after, on the same thread)."""
+    board.game.wait_state(state)
+    deadline = time.monotonic() + DEADLINE
+    while board.state_id < state:
+        assert time.monotonic() < deadline, f"the board never showed state {state}"
+        time.sleep(0.01)  # (polling, within the deadline)
+
+
 def test_a_seats_board_plays_through_the_referee_and_the_other_seat_follows(tmp_path: Path) -> None:
     with referee(tmp_path) as (url, codes, _):
         ada = RecordedSeat(url, codes[("table 1", 0)], timeout=DEADLINE)
@@ -62,10 +71,7 @@ def test_a_seats_board_plays_through_the_referee_and_the_other_seat_follows(tmp_
             assert ada.error, kind
         ada.page_sends({"kind": "act", "action_id": offered[0], "state_id": start})
         assert ada.error == ""
-        bo.game.wait_state(start + 1)
-        deadline = time.monotonic() + DEADLINE
-        while bo.state_id < start + 1 and time.monotonic() < deadline:  # the frame reaches the traits on the same thread, just after
-            time.sleep(0.01)  # (polling, within the deadline)
+        caught_up(bo, start + 1)
         assert bo.state_id == start + 1 and bo.legal["actions"]
         # the page writes nothing
         ada._handle_msg({"content": {"data": {"method": "update", "state": {"seat": 1}}}, "buffers": []})
@@ -74,6 +80,7 @@ def test_a_seats_board_plays_through_the_referee_and_the_other_seat_follows(tmp_
             bo.undo()
         bo.act(bo.game.legal_actions()[0])
         assert bo.game.state_id == start + 2
+        caught_up(ada, start + 2)  # the page's Undo is sent on the state its board shows
         ada.page_sends({"kind": "undo"})  # the page's Undo: the referee's answer
         assert "the last move was Bo's" in ada.error and ada.game.state_id == start + 2
         for board in (ada, bo):
