@@ -42,14 +42,17 @@ class TableRow(ipywidgets.VBox):  # type: ignore[misc]  # (ipywidgets has no typ
         self.replay = ipywidgets.IntSlider(description="Move", min=0, max=0, layout=ipywidgets.Layout(display="none"))
         self.replay.observe(self._step, names="value")
         self._finished: Session | None = None
+        self._unreadable = ""  # why its record cannot be replayed here, if it cannot
+        self._status: dict[str, Any] = {}
         super().__init__([self.facts, self.replay, self.board])
         self.add_class("kum-table-row")
 
     def update(self, status: dict[str, Any] | None, frame: dict[str, Any] | None, record: str | None) -> None:
-        if record is not None and self._finished is None:
+        if record is not None and self._finished is None and not self._unreadable:
             self._reveal(record)
         if status is not None:
-            self.facts.value = facts_html(status, revealed=self._finished is not None)
+            self._status = status
+        self.facts.value = facts_html(self._status, revealed=self._finished is not None) + self._unreadable
         if frame is not None and self._finished is None:
             self.board.show(frame, newer_only=True)
 
@@ -57,7 +60,7 @@ class TableRow(ipywidgets.VBox):  # type: ignore[misc]  # (ipywidgets has no typ
         try:
             self._finished = Session.from_record(record)
         except GameError as exc:  # a game this kernel does not have installed (served with --game)
-            self.facts.value += f"<p role='note'>{html.escape(f'Its record cannot be replayed here: {exc}')}</p>"
+            self._unreadable = f"<p role='note'>{html.escape(f'Its record cannot be replayed here: {exc}')}</p>"
             return
         moves = self._finished.move_number
         self.replay.max = moves

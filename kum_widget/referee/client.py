@@ -119,8 +119,9 @@ class Connection:
         else:
             with self._changed:
                 self.take(message)
-                self._changed.notify_all()
             self.taken()
+            with self._changed:  # after the listeners: a waiter sees what they drew too
+                self._changed.notify_all()
 
     def take(self, message: dict[str, Any]) -> None:
         """A message from the referee (under the lock :meth:`wait_until` waits on)."""
@@ -159,7 +160,7 @@ class Connection:
         asyncio.run_coroutine_threadsafe(send(), self._loop)
 
     def wait_until(self, condition: Callable[[], bool], what: str) -> None:
-        """Until ``condition()`` holds (checked after each message), within the timeout."""
+        """Until ``condition()`` holds (checked after each message and its listeners), within the timeout."""
         with self._changed:
             if not self._changed.wait_for(condition, self.timeout):
                 raise GameError(f"no {what} from the referee at {self.url} within {self.timeout:.0f} s")

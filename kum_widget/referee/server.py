@@ -314,10 +314,11 @@ class Referee:
         self._after_change(table)
 
     async def _told(self, table: Table) -> None:
-        """Every connection at ``table`` gets its new frame, a finished game is handed in, the teacher hears of it."""
+        """Every connection at ``table`` gets its new frame, the teacher hears of it, a finished game
+        is handed in (its record after the status that says it is over)."""
         await self._frames_at(table)
-        await self._over(table)
         await self._tell_teachers(table)
+        await self._over(table)
 
     def _after_change(self, table: Table) -> None:
         self._bots_play(table)

@@ -51,8 +51,9 @@ def test_the_teacher_watches_every_table_and_gets_its_record_only_at_its_end(tmp
                 game.wait_state(mover.state_id)
             if not ada.is_over:
                 assert teacher.records == {}  # the record holds every hand: not before the end
-        teacher.wait_until(lambda: teacher.status["table 1"]["over"], "the end")  # (its record came just before)
-        assert "table 1" in teacher.records and teacher.status["table 1"]["moves"] == ada.state_id
+        teacher.wait_until(lambda: "table 1" in teacher.records, "the record")
+        assert teacher.status["table 1"]["over"]  # the status that says so came before the record
+        assert teacher.status["table 1"]["moves"] == ada.state_id
         assert kum.core.Session.from_record(teacher.records["table 1"]).scores() == ada.scores()
         bo.close()
         teacher.wait_until(lambda: teacher.status["table 1"]["connected"] == [0], "Bo gone")
@@ -178,7 +179,7 @@ def test_the_teachers_widget_shows_each_table_live_and_reveals_it_only_at_its_en
             mover.act(rng.choice(mover.legal_action_ids()))
             for game in (ada, bo):
                 game.wait_state(mover.state_id)
-        view._client.wait_until(lambda: view.status["table 1"]["over"], "the end")
+        view._client.wait_until(lambda: "table 1" in view.records, "the record")
         assert "game over: every hand shown" in row.facts.value and row.replay.max == ada.state_id
         assert board.board["shown_seat"] is None and board.step == row.replay.max
         row.replay.value = 1  # the replay: the table after the first move, every hand shown
@@ -201,3 +202,15 @@ def test_a_script_plays_its_seat_with_the_referees_bot_to_the_end(tmp_path: Path
         scores = board.game.wait_over()
         assert board.game.is_over and len(scores) == 2 and board.state_id == board.game.state_id
         board.close()
+
+
+def test_a_record_this_kernel_cannot_replay_is_said_so_and_stays_said() -> None:
+    from kum_widget.board.tables_view import TableRow
+
+    row = TableRow("t")
+    status = {"table": "t", "game": "mine", "players": ["Ada", "Bo"], "connected": [], "moves": 7, "over": True}
+    row.update(status, None, "not a record")
+    assert "game over</h3>" in row.facts.value and "Its record cannot be replayed here:" in row.facts.value
+    row.update({**status, "connected": [0]}, None, None)  # news after it keeps the note
+    assert "Ada: connected" in row.facts.value and "Its record cannot be replayed here:" in row.facts.value
+    assert row.replay.layout.display == "none"
