@@ -296,15 +296,16 @@ async def listen(conn: Connection, changed: asyncio.Condition) -> None:
     """Read ``conn``'s messages until it closes, telling the table's driver of each."""
     from websockets.exceptions import ConnectionClosed
 
+    from kum_widget.referee.delta import patched
+
     try:
         async for raw in conn.socket:
             message = json.loads(raw)
-            now = time.perf_counter()
             conn.received_bytes += len(raw)
             kind = message.get("kind")
-            if kind == "frame":
-                conn.frame = message["frame"]
-                conn.arrived.setdefault(int(conn.frame["state_id"]), now)
+            if kind in ("frame", "delta"):  # whole, or what changed since the last (a referee before deltas: whole)
+                conn.frame = message["frame"] if kind == "frame" else patched(conn.frame, message["changes"])
+                conn.arrived.setdefault(int(conn.frame["state_id"]), time.perf_counter())  # decoded and patched
             elif kind == "answer":
                 if not message.get("ok"):
                     conn.refusals.append(str(message.get("error")))

@@ -12,8 +12,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-__all__ = ["CLASS", "DEADLINE", "TEACHER", "RefereeProcess", "referee"]
+from kum_widget.referee.delta import patched
+
+__all__ = ["CLASS", "DEADLINE", "TEACHER", "RefereeProcess", "frame_after", "referee"]
 
 DEADLINE = 60.0  # seconds for the referee to start, or an exchange to finish, on a loaded machine
 TEACHER = "teacher"
@@ -30,6 +33,17 @@ name = "table 2"
 game = "kings-under-mountains"
 players = 4
 """
+
+
+def frame_after(held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The frame a referee's ``frame`` or ``delta`` message makes of ``held`` (the last frame of
+    its table on that connection); None for any other message. A delta on another frame fails."""
+    if message.get("kind") == "frame":
+        return dict(message["frame"])
+    if message.get("kind") != "delta":
+        return None
+    assert held is not None and message["base"] == [held["state_id"], held["table_sequence"]], (message["base"], held and held["state_id"])
+    return dict(patched(held, message["changes"]))
 
 
 class RefereeProcess:

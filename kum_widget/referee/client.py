@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import GameError, shown
+from .delta import DeltaError, patched
 from .table import Refused
 
 __all__ = ["Connection", "SeatClient", "SeatGame", "TeacherClient"]
@@ -38,6 +39,7 @@ class Connection:
             raise GameError(f"a code is text (32 hex digits, from the teacher), got {type(code).__name__}")
         self.url, self.timeout = url, timeout
         self.taken_over = False
+        self._resyncing = False
         self.on_taken_over: Callable[[], None] | None = None  # called (on the connection's thread) when told
         self._hello = {"kind": "hello", "code": code, "version": version, **({"game": game} if game else {}),
                        **({"rules": rules} if rules else {})}
@@ -126,6 +128,23 @@ class Connection:
     def take(self, message: dict[str, Any]) -> None:
         """A message from the referee (under the lock :meth:`wait_until` waits on)."""
 
+    def next_frame(self, held: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The frame a ``frame`` or ``delta`` message makes of ``held`` (the last one of its
+        table); None if the changes do not fit it (then the whole frame is asked for, once)."""
+        if message["kind"] == "frame":
+            self._resyncing = False
+            return dict(message["frame"])
+        if self._resyncing:
+            return None  # changes to a frame we do not hold: the whole one is on its way
+        try:
+            if held is None or message.get("base") != [held.get("state_id"), held.get("table_sequence")]:
+                raise DeltaError("changes to another frame than the one held")
+            return dict(patched(held, message.get("changes")))
+        except DeltaError:
+            self._resyncing = True
+            self._loop.create_task(self._socket.send(json.dumps({"kind": "frame"})))
+            return None
+
     def taken(self) -> None:
         """After :meth:`take`, outside the lock (a listener's call)."""
 
@@ -193,8 +212,8 @@ class SeatClient(Connection):
         super().__init__(url, code, game=game, version=version, rules=rules, ssl=ssl, timeout=timeout)
 
     def take(self, message: dict[str, Any]) -> None:
-        if message.get("kind") == "frame":
-            self.frame = message["frame"]
+        if message.get("kind") in ("frame", "delta"):
+            self.frame = self.next_frame(self.frame, message) or self.frame
 
     def taken(self) -> None:
         if self.on_frame is not None and self.frame:
@@ -252,9 +271,12 @@ class TeacherClient(Connection):
 
     def take(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
-        if kind == "frame":
-            name = str(message["frame"].get("at_table"))
-            self.frames[name] = message["frame"]
+        if kind in ("frame", "delta"):
+            name = str(message["frame"].get("at_table") if kind == "frame" else message.get("table"))
+            frame = self.next_frame(self.frames.get(name), message)
+            if frame is None:
+                return
+            self.frames[name] = frame
         elif kind == "table":
             name = str(message["table"])
             self.status[name] = message

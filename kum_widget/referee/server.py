@@ -4,8 +4,9 @@ A client's first message is a ``hello`` with its code and the game it expects (n
 kum_widget's version); the code names the seat (``Codes``), the game must be the table's. From
 then on the connection holds that seat: every message it sends gets an answer (``{"kind":
 "answer", "id": ..., "ok": ...}``, with ``error`` when refused), and after every change each
-connection at the table gets its own seat's frame (``{"kind": "frame", ...}``), the teacher the
-public one. A second connection with a seat's code takes the seat over (the first is told, then
+connection at the table gets its own seat's frame, the teacher the public one: whole at first
+and when asked (``{"kind": "frame", ...}``), then as what changed since the last one that
+connection got (``{"kind": "delta", ...}``, ``delta.changes``). A second connection with a seat's code takes the seat over (the first is told, then
 closed). A connection that sends faster than its rate is refused, then closed.
 
 A seat may take back its own last action (``undo``: ``Table.undo`` says when). A seat whose
@@ -39,6 +40,7 @@ from ..core.errors import GameError
 from ..core.frame import PUBLIC
 from .classfile import MAX_TABLES, tables_of
 from .codes import TEACHER, Codes, Seat, write_private
+from .delta import changes
 from .journal import Journal
 from .messages import MAX_MESSAGE_BYTES, Message, parse
 from .table import Refused, Table
@@ -68,6 +70,7 @@ class Client:
     tokens: float = BURST
     last: float = field(default_factory=time.monotonic)
     strikes: int = 0
+    sent: dict[str, dict[str, Any]] = field(default_factory=dict)  # the last frame it got, by table
 
     def allowed(self) -> bool:
         """One more message within the rate (a token bucket)."""
@@ -422,13 +425,24 @@ class Referee:
         self._watch_silence(table)
 
     async def _frames_at(self, table: Table) -> None:
-        for (name, _), holder in list(self._holders.items()):
+        for (name, seat), holder in list(self._holders.items()):
             if name == table.name:
-                await self._frames(holder)
+                await self._frame(holder, table, seat)
         if self._teachers:
-            public = {"kind": "frame", "frame": table.frame(PUBLIC)}
+            public = table.frame(PUBLIC)
             for teacher in list(self._teachers):
-                await self._send(teacher, public)
+                await self._frame(teacher, table, PUBLIC, public)
+
+    async def _frame(self, client: Client, table: Table, seat: int | str, frame: dict[str, Any] | None = None) -> None:
+        """``seat``'s new frame at ``table`` to ``client``: what changed since the last it got."""
+        frame = table.frame(seat) if frame is None else frame
+        last = client.sent.get(table.name)
+        client.sent[table.name] = frame
+        if last is None:
+            await self._send(client, {"kind": "frame", "frame": frame})
+        else:
+            base = [last["state_id"], last["table_sequence"]]
+            await self._send(client, {"kind": "delta", "table": table.name, "base": base, "changes": changes(last, frame)})
 
     def close(self) -> None:
         """Stop the bots' worker and the writer (the server itself is closed by its own ``close``)."""
@@ -445,12 +459,14 @@ class Referee:
         seat = client.seat
         if seat.seat == TEACHER:
             for table in self.tables.values():
-                await self._send(client, {"kind": "frame", "frame": table.frame(PUBLIC)})
+                client.sent[table.name] = frame = table.frame(PUBLIC)
+                await self._send(client, {"kind": "frame", "frame": frame})
                 if table.name in self.handed_in:
                     await self._send(client, self._record_of(table))
                 await self._send(client, self._status(table))  # last: a teacher who has every status has everything
         elif seat.table is not None:
-            await self._send(client, {"kind": "frame", "frame": self.tables[seat.table].frame(seat.seat)})
+            client.sent[seat.table] = frame = self.tables[seat.table].frame(seat.seat)
+            await self._send(client, {"kind": "frame", "frame": frame})
 
     async def _send(self, client: Client, message: dict[str, Any]) -> None:
         try:

@@ -130,6 +130,7 @@ def test_a_client_killed_mid_game_rejoins_with_its_code_and_gets_the_same_snapsh
         try:
             assert proc.stdout is not None
             seen = json.loads(proc.stdout.readline())  # (the first line comes within the client's own 60 s)
+            bo.wait_state(1)  # (Ada had her frame of it; Bo's may come a moment later)
             bo.act(bo.legal_action_ids()[0])  # the table moves on while Ada's laptop is alive
             bo.wait_state(2)
         finally:

@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from _conformance_helpers import Holdings
 from _kernel_helpers import kernels
-from _referee_helpers import DEADLINE, TEACHER, referee
+from _referee_helpers import DEADLINE, TEACHER, frame_after, referee
 
 from kum_widget.core import VERSION
 from kum_widget.core.registry import game_class
@@ -389,7 +389,7 @@ def play_and_check(tmp_path: Path, classfile: str, seats: list[tuple[str, int]])
     assert not found, f"{len(found)} secrets reached a kernel or the teacher: {found[:8]}"
     for (name, seat), saw, printed in zip(seats, seen, said, strict=True):
         the_game_played(tables[name], seat, saw, printed)
-    frames = [m["frame"] for m in watched if m.get("kind") == "frame"]
+    frames = [frame for _, frame in the_teachers_frames(watched)]
     for name, table in tables.items():
         states = {f["state_id"]: f for f in frames if f["at_table"] == name}
         assert sorted(states) == list(range(table.states[-1].state_id + 1)), f"the teacher missed states of {name}"
@@ -444,13 +444,27 @@ def held_by_kernel(table: Dealt, seat: int, saw: dict[str, Any]) -> list[str]:
     return found
 
 
+def the_teachers_frames(watched: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    """Each frame the teacher's connection got, whole or as changes: (its message's index, the frame)."""
+    held: dict[str, dict[str, Any]] = {}
+    out = []
+    for i, message in enumerate(watched):
+        name = str(message.get("table") if message.get("kind") == "delta" else message.get("frame", {}).get("at_table"))
+        frame = frame_after(held.get(name), message)
+        if frame is not None:
+            held[name] = frame
+            out.append((i, frame))
+    return out
+
+
 def held_by_teacher(tables: dict[str, Dealt], watched: list[dict[str, Any]]) -> list[str]:
     """What the teacher's connection got before a table's game was over that holds a seat's
     secret: each frame against its state, anything else about a table against all its game hid."""
     found = []
     ever = {name: table.ever("public") for name, table in tables.items()}
-    for message in watched:
-        frame = message.get("frame") if message.get("kind") == "frame" else None
+    frames = dict(the_teachers_frames(watched))
+    for i, message in enumerate(watched):
+        frame = frames.get(i)  # a frame message's frame, or the frame a delta makes: the delta is part of it
         name = frame["at_table"] if frame is not None else message.get("table")
         if name not in tables or message.get("kind") == "over" or (frame or message).get("over"):
             continue  # another table, or after the end: the teacher's to see

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from _conformance_helpers import Holdings
-from _referee_helpers import DEADLINE, referee
+from _referee_helpers import DEADLINE, frame_after, referee
 from websockets.asyncio.client import connect
 
 import kum_widget as kum
@@ -45,8 +45,9 @@ async def play_bust(url: str, codes: dict[tuple[str, int | str], str], **connect
         while seat not in frames or frames[seat]["state_id"] <= newer_than:
             async with asyncio.timeout(DEADLINE):
                 message = json.loads(await sockets[seat].recv())
-            if message["kind"] == "frame":
-                frames[seat] = message["frame"]
+            frame = frame_after(frames.get(seat), message)
+            if frame is not None:
+                frames[seat] = frame
             else:
                 assert message["kind"] == "answer" and message["ok"], message
         return frames[seat]

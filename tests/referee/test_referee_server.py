@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from _referee_helpers import frame_after
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -62,12 +63,19 @@ async def received(ws: ClientConnection) -> dict[str, Any]:
         return dict(json.loads(await ws.recv()))
 
 
+HELD: dict[tuple[int, str], dict[str, Any]] = {}  # the last frame each connection got, by table
+
+
 async def frame_of(ws: ClientConnection) -> dict[str, Any]:
-    """The next frame this connection gets (answers before it are skipped)."""
+    """The next frame this connection gets, whole or as changes to the last (answers before it
+    are skipped)."""
     while True:
         message = await received(ws)
-        if message["kind"] == "frame":
-            return dict(message["frame"])
+        table = str(message.get("table") if message["kind"] == "delta" else message.get("frame", {}).get("at_table"))
+        frame = frame_after(HELD.get((id(ws), table)), message)
+        if frame is not None:
+            HELD[id(ws), table] = frame
+            return frame
 
 
 def test_a_seat_joins_with_its_code_and_plays_and_the_other_seat_and_the_teacher_see_it() -> None:
