@@ -106,9 +106,10 @@ def patched(frame: Any, delta: Any) -> Any:
 def _apply(root: list[Any], change: Any, copied: set[int]) -> None:
     if not isinstance(change, list) or len(change) < 2 or not isinstance(change[1], list):
         raise ValueError("not a change")
-    tag, path = change[0], [0, *change[1]]
-    leaf = path[-1] if tag != "~" else None
-    container = root
+    tag, path = change[0], [0, *change[1]]  # (keys and indexes, checked as each is used)
+    leaf: Any = path[-1] if tag != "~" else None
+    container: Any = root
+    step: Any
     for step in path[:-1] if tag != "~" else path:
         child = _at(container, step)
         if id(child) not in copied:  # copied once on its way down, so the old frame stays whole
@@ -117,7 +118,7 @@ def _apply(root: list[Any], change: Any, copied: set[int]) -> None:
             container[step] = child
         container = child
     if tag == "=" and len(change) == 3:
-        if (type(container) is list and type(leaf) is int and 0 <= leaf < len(container)) or (type(container) is dict and type(leaf) is str):
+        if _holds(container, leaf):
             container[leaf] = change[2]
             return
     elif tag == "-" and len(change) == 2 and type(container) is dict and type(leaf) is str:
@@ -132,6 +133,13 @@ def _apply(root: list[Any], change: Any, copied: set[int]) -> None:
 
 
 def _at(container: Any, step: Any) -> Any:
-    if (type(container) is dict and type(step) is str) or (type(container) is list and type(step) is int and 0 <= step < len(container)):
+    if _holds(container, step) and (type(container) is list or step in container):
         return container[step]
     raise KeyError(str(step)[:40])
+
+
+def _holds(container: Any, step: Any) -> bool:
+    """``step`` can be a place in ``container``: a key of an object, an index within a list."""
+    if type(container) is dict:
+        return type(step) is str
+    return type(container) is list and type(step) is int and 0 <= step < len(container)
