@@ -99,7 +99,7 @@ async def serve(args: argparse.Namespace) -> int:
         if cut:
             print(f"kum-widget serve: {cut}; left out", file=sys.stderr, flush=True)
     else:
-        tables, handed_in, codes = {}, set(), Codes()
+        tables, handed_in, codes = {}, {}, Codes()
         codes.new(None, TEACHER)
     journal = Journal(journal_file)
     for table in class_tables:  # the class file's tables the journal does not hold yet (all, the first time)

@@ -82,7 +82,7 @@ class TableRow(ipywidgets.VBox):  # type: ignore[misc]  # (ipywidgets has no typ
 
 def facts_html(status: dict[str, Any], *, revealed: bool) -> str:
     """The table's line: its game, each seat (connected or not, a bot), whose turn, moves so
-    far; as escaped HTML."""
+    far, and once handed in its files' names; as escaped HTML."""
     players = status.get("players", [])
     connected = set(status.get("connected", []))
     bots, stand_ins = status.get("bots", {}), status.get("stand_ins", {})
@@ -98,6 +98,9 @@ def facts_html(status: dict[str, Any], *, revealed: bool) -> str:
         seats.append(f"<li>{html.escape(str(name))}: {html.escape(how)}{turn}</li>")
     state = "game over" + (": every hand shown; the slider replays it" if revealed else "") if status.get("over") \
         else f"{int(status.get('moves', 0))} move{'' if status.get('moves') == 1 else 's'} so far"
+    filed = status.get("handed_in")
+    if filed:
+        state += f"; handed in as {', '.join(str(name) for name in filed)}"
     # one line a table, its seats in a row (a list to a screen reader): ten tables fit a screen
     return (f"<h3 class='kum-table-name' style='margin:0.6em 0 0.2em'>{html.escape(str(status.get('table', '')))}: "
             f"{html.escape(str(status.get('title') or status.get('game', '')))}, {html.escape(state)}</h3>"

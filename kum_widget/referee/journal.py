@@ -116,11 +116,12 @@ def _numbered(lines: list[str]) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
-def tables_from(entries: list[dict[str, Any]], *, where: str = "the journal") -> tuple[dict[str, Table], set[str]]:
+def tables_from(entries: list[dict[str, Any]], *, where: str = "the journal") -> tuple[dict[str, Table], dict[str, list[str]]]:
     """The tables as the journal's ``entries`` leave them (each dealt again from its setup,
-    every change played again in order), and the tables whose game was handed in."""
+    every change played again in order), and the tables whose game was handed in, with the
+    names of the files it was handed in as."""
     tables: dict[str, Table] = {}
-    handed_in: set[str] = set()
+    handed_in: dict[str, list[str]] = {}
     for number, entry in enumerate(entries, 1):
         kind = entry["kind"]
         try:
@@ -140,7 +141,7 @@ def tables_from(entries: list[dict[str, Any]], *, where: str = "the journal") ->
             elif kind == "back":
                 table.take_back(entry["seat"])
             else:
-                handed_in.add(table.name)
+                handed_in[table.name] = [str(name) for name in entry["files"]]
         except (KeyError, TypeError) as exc:
             raise GameError(f"{where}, entry {number} ({shown(kind)}): a field is missing or wrong ({exc})") from None
         except GameError as exc:

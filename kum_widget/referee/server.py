@@ -101,14 +101,15 @@ class Referee:
     def __init__(self, tables: Mapping[str, Table], codes: Codes, *, version: str, hello_seconds: float = HELLO_SECONDS,
                  rate: float = RATE, burst: int = BURST, strikes: int = STRIKES, journal: Journal | None = None,
                  codes_file: Path | None = None, hand_in: Callable[[Table], list[str]] | None = None,
-                 handed_in: set[str] | None = None, silent: float | None = None, stand_in: str = STAND_IN,
+                 handed_in: Mapping[str, list[str]] | None = None, silent: float | None = None, stand_in: str = STAND_IN,
                  heartbeat: float = HEARTBEAT_SECONDS) -> None:
         self.tables = dict(tables)
         self.codes = codes
         self.version = version
         self.hello_seconds, self.rate, self.burst, self.strikes = hello_seconds, rate, burst, strikes
         self.journal, self.codes_file, self.hand_in = journal, codes_file, hand_in
-        self.handed_in = set(handed_in or ())  # tables whose finished game was handed in
+        self.handed_in = dict(handed_in or {})  # a finished game's table: the files it was handed in as
+        self._ended = set(self.handed_in)  # tables whose end was seen to (told, being handed in)
         self.silent, self.stand_in, self.heartbeat = silent, stand_in, heartbeat
         self._timers: dict[str, asyncio.Task[None]] = {}  # a table's silent seat's clock
         self._bot_turns: dict[str, asyncio.Task[None]] = {}  # a table's bots at play
@@ -349,9 +350,9 @@ class Referee:
     async def _over(self, table: Table) -> None:
         """A table whose game just ended: its record to the teacher, and handed in (its files
         written, then the journal says so) while the other tables play on."""
-        if not table.is_over or table.name in self.handed_in:
+        if not table.is_over or table.name in self._ended:
             return
-        self.handed_in.add(table.name)
+        self._ended.add(table.name)
         log.info("the game of %s is over", table.name)
         for teacher in list(self._teachers):
             await self._send(teacher, self._record_of(table))
@@ -373,7 +374,9 @@ class Referee:
         self._write({"kind": "over", "table": table.name, "files": files})  # (a referee stopped before this line hands it in again)
         if self.journal is not None:
             self.journal.sync()
+        self.handed_in[table.name] = files
         log.info("the game of %s is handed in: %s", table.name, ", ".join(files) or "no files")
+        await self._tell_teachers(table)
 
     async def finish(self) -> None:
         """Wait for the games being handed in (a stop waits for them: a restart would write them again)."""
@@ -394,7 +397,8 @@ class Referee:
         return {"kind": "table", "table": table.name, "game": table.game.name, "title": table.title, "rules": table.game.options(),
                 "players": list(table.players), "bots": {str(k): v for k, v in table.bots.items()},
                 "stand_ins": {str(k): v for k, v in table.stand_ins.items()}, "connected": self.connected(table.name),
-                "moves": table.moves, "current": table.current_player, "over": table.is_over}
+                "moves": table.moves, "current": table.current_player, "over": table.is_over,
+                "handed_in": self.handed_in.get(table.name)}  # the names of its files, once written
 
     def _bots_play(self, table: Table) -> None:
         """If a bot is to act at ``table``, its turn (and the bots' after it) in the worker."""
@@ -461,7 +465,7 @@ class Referee:
             for table in self.tables.values():
                 client.sent[table.name] = frame = table.frame(PUBLIC)
                 await self._send(client, {"kind": "frame", "frame": frame})
-                if table.name in self.handed_in:
+                if table.name in self._ended:
                     await self._send(client, self._record_of(table))
                 await self._send(client, self._status(table))  # last: a teacher who has every status has everything
         elif seat.table is not None:

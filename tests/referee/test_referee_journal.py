@@ -134,7 +134,7 @@ def test_the_journal_is_the_teachers_alone_and_a_line_cut_short_is_left_out(tmp_
     entries, cut = read_journal(path)
     assert [e["kind"] for e in entries] == ["table", "act", "undo"] and cut is None
     tables, over = tables_from(entries)
-    assert tables["t"].moves == 0 and tables["t"].state_id == 2 and over == set()  # a card drawn, taken back as the journal says
+    assert tables["t"].moves == 0 and tables["t"].state_id == 2 and over == {}  # a card drawn, taken back as the journal says
     os.chmod(path, 0o644)
     with pytest.raises(GameError, match="readable by others: it holds every deal"):
         Journal(path)

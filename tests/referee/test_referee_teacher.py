@@ -38,7 +38,7 @@ def test_the_teacher_watches_every_table_and_gets_its_record_only_at_its_end(tmp
     with referee(tmp_path, classfile=ONE_TABLE) as (url, codes, _):
         teacher = teacher_of(url, codes[("every table", TEACHER)])
         status = teacher.status["table 1"]
-        assert status["players"] == ["Ada", "Bo"] and status["connected"] == [] and status["moves"] == 0
+        assert status["players"] == ["Ada", "Bo"] and status["connected"] == [] and status["moves"] == 0 and status["handed_in"] is None
         assert teacher.frames["table 1"]["viewer"] == "public" and teacher.records == {}
         ada = seat(url, codes[("table 1", 0)])
         teacher.wait_until(lambda: teacher.status["table 1"]["connected"] == [0], "Ada connected")
@@ -54,6 +54,9 @@ def test_the_teacher_watches_every_table_and_gets_its_record_only_at_its_end(tmp
         teacher.wait_until(lambda: "table 1" in teacher.records, "the record")
         assert teacher.status["table 1"]["over"]  # the status that says so came before the record
         assert teacher.status["table 1"]["moves"] == ada.state_id
+        teacher.wait_until(lambda: teacher.status["table 1"]["handed_in"] is not None, "the hand-in")  # its files written, then said
+        files = teacher.status["table 1"]["handed_in"]
+        assert [f.endswith(".kum.txt") for f in files] == [True, False] and files[1].endswith(".html") and all((tmp_path / "private" / "games" / f).exists() for f in files)
         assert kum.core.Session.from_record(teacher.records["table 1"]).scores() == ada.scores()
         bo.close()
         teacher.wait_until(lambda: teacher.status["table 1"]["connected"] == [0], "Bo gone")
