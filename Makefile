@@ -27,8 +27,10 @@ $(UV):
 	$(PYTHON) -m venv .tools
 	.tools/bin/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
 
+# --compile-bytecode: every package's bytecode written once here, so no process (a kernel, a
+# server, a worker) compiles them again at each start, even where PYTHONDONTWRITEBYTECODE is set.
 $(VENV)/.synced: pyproject.toml uv.lock | node $(UV)
-	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON)
+	$(UV) sync --locked --all-extras --group hosts --python $(PYTHON) --compile-bytecode
 	touch $@
 
 # The server is rooted at the repository (a file to open alone would root it at notebooks/): the
