@@ -107,11 +107,14 @@ typecheck: env
 # `make soak` runs both in full, after `make test` in CI (.ci/run).
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL = -n $(PYTEST_WORKERS) --dist loadgroup
+# PYTHONDONTWRITEBYTECODE= (empty: unset) for the run alone: the project's own modules and the
+# tests' rewritten asserts are compiled once, into __pycache__/ (ignored by git), not again in
+# every kernel, server and worker the tests start, on a machine that sets it.
 pytest: browser env
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not soak and not site"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not soak and not site"
 
 soak: browser env
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "(soak or fuzz) and not site" --soak
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "(soak or fuzz) and not site" --soak
 
 # bench/against.py (about 7 min): engine throughput, `import kum_widget` time and the board's
 # click-to-redraw latency, this tree and BASE in turn in one run, side by side with intervals.

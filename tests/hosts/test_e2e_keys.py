@@ -47,7 +47,7 @@ LAST = """el => { const all = [...el.querySelectorAll('button, summary, select, 
   const last = all[all.length - 1]; last.focus(); return last.tagName + (last.dataset.key ? ' ' + last.dataset.key : ''); }"""
 
 
-@pytest.fixture(params=["lab", "notebook"])
+@pytest.fixture(params=["lab", pytest.param("notebook", marks=pytest.mark.soak)])  # Notebook 7's keys: make soak (its board plays in make test: test_e2e_hosts.py)
 def server(request, lab_room):  # type: ignore[no-untyped-def]
     return lab_room({"keys.ipynb": notebook()}, app=request.param)
 
@@ -103,6 +103,7 @@ def test_notebook_shortcuts_do_not_fire_inside_the_board_and_escape_hands_the_fo
     assert [e for e in errors if "kum" in e.lower() or "widget" in e.lower()] == [], errors
 
 
+@pytest.mark.soak  # marimo's keys (about 17 s): make soak; its board plays in make test (test_e2e_hosts.py)
 def test_in_marimo_the_command_mode_keys_do_not_fire_inside_the_board(browser, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     from hostservers import MarimoServer
     from test_notebooks import NOTEBOOK_DIR
