@@ -139,10 +139,10 @@ def run_section(blocks: list[tuple[str, int, str]], where: Path) -> list[str]:
     return found
 
 
-SLOW = {("README.md", "Design lab")}  # about 20 s even shrunk: marked slow (README's "quick subset")
+SLOW = {("README.md", "Design lab")}  # about 20 s even shrunk: slow (README's "quick subset"), and make soak's (test_lab*.py run its calls)
 
 
-@pytest.mark.parametrize(("doc", "section"), [pytest.param(d, s, id=f"{d}: {s}", marks=[pytest.mark.slow] if (d, s) in SLOW else [])
+@pytest.mark.parametrize(("doc", "section"), [pytest.param(d, s, id=f"{d}: {s}", marks=[pytest.mark.slow, pytest.mark.soak] if (d, s) in SLOW else [])
                                               for d, s in SECTIONS])
 def test_every_python_block_runs_where_it_is_shown(doc: str, section: str, tmp_path: Path) -> None:
     blocks = [(str(ROOT / doc), b.line, shrunk(b)) for b in PYTHON if (b.doc, b.section) == (doc, section)]
