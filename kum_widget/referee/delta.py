@@ -52,20 +52,13 @@ _NESTED = (dict, list, tuple)
 
 
 def _changes(old: Any, new: Any, path: list[Any], out: list[list[Any]]) -> None:
-    # (a changed scalar is written here, not in a call of its own: most changes are one)
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:
                 out.append(["=", [*path, _key(key)], value])
-            else:
-                was = old[key]
-                if was is not value and was != value:
-                    if type(was) in _NESTED and type(value) in _NESTED:
-                        _changes(was, value, [*path, _key(key)], out)
-                    else:
-                        out.append(["=", [*path, _key(key)], value])
-        if len(old) > len(new) or any(key not in new for key in old):
-            out.extend(["-", [*path, _key(key)]] for key in old if key not in new)
+            elif old[key] is not value and old[key] != value:
+                _changed(old[key], value, [*path, _key(key)], out)
+        out.extend(["-", [*path, _key(key)]] for key in old if key not in new)
     elif type(old) in (list, tuple) and type(new) in (list, tuple):
         n, m = len(old), len(new)
         start, same = 0, min(n, m)
@@ -76,16 +69,20 @@ def _changes(old: Any, new: Any, path: list[Any], out: list[list[Any]]) -> None:
             tail += 1
         if n == m:  # the same length: each item that differs, changed where it differs
             for i in range(start, n - tail):
-                was, value = old[i], new[i]
-                if was != value:
-                    if type(was) in _NESTED and type(value) in _NESTED:
-                        _changes(was, value, [*path, i], out)
-                    else:
-                        out.append(["=", [*path, i], value])
+                if old[i] != new[i]:
+                    _changed(old[i], new[i], [*path, i], out)
         else:
             out.append(["~", path, start, n - tail, list(new[start:m - tail])])
     else:
         out.append(["=", path, new])
+
+
+def _changed(was: Any, value: Any, path: list[Any], out: list[list[Any]]) -> None:
+    """``was`` (at ``path``) became ``value``: a container changed within, anything else written whole."""
+    if type(was) in _NESTED and type(value) in _NESTED:
+        _changes(was, value, path, out)
+    else:
+        out.append(["=", path, value])
 
 
 def patched(frame: Any, delta: Any) -> Any:

@@ -431,16 +431,16 @@ class Referee:
     async def _frames_at(self, table: Table) -> None:
         for (name, seat), holder in list(self._holders.items()):
             if name == table.name:
-                await self._frame(holder, table, seat)
+                await self._frame(holder, table, table.frame(seat))
         if self._teachers:
             public = table.frame(PUBLIC)
             for teacher in list(self._teachers):
-                await self._frame(teacher, table, PUBLIC, public)
+                await self._frame(teacher, table, public)
 
-    async def _frame(self, client: Client, table: Table, seat: int | str, frame: dict[str, Any] | None = None) -> None:
-        """``seat``'s new frame at ``table`` to ``client``: what changed since the last it got."""
-        frame = table.frame(seat) if frame is None else frame
-        last = client.sent.get(table.name)
+    async def _frame(self, client: Client, table: Table, frame: dict[str, Any], *, whole: bool = False) -> None:
+        """``frame`` of ``table`` to ``client``: what changed since the last it got, or ``whole``
+        (its first, and when asked)."""
+        last = None if whole else client.sent.get(table.name)
         client.sent[table.name] = frame
         if last is None:
             await self._send(client, {"kind": "frame", "frame": frame})
@@ -463,14 +463,13 @@ class Referee:
         seat = client.seat
         if seat.seat == TEACHER:
             for table in self.tables.values():
-                client.sent[table.name] = frame = table.frame(PUBLIC)
-                await self._send(client, {"kind": "frame", "frame": frame})
+                await self._frame(client, table, table.frame(PUBLIC), whole=True)
                 if table.name in self._ended:
                     await self._send(client, self._record_of(table))
                 await self._send(client, self._status(table))  # last: a teacher who has every status has everything
         elif seat.table is not None:
-            client.sent[seat.table] = frame = self.tables[seat.table].frame(seat.seat)
-            await self._send(client, {"kind": "frame", "frame": frame})
+            table = self.tables[seat.table]
+            await self._frame(client, table, table.frame(seat.seat), whole=True)
 
     async def _send(self, client: Client, message: dict[str, Any]) -> None:
         try:

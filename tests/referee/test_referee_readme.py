@@ -54,13 +54,18 @@ def on_loopback(args: list[str], where: Path) -> list[str]:
     return out
 
 
-def play_to_the_end(board: Any) -> list[Any]:
-    """A seat played as a script plays it: on each turn, a random legal action; the scores."""
-    rng = random.Random(1)
-    game = board.game
-    while game.wait_turn():
-        game.act(rng.choice(game.legal_actions()))
-    return list(game.scores())
+def play_to_the_end(url: str, code: str, **join: Any) -> list[Any]:
+    """The seat of ``code`` joined (``kum.join``'s options) and played as a script plays it: on
+    each turn, a random legal action; the scores, the board closed."""
+    board = kum.join(url, code, timeout=DEADLINE, **join)
+    try:
+        rng = random.Random(1)
+        game = board.game
+        while game.wait_turn():
+            game.act(rng.choice(game.legal_actions()))
+        return list(game.scores())
+    finally:
+        board.close()
 
 
 def seat_code(referee: RefereeProcess, table: str, seat: int) -> str:
@@ -75,11 +80,7 @@ def test_the_class_file_is_served_by_the_serve_command(tmp_path: Path) -> None:
         assert referee.url.startswith("ws://127.0.0.1:")
         assert {table for table, _ in referee.codes} == {"table 1", "table 2", "every table"}
         assert ("table 2", 1) not in referee.codes  # the bot's seat has no code
-        board = kum.join(referee.url, seat_code(referee, "table 2", 0), timeout=DEADLINE)
-        try:
-            assert len(play_to_the_end(board)) == 2
-        finally:
-            board.close()
+        assert len(play_to_the_end(referee.url, seat_code(referee, "table 2", 0))) == 2
     finally:
         referee.stop()
     games = sorted(p.name for p in (referee.folder / "games").iterdir())
@@ -97,11 +98,7 @@ def test_the_certificate_serves_wss_to_students_who_trust_it(tmp_path: Path) -> 
         with pytest.raises(GameError, match="certificate verify failed"):  # a context that does not trust it
             kum.join(referee.url, code, ssl=ssl.create_default_context(), timeout=DEADLINE)
         trusted = ssl.create_default_context(cafile=str(tmp_path / "referee.pem"))  # as the README gives students
-        board = kum.join(referee.url, code, ssl=trusted, timeout=DEADLINE)
-        try:
-            assert len(play_to_the_end(board)) == 2
-        finally:
-            board.close()
+        assert len(play_to_the_end(referee.url, code, ssl=trusted)) == 2
     finally:
         referee.stop()
 
