@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -411,6 +412,13 @@ def played(tmp_path: Path, classfile: str, seats: list[tuple[str, int]]) -> tupl
             over = [kernel.finish(cell, GAME_DEADLINE) for kernel, cell in zip(running, cells, strict=True)]
             for kernel in running:
                 assert "KUM-GATHERED" in kernel.run(GATHER)
+            # the referee tells the seats of a move before the teacher: the teacher's connection is read
+            # until each table's record, which the referee sends after that table's last frame
+            tables = {t["name"] for t in tomllib.loads(classfile)["table"]}
+            deadline = time.monotonic() + DEADLINE
+            while not tables <= {m.get("table") for m in list(teacher) if m.get("kind") == "over"}:
+                assert time.monotonic() < deadline, "the teacher's connection never got every table's record"
+                time.sleep(0.05)  # (polling, within the deadline)
     assert teacher[0].get("ok") is True, teacher[:1]
     return [json.loads((folder / f"seen-{k}.json").read_text()) for k in range(len(seats))], over, teacher
 

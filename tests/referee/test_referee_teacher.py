@@ -173,6 +173,7 @@ def test_the_teachers_widget_shows_each_table_live_and_reveals_it_only_at_its_en
         assert board.board["shown_seat"] is None and board.legal["actions"] == []  # the public table: nothing to play
         ada, bo = seat(url, codes[("table 1", 0)]), seat(url, codes[("table 1", 1)])
         ada.act(next(a for a in ada.legal_actions() if a.startswith("play")))
+        bo.wait_state(ada.state_id)  # Bo acts next: on his frame of Ada's move, which may come after hers
         view._client.wait_until(lambda: view.status["table 1"]["moves"] == 1 and view.status["table 1"]["connected"] == [0, 1], "a move")
         assert "1 move so far" in row.facts.value and "Bo: connected (to play)" in row.facts.value
         assert board.state_id == ada.state_id and row.replay.layout.display == "none"  # no replay before the end
