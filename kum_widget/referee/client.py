@@ -115,9 +115,10 @@ class Connection:
         elif kind == "taken_over":
             with self._changed:
                 self.taken_over = True
-                self._changed.notify_all()
             if self.on_taken_over is not None:
                 self.on_taken_over()
+            with self._changed:  # after the board has said so, as for a frame
+                self._changed.notify_all()
         else:
             with self._changed:
                 self.take(message)

@@ -147,23 +147,36 @@ def test_the_sdist_installs_without_node(builds: dict[str, Path], tmp_path: Path
         assert set(STATIC) <= set(whl.namelist())
 
 
+class Venvs:
+    """A new environment for each build (the package with its `widget` extra, and ipykernel),
+    made the first time a test asks for it: `make test` plays the wheel's board alone."""
+
+    def __init__(self, builds: dict[str, Path], base: Path) -> None:
+        self.builds, self.base = builds, base
+        self.made: set[str] = set()
+
+    def python(self, kind: str) -> Path:
+        """Where the environment's python is (or will be, once a test asks for it)."""
+        return self.base / kind / "bin" / "python"
+
+    def __getitem__(self, kind: str) -> Path:
+        python = self.python(kind)
+        if kind not in self.made:
+            pins = self.base / "constraints.txt"  # uv.lock's versions: what the tests run with, from uv's cache
+            if not pins.exists():
+                pins.write_text(run([uv(), "export", "--frozen", "--no-hashes", "--no-emit-project", "--all-extras",
+                                     "--all-groups", "--format", "requirements.txt", "--quiet"], cwd=ROOT))
+            env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+            run([uv(), "venv", "--quiet", "--python", sys.executable, str(self.base / kind)], cwd=self.base, env=env)
+            run([uv(), "pip", "install", "--quiet", "--python", str(python), "-c", str(pins), f"{self.builds[kind]}[widget]",
+                 "ipykernel"], cwd=self.base, env=env)
+            self.made.add(kind)
+        return python
+
+
 @pytest.fixture(scope="module")
-def venvs(builds: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A new environment for each build: the package with its `widget` extra, and ipykernel."""
-    base = tmp_path_factory.mktemp("venvs")
-    pins = base / "constraints.txt"  # uv.lock's versions: what the tests run with, from uv's cache
-    pins.write_text(run([uv(), "export", "--frozen", "--no-hashes", "--no-emit-project", "--all-extras", "--all-groups",
-                         "--format", "requirements.txt", "--quiet"], cwd=ROOT))
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    out = {}
-    for kind, artifact in builds.items():
-        venv = base / kind
-        run([uv(), "venv", "--quiet", "--python", sys.executable, str(venv)], cwd=base, env=env)
-        python = venv / "bin" / "python"
-        run([uv(), "pip", "install", "--quiet", "--python", str(python), "-c", str(pins), f"{artifact}[widget]", "ipykernel"],
-            cwd=base, env=env)
-        out[kind] = python
-    return out
+def venvs(builds: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Venvs:
+    return Venvs(builds, tmp_path_factory.mktemp("venvs"))
 
 
 def notebook(kernel: str) -> dict[str, Any]:
@@ -177,10 +190,11 @@ def notebook(kernel: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def lab(venvs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
+def lab(venvs: Venvs, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     """One JupyterLab with a kernel per new environment (and no other kernel spec it could pick)."""
     data = tmp_path_factory.mktemp("jupyter-data")
-    for kind, python in venvs.items():
+    for kind in KINDS:
+        python = venvs.python(kind)
         spec = data / "kernels" / f"kum-{kind}"
         spec.mkdir(parents=True)
         (spec / "kernel.json").write_text(json.dumps({
@@ -189,13 +203,14 @@ def lab(venvs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Ite
         }))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JUPYTER_PATH", str(data))
-        with LabServer({f"{kind}.ipynb": notebook(f"kum-{kind}") for kind in venvs}) as server:
+        with LabServer({f"{kind}.ipynb": notebook(f"kum-{kind}") for kind in KINDS}) as server:
             yield server
 
 
 @pytest.mark.parametrize("kind", ["wheel", pytest.param("sdist", marks=pytest.mark.soak)])  # the sdist's board: make soak (its front end is checked in make test, above)
-def test_a_board_from_the_installed_package_renders_and_plays(kind: str, lab: LabServer, venvs: dict[str, Path],
+def test_a_board_from_the_installed_package_renders_and_plays(kind: str, lab: LabServer, venvs: Venvs,
                                                               browser: Any, artifacts: Path) -> None:
+    venv = venvs[kind].parent.parent  # made now, before its kernel is asked for
     page, errors = watched_page(browser, width=1280, height=1000)
     try:
         open_notebook(page, lab, f"{kind}.ipynb")
@@ -203,7 +218,6 @@ def test_a_board_from_the_installed_package_renders_and_plays(kind: str, lab: La
         page.wait_for_selector(f"{BOARD}, .jp-OutputArea-output:has-text('Traceback')")
         wait_idle(page)
         output = "\n".join(page.locator(".jp-OutputArea-output").all_inner_texts())
-        venv = venvs[kind].parent.parent
         assert "Traceback" not in output, output
         assert output.strip().startswith(str(venv)), f"kum_widget imported from outside the new environment {venv}: {output}"
         board = page.locator(BOARD).first

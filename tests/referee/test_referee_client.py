@@ -12,7 +12,6 @@ import random
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -153,10 +152,6 @@ def test_a_closed_or_taken_over_connection_says_so_as_a_game_error(tmp_path: Pat
         board = kum.join(url, codes[("table 1", 0)])
         other = kum.join(url, codes[("table 1", 0)])  # a second tab with the same code
         board._client.wait_until(lambda: board._client.taken_over, "the news")
-        deadline = time.monotonic() + DEADLINE  # the board hears of it just after the waiters wake, on the connection's thread
-        while not board.error:
-            assert time.monotonic() < deadline, "the board never said it was taken over"
-            time.sleep(0.01)  # (polling, within the deadline)
         assert "another connection took this seat" in board.error
         with pytest.raises(GameError, match="another connection took this seat with your code"):
             board.act(board.game.legal_action_ids()[0])
