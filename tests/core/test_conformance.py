@@ -18,7 +18,7 @@ import random
 
 import pytest
 from _conformance_helpers import (
-    CASES,
+    PARAMS,
     Case,
     check_board,
     check_determinize,
@@ -41,7 +41,7 @@ from kum_widget.core import GameError, check_game
 # -- the checker --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_check_game_passes(case: Case) -> None:
     report = check_game(case.make(), games=case.examples, players=case.players, seed=7)
     assert not report.failures and report.steps > 0, str(report)
@@ -50,7 +50,7 @@ def test_check_game_passes(case: Case) -> None:
 # -- random games, every invariant at every step ---------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_random_games_keep_every_invariant(case: Case) -> None:
     """Legal actions stable and read back from their texts, illegal ones refused before any
     change, views JSON-safe, dealt positions true to the view; each action's events, its
@@ -86,25 +86,25 @@ def test_random_games_keep_every_invariant(case: Case) -> None:
     for_seeds(case, run)
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_no_view_holds_another_seats_secrets(case: Case) -> None:
     for_seeds(case, lambda seed: played(case, seed, check_secrets))
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_every_frame_holds_what_its_viewer_may_know_and_no_more(case: Case) -> None:
     """A seat's, the full table's and a spectator's frame at every step: JSON, the session's
     state id and move count, actions for the seat to act only, no other seat's secret."""
     for_seeds(case, lambda seed: played(case, seed, check_frames))
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_the_board_is_valid_at_every_step(case: Case) -> None:
     """For the full table, each seat and a spectator; every click names an id on the board."""
     for_seeds(case, lambda seed: played(case, seed, check_board))
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_views_are_json_and_dealt_positions_fit_them_after_undo_and_redo(case: Case) -> None:
     """The same checks on positions reached by undo and redo, and by reading a save."""
 
@@ -125,7 +125,7 @@ def test_views_are_json_and_dealt_positions_fit_them_after_undo_and_redo(case: C
 # -- the same seed, copies, the state id ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_the_same_seed_and_choices_give_the_same_game(case: Case) -> None:
     def run(seed: int) -> None:
         a = play(case.new(seed), random.Random(seed))
@@ -140,7 +140,7 @@ def test_the_same_seed_and_choices_give_the_same_game(case: Case) -> None:
     for_seeds(case, run)
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_a_copy_changes_alone(case: Case) -> None:
     def run(seed: int) -> None:
         rng = random.Random(seed)
@@ -161,7 +161,7 @@ def test_a_copy_changes_alone(case: Case) -> None:
     for_seeds(case, run)
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_the_state_id_grows_at_every_change_and_only_then(case: Case) -> None:
     def run(seed: int) -> None:
         s, rng = case.new(seed), random.Random(seed)
@@ -198,7 +198,7 @@ def test_the_state_id_grows_at_every_change_and_only_then(case: Case) -> None:
 # -- saving -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_records_and_dicts_round_trip_at_every_step_and_with_a_redo_list(case: Case) -> None:
     def run(seed: int) -> None:
         rng = random.Random(seed)
@@ -214,7 +214,7 @@ def test_records_and_dicts_round_trip_at_every_step_and_with_a_redo_list(case: C
     for_seeds(case, run, 0.5)
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 @pytest.mark.parametrize("seed", [10**12, 2**63, 2**64 - 1])
 def test_any_seed_the_game_takes_reads_back(case: Case, seed: int) -> None:
     """Whatever its number of digits; and a record saved by an editor that starts it with a
@@ -230,7 +230,7 @@ def test_any_seed_the_game_takes_reads_back(case: Case, seed: int) -> None:
 # -- undo and redo ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("case", PARAMS)
 def test_undo_and_redo_give_back_the_same_positions(case: Case) -> None:
     """To any step in any order (each the position a replay of the shorter history reaches),
     one step at a time back to the start, and a new action after an undo ends the redo list."""

@@ -20,7 +20,7 @@ SHOTS = Path("/tmp/shots42")
 NOTEBOOKS = {"greedy.ipynb": ["import kum_widget as kum", 'board = kum.GameWidget(bots={1: "greedy"}, seed=3, bot_delay=0)\nboard']}
 
 
-@pytest.fixture(params=["light", "dark"])
+@pytest.fixture(params=[pytest.param("light", marks=pytest.mark.soak), "dark"])  # the light theme, every other browser test's: make soak
 def lab(request, lab_room):  # type: ignore[no-untyped-def]
     theme = "JupyterLab Dark" if request.param == "dark" else None
     return lab_room({name: notebook_of(*cells) for name, cells in NOTEBOOKS.items()}, theme=theme), request.param

@@ -95,7 +95,7 @@ def test_the_court_notebook_shows_each_board_as_its_cell_left_it(browser: Any, a
     page.close()
 
 
-@pytest.mark.parametrize("flags", [(), (NO_STATE,)])
+@pytest.mark.parametrize("flags", [pytest.param((), marks=pytest.mark.soak), (NO_STATE,)])  # without the flag: make soak
 def test_what_nbconvert_writes_for_a_board(tmp_path: Path, flags: tuple[str, ...]) -> None:
     """Why the export line has the flag: with the widgets' state stored, nbconvert writes the
     live view (drawn only online, by CDN scripts) and leaves the picture out."""

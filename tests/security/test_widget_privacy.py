@@ -279,6 +279,7 @@ async def play(seats: list[bool], seed: int, ops: list[tuple[str, int]]) -> dict
 ARRANGEMENTS = st.integers(2, 4).flatmap(lambda n: st.lists(st.booleans(), min_size=n, max_size=n))
 
 
+@pytest.mark.soak  # random seats and moves: make soak; make test plays every arrangement below, on a fixed script
 @pytest.mark.fuzz
 @settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seats=ARRANGEMENTS, seed=st.integers(0, 10_000), ops=st.lists(OPS, min_size=1, max_size=40))
