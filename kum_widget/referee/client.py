@@ -115,16 +115,20 @@ class Connection:
         elif kind == "taken_over":
             with self._changed:
                 self.taken_over = True
-            if self.on_taken_over is not None:
-                self.on_taken_over()
-            with self._changed:  # after the board has said so, as for a frame
-                self._changed.notify_all()
+            try:
+                if self.on_taken_over is not None:
+                    self.on_taken_over()
+            finally:
+                with self._changed:  # after the board has said so, as for a frame
+                    self._changed.notify_all()
         else:
             with self._changed:
                 self.take(message)
-            self.taken()
-            with self._changed:  # after the listeners: a waiter sees what they drew too
-                self._changed.notify_all()
+            try:
+                self.taken()
+            finally:
+                with self._changed:  # after the listeners: a waiter sees what they drew too
+                    self._changed.notify_all()
 
     def take(self, message: dict[str, Any]) -> None:
         """A message from the referee (under the lock :meth:`wait_until` waits on)."""
