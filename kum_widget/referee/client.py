@@ -112,20 +112,16 @@ class Connection:
         kind = message.get("kind")
         if kind == "answer" and message.get("id") in self._answers:
             self._answers.pop(message["id"]).set_result(message)
-        elif kind == "taken_over":
-            with self._changed:
-                self.taken_over = True
-            try:
-                if self.on_taken_over is not None:
-                    self.on_taken_over()
-            finally:
-                with self._changed:  # after the board has said so, as for a frame
-                    self._changed.notify_all()
         else:
             with self._changed:
-                self.take(message)
+                if kind == "taken_over":
+                    self.taken_over = True
+                else:
+                    self.take(message)
+            listener = self.on_taken_over if kind == "taken_over" else self.taken
             try:
-                self.taken()
+                if listener is not None:
+                    listener()
             finally:
                 with self._changed:  # after the listeners: a waiter sees what they drew too
                     self._changed.notify_all()
